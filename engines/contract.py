@@ -1,0 +1,73 @@
+"""The engine contract every game module satisfies (see DESIGN.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+Options = dict[str, Any]
+View = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; ``str(exc)`` is shown to the player."""
+
+
+@runtime_checkable
+class Engine(Protocol):
+    game_id: str
+    title: str
+    min_players: int
+    max_players: int
+    #: Table options from rules/<game>.md with their defaults.
+    default_options: Options
+    #: A short rules summary (Markdown) for ``/game rules``.
+    summary: str
+
+    def new_game(self, num_players: int, seed: int, options: Options | None = None) -> Any: ...
+
+    def to_act(self, state: Any) -> list[int]: ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[str]: ...
+
+    def apply(self, state: Any, seat: int, action: str) -> Any: ...
+
+    def view(self, state: Any, seat: int | None) -> View: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def outcome(self, state: Any) -> list[int]: ...
+
+    def describe(self, state: Any, action: str) -> str: ...
+
+    def public_label(self, state: Any, seat: int, action: str) -> str:
+        """What everyone may read about ``seat`` doing ``action`` in ``state``.
+
+        Unlike ``describe`` (shown to the actor), this never names a card the
+        table cannot see, e.g. a face-down discard.
+        """
+        ...
+
+    def events(self, state: Any) -> list[str]:
+        """Public sentences about what the last ``apply`` caused (scores, round ends)."""
+        ...
+
+    def dump(self, state: Any) -> dict[str, Any]: ...
+
+    def load(self, data: dict[str, Any]) -> Any: ...
+
+
+def check_options(engine: Engine, options: Options | None) -> Options:
+    """Merge ``options`` over the engine's defaults, refusing unknown keys and wrong types."""
+    merged = dict(engine.default_options)
+    for key, value in (options or {}).items():
+        if key not in merged:
+            raise ValueError(f"unknown option {key!r} for {engine.title}")
+        default = merged[key]
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"option {key} must be true or false")
+        elif isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"option {key} must be a positive whole number")
+        merged[key] = value
+    return merged
