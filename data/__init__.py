@@ -1,0 +1,5 @@
+"""Persistence (aiosqlite store) and the card lists (``data.editions``).
+
+Kept import-free so that ``engines`` can read ``data.editions`` without
+pulling in the database layer.
+"""
