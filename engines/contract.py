@@ -63,11 +63,10 @@ def check_options(engine: Engine, options: Options | None) -> Options:
         if key not in merged:
             raise ValueError(f"unknown option {key!r} for {engine.title}")
         default = merged[key]
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise ValueError(f"option {key} must be true or false")
-        elif isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"option {key} must be a positive whole number")
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise ValueError(f"option {key} must be true or false")
+        is_whole = isinstance(value, int) and not isinstance(value, bool) and value >= 1
+        if isinstance(default, int) and not isinstance(default, bool) and not is_whole:
+            raise ValueError(f"option {key} must be a positive whole number")
         merged[key] = value
     return merged

@@ -1,0 +1,6 @@
+"""The game-hosting service: tables, lobbies, seats, applying actions, bots. No discord here."""
+
+from host.errors import Refusal, StaleClick
+from host.tables import ActOutcome, HandInfo, TableService
+
+__all__ = ["ActOutcome", "HandInfo", "Refusal", "StaleClick", "TableService"]

@@ -1,0 +1,330 @@
+"""Tables: lobbies, seats and the write-ahead application of actions.
+
+Every action is applied under its table's lock, appended to the action log
+and saved with the new snapshot in one transaction before anything is
+returned to the caller, so nothing a player saw can be lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from data.store import ChannelBusy, SeatRecord, StaleVersion, Store, TableRecord
+from engines import Engine, IllegalAction, check_options, get_engine
+from engines.bots import bot_action
+from engines.rng import Rng, seed_state
+from host.errors import Refusal, StaleClick
+from host.names import fill_names
+from host.replay import canonical, rebuild
+
+log = logging.getLogger(__name__)
+
+MAX_BOTS_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
+
+
+@dataclass
+class ActOutcome:
+    """What one committed action did, for the table message."""
+
+    table: TableRecord
+    seat: int
+    line: str
+    events: list[str]
+    turn_changed: bool
+    over: bool
+    state: Any
+
+
+@dataclass
+class HandInfo:
+    """Everything a seat's private panel shows."""
+
+    table: TableRecord
+    seat: int
+    view: dict[str, Any]
+    choices: list[tuple[str, str]] = field(default_factory=list)  # (action, label)
+    to_act: list[int] = field(default_factory=list)
+
+
+def seat_names(table: TableRecord) -> list[str]:
+    return [s.name for s in table.seats]
+
+
+class TableService:
+    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self._new_seed = new_seed or (lambda: secrets.randbits(62))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._states: dict[int, tuple[int, Any]] = {}
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    # ------------------------------------------------------------------ lookup
+
+    async def table_in(self, channel_id: int) -> TableRecord | None:
+        return await self.store.active_table(channel_id)
+
+    async def require_table(self, channel_id: int) -> TableRecord:
+        table = await self.store.active_table(channel_id)
+        if table is None:
+            raise Refusal("There is no table in this channel. Start one with `/game new`.")
+        return table
+
+    async def get(self, table_id: int) -> TableRecord:
+        table = await self.store.get_table(table_id)
+        if table is None:
+            raise Refusal("That table does not exist.")
+        return table
+
+    @staticmethod
+    def engine_of(table: TableRecord) -> Engine:
+        return get_engine(table.game)
+
+    async def state(self, table: TableRecord) -> Any:
+        """The table's current game state, from cache, snapshot, or (if corrupt) the log."""
+        cached = self._states.get(table.id)
+        if cached and cached[0] == table.version:
+            return cached[1]
+        engine = self.engine_of(table)
+        try:
+            state = engine.load(json.loads(table.snapshot or ""))
+        except Exception:  # noqa: BLE001 - any corrupt snapshot is recovered the same way
+            log.warning("table %s: snapshot unreadable, rebuilding from the action log", table.id)
+            state = rebuild(engine, table, await self.store.actions(table.id))
+            await self.store.replace_snapshot(table.id, canonical(engine.dump(state)))
+        self._states[table.id] = (table.version, state)
+        return state
+
+    @staticmethod
+    def seat_of(table: TableRecord, user_id: int) -> int | None:
+        for seat in table.seats:
+            if seat.user_id == user_id:
+                return seat.position
+        return None
+
+    # ------------------------------------------------------------------- lobby
+
+    async def create(self, *, guild_id: int | None, channel_id: int, game_id: str,
+                     options: dict[str, Any] | None, user_id: int, user_name: str) -> TableRecord:
+        try:
+            engine = get_engine(game_id)
+        except (KeyError, ModuleNotFoundError):
+            raise Refusal(f"I don't know a game called `{game_id}`.") from None
+        try:
+            merged = check_options(engine, options)
+        except ValueError as exc:
+            raise Refusal(str(exc)) from None
+        try:
+            return await self.store.create_table(guild_id=guild_id, channel_id=channel_id, game=game_id,
+                                                 options=merged, seed=self._new_seed(), host_id=user_id,
+                                                 host_name=user_name)
+        except ChannelBusy:
+            busy = await self.store.active_table(channel_id)
+            where = "" if busy is None else f" ({self.engine_of(busy).title}, table #{busy.id}, {busy.status})"
+            raise Refusal(f"This channel already has a table{where}. Use `/game status` to see it, "
+                          "or start yours in another channel or thread.") from None
+
+    async def _edit_lobby(self, channel_id: int, edit: Callable[[TableRecord, list[SeatRecord]], None]) -> TableRecord:
+        table = await self.require_table(channel_id)
+        async with self._lobby_locks.setdefault(table.id, asyncio.Lock()):
+            table = await self.get(table.id)
+            if table.status != "lobby":
+                raise Refusal("The game has already started.")
+            seats = list(table.seats)
+            edit(table, seats)
+            for i, seat in enumerate(seats):
+                seat.position = i
+            try:
+                await self.store.set_lobby_seats(table.id, seats)
+            except StaleVersion:
+                raise Refusal("The game has already started.") from None
+            return await self.get(table.id)
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableRecord:
+        def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
+            engine = self.engine_of(table)
+            if any(s.user_id == user_id for s in seats):
+                raise Refusal("You are already at this table.")
+            if len(seats) >= engine.max_players:
+                raise Refusal(f"The table is full ({engine.max_players} seats).")
+            seats.append(SeatRecord(len(seats), user_id, name, False))
+
+        return await self._edit_lobby(channel_id, edit)
+
+    async def leave(self, channel_id: int, user_id: int) -> TableRecord:
+        def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
+            if not any(s.user_id == user_id for s in seats):
+                raise Refusal("You are not at this table.")
+            seats[:] = [s for s in seats if s.user_id != user_id]
+
+        table = await self._edit_lobby(channel_id, edit)
+        humans = [s for s in table.seats if not s.is_bot]
+        if not humans:
+            await self.store.set_status(table.id, "abandoned")
+            return await self.get(table.id)
+        if table.host_id == user_id:
+            await self.store.set_host(table.id, humans[0].user_id or 0)
+        return await self.get(table.id)
+
+    async def add_bot(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
+        def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
+            self._require_host(table, user_id, is_manager, "add bot players")
+            engine = self.engine_of(table)
+            if len(seats) >= engine.max_players:
+                raise Refusal(f"The table is full ({engine.max_players} seats).")
+            taken = {s.name for s in seats}
+            name = next(n for n in MAX_BOTS_NAMES if n not in taken)
+            seats.append(SeatRecord(len(seats), None, name, True))
+
+        return await self._edit_lobby(channel_id, edit)
+
+    @staticmethod
+    def _require_host(table: TableRecord, user_id: int, is_manager: bool, what: str) -> None:
+        if table.host_id != user_id and not is_manager:
+            raise Refusal(f"Only the table's host or a member with Manage Server can {what}.")
+
+    async def start(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
+        table = await self.require_table(channel_id)
+        async with self._lobby_locks.setdefault(table.id, asyncio.Lock()):
+            table = await self.get(table.id)
+            if table.status != "lobby":
+                raise Refusal("The game has already started.")
+            self._require_host(table, user_id, is_manager, "start the game")
+            engine = self.engine_of(table)
+            n = len(table.seats)
+            if n < engine.min_players:
+                need = engine.min_players - n
+                raise Refusal(f"{engine.title} needs at least {engine.min_players} players: "
+                              f"{need} more must `/game join`, or the host can `/game addbot`.")
+            seats = list(table.seats)
+            Rng(seed_state(table.seed ^ 0x5EA7)).shuffle(seats)
+            for i, seat in enumerate(seats):
+                seat.position = i
+            state = engine.new_game(n, table.seed, table.options)
+            try:
+                await self.store.start_table(table.id, seats, canonical(engine.dump(state)))
+            except StaleVersion:
+                raise Refusal("The game has already started.") from None
+            table = await self.get(table.id)
+            self._states[table.id] = (0, state)
+            return table
+
+    async def abandon(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
+        table = await self.require_table(channel_id)
+        self._require_host(table, user_id, is_manager, "abandon the table")
+        async with self.lock(table.id):
+            await self.store.set_status(table.id, "abandoned")
+        self._states.pop(table.id, None)
+        return await self.get(table.id)
+
+    # ------------------------------------------------------------------- play
+
+    async def hand(self, table_id: int, user_id: int) -> HandInfo:
+        table = await self.get(table_id)
+        if table.status == "lobby":
+            raise Refusal("The game has not started yet.")
+        seat = self.seat_of(table, user_id)
+        if seat is None:
+            raise Refusal("You are not playing at this table. You can watch the table messages.")
+        engine = self.engine_of(table)
+        state = await self.state(table)
+        names = seat_names(table)
+        choices: list[tuple[str, str]] = []
+        if table.status == "playing":
+            choices = [(a, fill_names(engine.describe(state, a), names)) for a in engine.legal_actions(state, seat)]
+        return HandInfo(table, seat, engine.view(state, seat), choices, engine.to_act(state))
+
+    async def public_view(self, table: TableRecord) -> dict[str, Any]:
+        return self.engine_of(table).view(await self.state(table), None)
+
+    async def act(self, table_id: int, user_id: int, action: str, version: int | None = None) -> ActOutcome:
+        """Apply a human's action; ``version`` is the table version the control was drawn for."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            self._require_playing(table)
+            if version is not None and version != table.version:
+                raise StaleClick(table.id)
+            seat = self.seat_of(table, user_id)
+            if seat is None:
+                raise Refusal("You are not playing at this table.")
+            return await self._apply(table, seat, action)
+
+    async def bot_step(self, table_id: int) -> ActOutcome | None:
+        """Let one bot seat that is to act make its move; None when no bot is to act."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table.status != "playing":
+                return None
+            engine = self.engine_of(table)
+            state = await self.state(table)
+            bots = [s for s in engine.to_act(state) if table.seats[s].is_bot]
+            if not bots:
+                return None
+            seat = bots[0]
+            action = bot_action(engine, state, seat, table.seed + table.version)
+            return await self._apply(table, seat, action)
+
+    async def bots_to_act(self, table_id: int) -> bool:
+        table = await self.get(table_id)
+        if table.status != "playing":
+            return False
+        state = await self.state(table)
+        return any(table.seats[s].is_bot for s in self.engine_of(table).to_act(state))
+
+    @staticmethod
+    def _require_playing(table: TableRecord) -> None:
+        if table.status == "lobby":
+            raise Refusal("The game has not started yet.")
+        if table.status == "finished":
+            raise Refusal("This game is over. Start a new one with `/game new`.")
+        if table.status == "abandoned":
+            raise Refusal("This table was abandoned. Start a new one with `/game new`.")
+
+    async def _apply(self, table: TableRecord, seat: int, action: str) -> ActOutcome:
+        engine = self.engine_of(table)
+        state = await self.state(table)
+        names = seat_names(table)
+        to_act = engine.to_act(state)
+        if seat not in to_act:
+            waiting = ", ".join(names[s] for s in to_act) or "nobody"
+            raise Refusal(f"It's not your turn. Waiting for {waiting}.")
+        if action not in engine.legal_actions(state, seat):
+            raise Refusal(f"`{action[:80]}` isn't a legal move for you right now. "
+                          "Open your hand or start typing in `/play` to see your choices.")
+        try:
+            label = engine.public_label(state, seat, action)
+            new_state = engine.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise Refusal(str(exc) or "That move isn't allowed.") from None
+        events = [fill_names(e, names) for e in engine.events(new_state)]
+        line = f"**{names[seat]}** {fill_names(label, names)}"
+        over = engine.is_over(new_state)
+        results = None
+        if over:
+            places = engine.outcome(new_state)
+            results = [(s.position, s.user_id, places[s.position]) for s in table.seats]
+        try:
+            version = await self.store.commit_action(table.id, table.version, seat, action, line, events,
+                                                     canonical(engine.dump(new_state)), results)
+        except StaleVersion:
+            raise StaleClick(table.id) from None
+        self._states[table.id] = (version, new_state)
+        table = await self.get(table.id)
+        return ActOutcome(table=table, seat=seat, line=line, events=events,
+                          turn_changed=engine.to_act(new_state) != to_act or bool(events) or over,
+                          over=over, state=new_state)
+
+    async def verify_replay(self, table_id: int) -> bool:
+        """Replaying the log from the seed gives the stored snapshot, byte for byte."""
+        table = await self.get(table_id)
+        engine = self.engine_of(table)
+        rebuilt = rebuild(engine, table, await self.store.actions(table.id))
+        return canonical(engine.dump(rebuilt)) == table.snapshot
