@@ -9,9 +9,17 @@ import importlib
 
 from engines.contract import Engine, IllegalAction, Options, View, check_options
 
-GAME_IDS: tuple[str, ...] = ("do_over", "pedwar", "king_pedro", "ogre_cheerleaders", "pentawar")
+GAME_TITLES: dict[str, str] = {
+    "do_over": "Do Over!",
+    "pedwar": "Pedwar",
+    "king_pedro": "Canadian and Ukrainian King Pedro",
+    "ogre_cheerleaders": "Ogre Cheerleaders",
+    "pentawar": "Pentawar",
+}
+GAME_IDS: tuple[str, ...] = tuple(GAME_TITLES)
 
-__all__ = ["GAME_IDS", "Engine", "IllegalAction", "Options", "View", "available_games", "check_options", "get_engine"]
+__all__ = ["GAME_IDS", "GAME_TITLES", "Engine", "IllegalAction", "Options", "View", "available_games",
+           "check_options", "get_engine"]
 
 
 def get_engine(game_id: str) -> Engine:

@@ -1,0 +1,155 @@
+"""Turn host results into Discord messages: the table message, the hand panel, the lobby."""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+import render
+from cogs.controls import ActButton, ActSelect
+from cogs.menu import NAV, Menu, build_menu
+from data.store import TableRecord
+from engines import get_engine
+from host import HandInfo, TableService
+from host.names import fill_names
+from host.tables import seat_names
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 1900
+LOBBY_VERBS = (("join", "Join", discord.ButtonStyle.success), ("leave", "Leave", discord.ButtonStyle.secondary),
+               ("addbot", "Add bot", discord.ButtonStyle.secondary), ("start", "Start", discord.ButtonStyle.primary))
+
+
+@dataclass
+class Outgoing:
+    """A message ready to send or to edit into place."""
+
+    content: str
+    files: list[discord.File] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    embed: discord.Embed | None = None
+    mentions: discord.AllowedMentions = field(default_factory=lambda: discord.AllowedMentions(
+        everyone=False, roles=False, users=True))
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"content": self.content, "allowed_mentions": self.mentions}
+        if self.files:
+            kwargs["files"] = self.files
+        if self.view is not None:
+            kwargs["view"] = self.view
+        if self.embed is not None:
+            kwargs["embed"] = self.embed
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {"content": self.content, "attachments": self.files, "view": self.view, "embed": self.embed,
+                "allowed_mentions": self.mentions}
+
+
+def _png(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+def mention(table: TableRecord, seat: int) -> str:
+    record = table.seats[seat]
+    return f"<@{record.user_id}>" if record.user_id and not record.is_bot else f"**{record.name}**"
+
+
+def placings(table: TableRecord, places: list[int]) -> str:
+    order = sorted(range(len(places)), key=lambda s: (places[s], s))
+    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+    return "\n".join(f"{medals.get(places[s], f'{places[s]}.')} {table.seats[s].name}" for s in order)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+async def table_message(tables: TableService, table: TableRecord, lines: list[str]) -> Outgoing:
+    """The public table message: image, what just happened, whose turn, and the Hand / act button."""
+    engine = get_engine(table.game)
+    state = await tables.state(table)
+    view = engine.view(state, None)
+    names = seat_names(table)
+    head = f"**{engine.title}** · table #{table.id} · move {table.version}"
+    body = [head, *lines[-12:]]
+    if table.status == "finished":
+        body.append("🏁 **Game over!**\n" + placings(table, engine.outcome(state)))
+        controls = None
+    elif table.status == "abandoned":
+        body.append("This table was abandoned.")
+        controls = None
+    else:
+        status = fill_names(str(view.get("status", "")), names)
+        if status:
+            body.append(f"*{status}*")
+        turn = engine.to_act(state)
+        body.append("To act: " + ", ".join(mention(table, s) for s in turn))
+        controls = discord.ui.View(timeout=None)
+        controls.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "Hand / act",
+                                    discord.ButtonStyle.primary))
+    image = render.table_png(table.game, view, names)
+    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png")], controls)
+
+
+def hand_controls(info: HandInfo, prefix: str = "") -> discord.ui.View | None:
+    if not info.choices:
+        return None
+    menu: Menu = build_menu(info.choices, prefix)
+    table = info.table
+    view = discord.ui.View(timeout=None)
+    for action, label in menu.buttons:
+        view.add_item(ActButton(f"dh:a:{table.id}:{table.version}:{action}", label[:80]))
+    if menu.back:
+        view.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "◀ Back", discord.ButtonStyle.secondary))
+    for i, spec in enumerate(menu.selects):
+        options = [discord.SelectOption(label=label[:100], value=value,
+                                        emoji="📂" if value.startswith(NAV) else None)
+                   for value, label in spec.options]
+        view.add_item(ActSelect(f"dh:s:{table.id}:{table.version}:{i}", spec.placeholder[:150], options))
+    return view
+
+
+def hand_message(info: HandInfo, prefix: str = "", note: str = "") -> Outgoing:
+    table = info.table
+    engine = get_engine(table.game)
+    names = seat_names(table)
+    lines = [note] if note else []
+    lines.append(f"**{engine.title}** · table #{table.id} · you are **{names[info.seat]}** (seat {info.seat + 1})")
+    status = fill_names(str(info.view.get("status", "")), names)
+    if status:
+        lines.append(f"*{status}*")
+    if table.status != "playing":
+        lines.append("The game is over." if table.status == "finished" else "This table was abandoned.")
+    elif info.choices:
+        lines.append(f"Your move: {len(info.choices)} choice{'s' if len(info.choices) != 1 else ''} below, "
+                     "or use `/play`.")
+    else:
+        lines.append("Waiting for " + ", ".join(names[s] for s in info.to_act) + ".")
+    image = render.hand_png(table.game, info.view, info.seat, names)
+    return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png")], hand_controls(info, prefix))
+
+
+def lobby_message(table: TableRecord, note: str = "") -> Outgoing:
+    engine = get_engine(table.game)
+    embed = discord.Embed(title=f"{engine.title} · table #{table.id}",
+                          description=f"Host: <@{table.host_id}>\n"
+                                      f"Players {len(table.seats)}/{engine.max_players} "
+                                      f"(needs {engine.min_players}+)",
+                          colour=discord.Colour.green())
+    embed.add_field(name="Seats", value="\n".join(
+        ("🤖 " if s.is_bot else "• ") + s.name for s in table.seats) or "—", inline=False)
+    options = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(table.options.items()))
+    if options:
+        embed.add_field(name="Options", value=options, inline=False)
+    embed.set_footer(text="Join with the button or /game join. The host starts with /game start.")
+    view = discord.ui.View(timeout=None)
+    if table.status == "lobby":
+        for verb, label, style in LOBBY_VERBS:
+            view.add_item(ActButton(f"dh:l:{table.id}:{verb}", label, style))
+    return Outgoing(note, embed=embed, view=view, mentions=discord.AllowedMentions.none())

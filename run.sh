@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up (first time) and run Deckhand: the real bot with DISCORD_TOKEN, else the offline sandbox.
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+if ! .venv/bin/python -c "import discord, aiosqlite, PIL, dotenv, simcord.preview" 2>/dev/null; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e ".[dev]"
+fi
+exec .venv/bin/python bot.py "$@"

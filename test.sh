@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Set up (first time) and run the whole suite: ruff, then pytest (unit, property, store, e2e).
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+if ! .venv/bin/python -c "import discord, aiosqlite, PIL, dotenv, simcord, pytest, pytest_asyncio, hypothesis, ruff" \
+    2>/dev/null; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e ".[dev]"
+fi
+.venv/bin/python -m ruff check .
+exec .venv/bin/python -m pytest -q "$@"
