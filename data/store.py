@@ -94,9 +94,9 @@ class Store:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
         db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
+        # PRAGMAs return rows; an unread cursor would keep a statement open and block COMMIT.
+        for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"):
+            await db.execute_fetchall(pragma)
         store = cls(db)
         await store.migrate()
         return store
@@ -117,8 +117,8 @@ class Store:
             async with self.transaction() as db:
                 for statement in MIGRATIONS[version - 1].split(";"):
                     if statement.strip():
-                        await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {version}")
+                        await db.execute_fetchall(statement)
+                await db.execute_fetchall(f"PRAGMA user_version = {version}")
 
     # ----------------------------------------------------------------- tables
 

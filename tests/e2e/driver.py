@@ -45,3 +45,55 @@ async def use(member: Any, panel: Any, kind: str, custom_id: str | None, value: 
     if kind == "button":
         return await member.click(panel, custom_id=custom_id)
     return await member.select(panel, [value], custom_id=custom_id)
+
+
+MENTION = __import__("re").compile(r"<@(\d+)>")
+
+
+def latest_table_message(channel: Any) -> discord.Message:
+    found = table_messages(channel)
+    assert found, "no table message has been posted"
+    return found[-1]
+
+
+def seats_to_act(message: discord.Message) -> list[int]:
+    """User ids mentioned after 'To act:' in a table message."""
+    _, sep, tail = message.content.partition("To act:")
+    return [int(x) for x in MENTION.findall(tail)] if sep else []
+
+
+async def open_hand(member: Any, message: Any) -> Any:
+    result = await member.click(message, custom_id=hand_button_id(message))
+    assert result.ephemeral, "the hand panel must be ephemeral"
+    return result.response
+
+
+async def take_turn(member: Any, message: Any, pick: Any) -> Any:
+    """Open the hand from ``message`` and make one move; ``pick(choices)`` chooses a control.
+
+    Follows nested selects (values starting with '>') until an action is made.
+    Returns the last interaction result.
+    """
+    panel = await open_hand(member, message)
+    for _ in range(6):
+        options = choices_in(panel)
+        assert options, f"{member.name} is to act but the panel offers no choices: {panel.content}"
+        kind, custom_id, value = pick(options)
+        result = await use(member, panel, kind, custom_id, value)
+        if not value.startswith(">"):
+            return result
+        panel = result.response
+    raise AssertionError("menu nesting did not end")
+
+
+async def play_until_over(world: Any, pick: Any, max_moves: int = 3000) -> discord.Message:
+    """Drive every human through the public table messages until the game is announced over."""
+    by_id = {m.id: m for m in world.members.values()}
+    for _ in range(max_moves):
+        message = latest_table_message(world.channel)
+        if "Game over" in message.content:
+            return message
+        ids = seats_to_act(message)
+        assert ids, f"nobody human to act, yet the game is not over: {message.content}"
+        await take_turn(by_id[ids[0]], message, pick)
+    raise AssertionError("the game did not end")
