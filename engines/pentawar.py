@@ -1,0 +1,580 @@
+"""Pentawar (rules/pentawar.md): build a flight wing of five dragons while killing the others'.
+
+State layout: cards are kind codes (``"sun"``). The pentawar is a list of 5 kinds (positions
+0-4 clockwise), the deck a list whose end is the top, the tableau and hands plain lists, each
+flight wing a list of 5 places ``A B C D E`` holding a kind or None.
+
+Flight wing ([ruling]): row 1 = A, B; row 2 = C on A, D on B; row 3 = E on C and D.
+
+Actions (the seat to act):
+- ``gather``: draw to hand, then turn the next card face up into the tableau;
+- ``wing:<src>:<kind>:<place>``: strengthen the flight wing (``src`` is ``hand`` or ``tableau``);
+- ``kill:<src>:<kind>:<victim seat>:<place>``: kill an uncovered dragon of another player;
+- ``alter:<src>:<kind>`` then ``replace:<position>`` (alter war: choose the card, then the
+  position), then, if any kill is possible against the new pentawar, ``kill:...`` or ``skip``;
+- ``pass`` only when nothing else is legal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from data.editions import pentawar as edition
+from engines.contract import IllegalAction, Options, View, check_options
+from engines.rng import Rng, seed_state
+
+KINDS: tuple[str, ...] = edition.KINDS
+KIND_SET = frozenset(KINDS)
+KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+NAMES = edition.NAMES
+PLACES: tuple[str, ...] = ("A", "B", "C", "D", "E")
+PLACE_INDEX = {p: i for i, p in enumerate(PLACES)}
+ROW_OF: tuple[int, ...] = (1, 1, 2, 2, 3)
+ROWS: tuple[tuple[int, ...], ...] = ((0, 1), (2, 3), (4,))
+#: COVERERS[i]: the places whose card lies on place i.
+COVERERS: tuple[tuple[int, ...], ...] = ((2,), (3,), (4,), (4,), ())
+SOURCES: tuple[str, ...] = ("hand", "tableau")
+WING_SIZE = edition.WING_SIZE
+
+TURN, ALTER, ALTER_KILL, OVER = "turn", "alter", "alter_kill", "over"
+
+
+def can_kill(pentawar: list[str] | tuple[str, ...], attacker: str, target: str) -> bool:
+    """Whether a dragon of kind ``attacker`` may kill one of kind ``target`` under ``pentawar``.
+
+    The attacker's kind must be in the pentawar. It kills its own kind, or any kind sitting at
+    a position across (p+2, p+3 mod 5) from any position ``p`` that the attacker's kind holds.
+    """
+    if attacker not in pentawar:
+        return False
+    if attacker == target:
+        return True
+    for p in range(5):
+        if pentawar[p] == attacker and (pentawar[(p + 2) % 5] == target or pentawar[(p + 3) % 5] == target):
+            return True
+    return False
+
+
+class State:
+    __slots__ = ("deck", "discard", "end_reason", "events", "hands", "n", "pending", "phase", "reshuffled", "rng",
+                 "tableau", "turn", "turn_no", "war", "wings")
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        s.n = self.n
+        s.rng = self.rng
+        s.war = self.war[:]
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.tableau = self.tableau[:]
+        s.hands = [h[:] for h in self.hands]
+        s.wings = [w[:] for w in self.wings]
+        s.turn = self.turn
+        s.turn_no = self.turn_no
+        s.phase = self.phase
+        s.pending = self.pending
+        s.reshuffled = self.reshuffled
+        s.end_reason = self.end_reason
+        s.events = []
+        return s
+
+
+def _p(seat: int) -> str:
+    return f"{{p{seat}}}"
+
+
+def _a(kind: str, capital: bool = False) -> str:
+    """``a Sun`` / ``an Ember`` (``A Sun`` / ``An Ember`` with ``capital``)."""
+    name = NAMES[kind]
+    article = "an " if name[0] in "AEIOU" else "a "
+    return (article.capitalize() if capital else article) + name
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    """The distinct kinds among ``cards``, in edition order."""
+    return sorted(set(cards), key=KIND_INDEX.__getitem__)
+
+
+def _covered(wing: list[str | None], i: int) -> bool:
+    return any(wing[j] is not None for j in COVERERS[i])
+
+
+def _open_places(wing: list[str | None]) -> list[int]:
+    """Free places of the lowest row that has one ([ruling]: the player picks among them)."""
+    for row in ROWS:
+        free = [i for i in row if wing[i] is None]
+        if free:
+            return free
+    return []
+
+
+def _wing_count(wing: list[str | None]) -> int:
+    return sum(1 for k in wing if k is not None)
+
+
+def _standing(st: State, seat: int) -> tuple[int, int, int]:
+    """(dragons in the wing, of which in the final pentawar, cards in hand): bigger is better."""
+    war = set(st.war)
+    wing = st.wings[seat]
+    return (_wing_count(wing), sum(1 for k in wing if k is not None and k in war), len(st.hands[seat]))
+
+
+def _places(keys: list[tuple[int, int, int]]) -> list[int]:
+    """Standard competition ranking, biggest first: ties share a place (1, 1, 3)."""
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _targets(st: State, seat: int) -> list[tuple[int, int, str]]:
+    """Every uncovered dragon in another player's wing: (victim, place index, kind)."""
+    out = []
+    for v in range(st.n):
+        if v == seat:
+            continue
+        wing = st.wings[v]
+        for i in range(5):
+            k = wing[i]
+            if k is not None and not _covered(wing, i):
+                out.append((v, i, k))
+    return out
+
+
+def _source_cards(st: State, seat: int, src: str) -> list[str]:
+    return st.hands[seat] if src == "hand" else st.tableau
+
+
+def _killable(war: list[str], attacker: str) -> set[str]:
+    """The kinds a dragon of kind ``attacker`` (in the pentawar) may kill: ``can_kill`` for all targets at once."""
+    out = {attacker}
+    for p in range(5):
+        if war[p] == attacker:
+            out.add(war[(p + 2) % 5])
+            out.add(war[(p + 3) % 5])
+    return out
+
+
+def _kill_actions(st: State, seat: int, sources: list[tuple[str, list[str]]] | None = None) -> list[str]:
+    targets = _targets(st, seat)
+    if not targets:
+        return []
+    war = st.war
+    out = []
+    for src, kinds in sources or _sources(st, seat):
+        for a in kinds:
+            if a not in war:
+                continue
+            killable = _killable(war, a)
+            for v, i, k in targets:
+                if k in killable:
+                    out.append(f"kill:{src}:{a}:{v}:{PLACES[i]}")
+    return out
+
+
+def _sources(st: State, seat: int) -> list[tuple[str, list[str]]]:
+    return [("hand", _distinct(st.hands[seat])), ("tableau", _distinct(st.tableau))]
+
+
+def _turn_actions(st: State, seat: int) -> list[str]:
+    out = []
+    if st.deck:
+        out.append("gather")
+    places = _open_places(st.wings[seat])
+    sources = _sources(st, seat)
+    if places:
+        war = st.war
+        for src, kinds in sources:
+            for k in kinds:
+                if k in war:
+                    for i in places:
+                        out.append(f"wing:{src}:{k}:{PLACES[i]}")
+    out.extend(_kill_actions(st, seat, sources))
+    for src, kinds in sources:
+        for k in kinds:
+            out.append(f"alter:{src}:{k}")
+    if not out:
+        out.append("pass")
+    return out
+
+
+def _src_text(src: str) -> str:
+    return "from hand" if src == "hand" else "from the tableau"
+
+
+class PentawarEngine:
+    game_id = "pentawar"
+    title = edition.TITLE
+    min_players = edition.MIN_PLAYERS
+    max_players = edition.MAX_PLAYERS
+    summary = (
+        "**Pentawar** — 2-5 players, 40 dragons: ten kinds, four of each.\n"
+        "Five dragons form the **pentawar**, a star: positions 0-4, each *across* from the two "
+        "positions it is not next to.\n"
+        "Each turn do exactly one thing:\n"
+        "- **Gather**: draw a card to your hand, then turn the next one face up into the shared "
+        "tableau (with one card left it just goes to your hand).\n"
+        "- **Strengthen**: put a dragon from your hand or the tableau into your flight wing; "
+        "its kind must be in the pentawar.\n"
+        "- **Kill**: with a dragon from hand or tableau whose kind is in the pentawar, kill an "
+        "uncovered dragon in another wing of its own kind, or of a kind across from it on the star. "
+        "Both go to the discard pile.\n"
+        "- **Alter war**: replace any pentawar dragon with one from hand or tableau, then you may kill "
+        "against the new pentawar.\n"
+        "Flight wing: row 1 = A, B; row 2 = C on A, D on B; row 3 = E on C and D. Rows fill in order; "
+        "covered dragons are protected.\n"
+        "The game ends when a player starts a turn with 5 dragons in the wing, or at the end of a turn "
+        "with an empty deck (4-5 players reshuffle the discards once first).\n"
+        "Most wing dragons wins; ties: most wing dragons in the final pentawar, then most cards in hand, "
+        "then a shared victory."
+    )
+
+    def __init__(self) -> None:
+        #: The rules file has no table options.
+        self.default_options: Options = {}
+
+    # ------------------------------------------------------------------ setup
+
+    def new_game(self, num_players: int, seed: int, options: Options | None = None) -> State:
+        check_options(self, options)
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or not (
+                self.min_players <= num_players <= self.max_players):
+            raise ValueError(f"{self.title} needs {self.min_players} to {self.max_players} players")
+        rng = Rng(seed_state(seed))
+        deck = list(edition.DECK)
+        rng.shuffle(deck)
+        s = State.__new__(State)
+        s.n = num_players
+        s.war = [deck.pop() for _ in range(edition.PENTAWAR_SIZE)]
+        s.hands = [[deck.pop() for _ in range(edition.HAND_SIZE)] for _ in range(num_players)]
+        s.tableau = [deck.pop() for _ in range(edition.TABLEAU_SIZE)]
+        s.deck = deck
+        s.discard = []
+        s.wings = [[None] * WING_SIZE for _ in range(num_players)]
+        s.turn = rng.below(num_players)
+        s.rng = rng.state
+        s.turn_no = 1
+        s.phase = TURN
+        s.pending = None
+        s.reshuffled = False
+        s.end_reason = None
+        s.events = []
+        return s
+
+    # ------------------------------------------------------------------ queries
+
+    def to_act(self, state: State) -> list[int]:
+        return [] if state.phase == OVER else [state.turn]
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        if state.phase == OVER or seat != state.turn:
+            return []
+        if state.phase == TURN:
+            return _turn_actions(state, seat)
+        if state.phase == ALTER:
+            return [f"replace:{p}" for p in range(5)]
+        return [*_kill_actions(state, seat), "skip"]
+
+    def outcome(self, state: State) -> list[int]:
+        return _places([_standing(state, s) for s in range(state.n)])
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, state: State, seat: int, action: str) -> State:
+        if state.phase == OVER:
+            raise IllegalAction("The game is over.")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
+            raise IllegalAction("There is no such seat at this table.")
+        if seat != state.turn:
+            raise IllegalAction("It is not your turn.")
+        if not isinstance(action, str) or action not in self.legal_actions(state, seat):
+            raise IllegalAction(self._why(state, seat, action))
+        s = state.clone()
+        parts = action.split(":")
+        verb = parts[0]
+        if verb == "gather":
+            s.hands[seat].append(s.deck.pop())
+            if s.deck:
+                up = s.deck.pop()
+                s.tableau.append(up)
+                s.events.append(f"{_a(up, True)} is turned face up into the tableau.")
+            else:
+                s.events.append(f"{_p(seat)} draws the last card of the deck.")
+            self._end_turn(s)
+        elif verb == "wing":
+            _take(s, seat, parts[1], parts[2])
+            s.wings[seat][PLACE_INDEX[parts[3]]] = parts[2]
+            self._end_turn(s)
+        elif verb == "kill":
+            _take(s, seat, parts[1], parts[2])
+            victim, place = int(parts[3]), PLACE_INDEX[parts[4]]
+            killed = s.wings[victim][place]
+            s.wings[victim][place] = None
+            s.discard.append(parts[2])
+            s.discard.append(killed)
+            self._end_turn(s)
+        elif verb == "alter":
+            _take(s, seat, parts[1], parts[2])
+            s.pending = (parts[1], parts[2])
+            s.phase = ALTER
+        elif verb == "replace":
+            pos = int(parts[1])
+            old = s.war[pos]
+            s.war[pos] = s.pending[1]
+            s.discard.append(old)
+            s.pending = None
+            if _kill_actions(s, seat):
+                s.phase = ALTER_KILL
+            else:
+                s.events.append("No kill is possible against the new pentawar: the turn ends.")
+                self._end_turn(s)
+        else:  # skip, pass
+            self._end_turn(s)
+        return s
+
+    def _end_turn(self, s: State) -> None:
+        s.phase = TURN
+        if not s.deck:
+            if s.n < edition.RESHUFFLE_FROM_PLAYERS:
+                self._finish(s, "the deck ran out")
+                return
+            if s.reshuffled:
+                self._finish(s, "the deck ran out a second time")
+                return
+            if not s.discard:
+                self._finish(s, "the deck ran out and the discard pile is empty")
+                return
+            s.reshuffled = True
+            rng = Rng(s.rng)
+            deck = s.discard
+            rng.shuffle(deck)
+            s.rng = rng.state
+            s.deck = deck
+            s.discard = []
+            s.events.append(f"The deck ran out: the discard pile ({len(deck)} cards) is shuffled into a new deck.")
+        s.turn = (s.turn + 1) % s.n
+        s.turn_no += 1
+        if _wing_count(s.wings[s.turn]) == WING_SIZE:
+            self._finish(s, f"{_p(s.turn)} starts a turn with 5 dragons in the flight wing")
+
+    def _finish(self, s: State, reason: str) -> None:
+        s.phase = OVER
+        s.end_reason = reason
+        s.events.append(f"Game over: {reason}.")
+        keys = [_standing(s, seat) for seat in range(s.n)]
+        places = _places(keys)
+        for seat in sorted(range(s.n), key=lambda x: (places[x], x)):
+            wing, in_war, hand = keys[seat]
+            s.events.append(f"{_ordinal(places[seat])}: {_p(seat)} with {wing} in the flight wing, "
+                            f"{in_war} of them in the pentawar, {hand} in hand.")
+        winners = [_p(seat) for seat in range(s.n) if places[seat] == 1]
+        if len(winners) == 1:
+            s.events.append(f"{winners[0]} wins.")
+        else:
+            s.events.append(f"{', '.join(winners[:-1])} and {winners[-1]} share the victory.")
+
+    def _why(self, st: State, seat: int, action: Any) -> str:
+        """A readable reason why ``action`` is not legal now."""
+        if not isinstance(action, str) or not action:
+            return "That is not an action."
+        parts = action.split(":")
+        verb = parts[0]
+        if st.phase == ALTER:
+            return f"First choose the pentawar position (0-4) for your {NAMES[st.pending[1]]}."
+        if st.phase == ALTER_KILL and verb not in ("kill", "skip"):
+            return "After altering the war you may only kill against the new pentawar, or skip."
+        if verb in ("replace", "skip"):
+            return "You are not altering the war now."
+        if verb == "gather":
+            return "The deck is empty: you cannot gather." if len(parts) == 1 else "Gather takes no argument."
+        if verb == "pass":
+            return "You may only pass when no other action is legal."
+        if verb not in ("wing", "kill", "alter"):
+            return f"Unknown action {action[:30]!r}."
+        want = {"wing": 4, "kill": 5, "alter": 3}[verb]
+        if len(parts) != want:
+            return f"Garbled {verb} action {action[:40]!r}."
+        src, kind = parts[1], parts[2]
+        if src not in SOURCES:
+            return f"Unknown source {src[:20]!r}: use hand or tableau."
+        if kind not in KIND_SET:
+            return f"Unknown dragon kind {kind[:20]!r}."
+        if kind not in _source_cards(st, seat, src):
+            return f"You have no {NAMES[kind]} in your hand." if src == "hand" else \
+                f"There is no {NAMES[kind]} in the tableau."
+        if verb == "wing":
+            if kind not in st.war:
+                return f"{NAMES[kind]} is not in the pentawar."
+            places = _open_places(st.wings[seat])
+            if not places:
+                return "Your flight wing already has 5 dragons."
+            if parts[3] not in PLACE_INDEX or PLACE_INDEX[parts[3]] not in places:
+                free = ", ".join(PLACES[i] for i in places)
+                return f"Place {parts[3][:5]} is not open: fill the lowest open row first ({free})."
+        if verb == "kill":
+            if kind not in st.war:
+                return f"{NAMES[kind]} is not in the pentawar."
+            if not parts[3].isdigit() or not 0 <= int(parts[3]) < st.n:
+                return "There is no such player."
+            victim = int(parts[3])
+            if victim == seat:
+                return "You cannot kill a dragon in your own flight wing."
+            if parts[4] not in PLACE_INDEX:
+                return f"Unknown flight-wing place {parts[4][:5]!r}."
+            i = PLACE_INDEX[parts[4]]
+            target = st.wings[victim][i]
+            if target is None:
+                return f"{_p(victim)} has no dragon at place {parts[4]}."
+            if _covered(st.wings[victim], i):
+                return f"{_p(victim)}'s {NAMES[target]} is covered and protected."
+            if not can_kill(st.war, kind, target):
+                return f"{_a(kind, True)} cannot kill {_a(target)} in this pentawar."
+        return "That is not a legal action now."
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, state: State, seat: int | None) -> View:
+        st = state
+        wings = []
+        for wing in st.wings:
+            wings.append({PLACES[i]: (None if wing[i] is None else {"kind": wing[i], "covered": _covered(wing, i)})
+                          for i in range(5)})
+        v: View = {
+            "game": self.game_id,
+            "num_players": st.n,
+            "status": self._status(st),
+            "to_act": self.to_act(st),
+            "over": st.phase == OVER,
+            "phase": st.phase,
+            "turn": st.turn,
+            "turn_number": st.turn_no,
+            "pentawar": st.war[:],
+            "tableau": st.tableau[:],
+            "deck_count": len(st.deck),
+            "discard_count": len(st.discard),
+            "discard": st.discard[:],
+            "wings": wings,
+            "wing_counts": [_wing_count(w) for w in st.wings],
+            "hand_counts": [len(h) for h in st.hands],
+            "pending": None if st.pending is None else {"kind": st.pending[1], "from": st.pending[0]},
+            "reshuffle": {"allowed": st.n >= edition.RESHUFFLE_FROM_PLAYERS, "done": st.reshuffled},
+            "end_reason": st.end_reason,
+        }
+        if st.phase == OVER:
+            v["outcome"] = self.outcome(st)
+            v["standings"] = [list(_standing(st, s)) for s in range(st.n)]
+        if seat is not None:
+            v["seat"] = seat
+            v["hand"] = sorted(st.hands[seat], key=KINDS.index)
+        return v
+
+    def _status(self, st: State) -> str:
+        if st.phase == OVER:
+            reason = st.end_reason or ""
+            if "5 dragons" in reason:
+                reason = "a player starts a turn with 5 dragons in the flight wing"
+            return f"Game over: {reason}"
+        if st.phase == ALTER:
+            return f"Alter war: placing {_a(st.pending[1])} on the pentawar"
+        if st.phase == ALTER_KILL:
+            return "Alter war: optional kill against the new pentawar"
+        extra = ""
+        if st.n >= edition.RESHUFFLE_FROM_PLAYERS:
+            extra = ", reshuffled once" if st.reshuffled else ", one reshuffle left"
+        return f"Turn {st.turn_no}: deck {len(st.deck)}, discard {len(st.discard)}{extra}"
+
+    def describe(self, state: State, action: str) -> str:
+        return self._label(state, action, actor=True)
+
+    def public_label(self, state: State, seat: int, action: str) -> str:
+        return self._label(state, action, actor=False)
+
+    def _label(self, st: State, action: str, actor: bool) -> str:
+        parts = action.split(":")
+        verb = parts[0]
+        try:
+            if verb == "gather":
+                if len(st.deck) == 1:
+                    return "Gather forces: draw the last card" if actor else "gathers forces: draws the last card"
+                return ("Gather forces: draw a card, turn one into the tableau" if actor
+                        else "gathers forces: draws a card, turns one into the tableau")
+            if verb == "wing":
+                what = f"{NAMES[parts[2]]} {_src_text(parts[1])}"
+                where = f"place {parts[3]} (row {ROW_OF[PLACE_INDEX[parts[3]]]})"
+                return f"Strengthen: {what} to {where}" if actor else f"strengthens the flight wing: {what} to {where}"
+            if verb == "kill":
+                victim, i = int(parts[3]), PLACE_INDEX[parts[4]]
+                target = st.wings[victim][i]
+                tname = NAMES[target] if target else "empty place"
+                what = f"{_p(victim)}'s {tname} (row {ROW_OF[i]}) with {NAMES[parts[2]]} {_src_text(parts[1])}"
+                return f"Kill {what}" if actor else f"kills {what}"
+            if verb == "alter":
+                what = f"{NAMES[parts[2]]} {_src_text(parts[1])}"
+                return f"Alter war with {what}" if actor else f"alters the war with {what}"
+            if verb == "replace":
+                pos = int(parts[1])
+                new = NAMES[st.pending[1]] if st.pending else "it"
+                what = f"{new} on position {pos}, replacing the {NAMES[st.war[pos]]}"
+                return f"Put {what}" if actor else f"puts {what}"
+            if verb == "skip":
+                return "No kill: end the turn" if actor else "makes no kill"
+            if verb == "pass":
+                return "Pass (no legal action)" if actor else "passes (no legal action)"
+        except (IndexError, KeyError, ValueError, TypeError):
+            pass
+        return action[:100]
+
+    def events(self, state: State) -> list[str]:
+        return list(state.events)
+
+    # ------------------------------------------------------------------ persistence
+
+    def dump(self, state: State) -> dict[str, Any]:
+        st = state
+        return {
+            "n": st.n,
+            "rng": st.rng,
+            "war": st.war[:],
+            "deck": st.deck[:],
+            "discard": st.discard[:],
+            "tableau": st.tableau[:],
+            "hands": [h[:] for h in st.hands],
+            "wings": [w[:] for w in st.wings],
+            "turn": st.turn,
+            "turn_no": st.turn_no,
+            "phase": st.phase,
+            "pending": None if st.pending is None else list(st.pending),
+            "reshuffled": st.reshuffled,
+            "end_reason": st.end_reason,
+            "events": st.events[:],
+        }
+
+    def load(self, data: dict[str, Any]) -> State:
+        s = State.__new__(State)
+        s.n = int(data["n"])
+        s.rng = int(data["rng"])
+        s.war = list(data["war"])
+        s.deck = list(data["deck"])
+        s.discard = list(data["discard"])
+        s.tableau = list(data["tableau"])
+        s.hands = [list(h) for h in data["hands"]]
+        s.wings = [list(w) for w in data["wings"]]
+        s.turn = int(data["turn"])
+        s.turn_no = int(data["turn_no"])
+        s.phase = str(data["phase"])
+        s.pending = None if data["pending"] is None else (str(data["pending"][0]), str(data["pending"][1]))
+        s.reshuffled = bool(data["reshuffled"])
+        s.end_reason = data["end_reason"]
+        s.events = list(data["events"])
+        return s
+
+
+def _take(s: State, seat: int, src: str, kind: str) -> None:
+    (s.hands[seat] if src == "hand" else s.tableau).remove(kind)
+
+
+ENGINE = PentawarEngine()

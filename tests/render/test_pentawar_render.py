@@ -1,0 +1,93 @@
+"""Pentawar table and hand images at several points of random games, and at the end."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from engines.pentawar import ENGINE as E
+from engines.rng import Rng
+from render import hand_png, table_png
+from render.common import to_png
+from render.pentawar import dragon_card, hand_image, table_image
+
+NAMES = ["alice", "bob", "carol", "dave", "eve"]
+LIMIT = 200 * 1024
+
+
+def _snapshots(n: int, seed: int) -> list:
+    """States from a random game: the start, a few points on the way, the end."""
+    rng = Rng(seed)
+    s = E.new_game(n, seed)
+    states = [s]
+    step = 0
+    while not E.is_over(s):
+        seat = E.to_act(s)[0]
+        acts = E.legal_actions(s, seat)
+        wings = [a for a in acts if a.startswith("wing")]
+        s = E.apply(s, seat, rng.choice(wings if wings and rng.below(2) else acts))
+        step += 1
+        if step % 12 == 0 or s.phase != "turn":
+            states.append(s)
+    states.append(s)
+    return [*states[:: max(1, len(states) // 8)], s]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_table_and_hand_images_through_a_game(n):
+    for s in _snapshots(n, 17 + n):
+        view = E.view(s, None)
+        img = table_image(view, NAMES[:n])
+        assert isinstance(img, Image.Image)
+        assert 900 <= img.width <= 1100 and 400 <= img.height <= 900
+        png = to_png(img)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) <= LIMIT
+        for seat in range(n):
+            himg = hand_image(E.view(s, seat), seat, NAMES[:n])
+            assert isinstance(himg, Image.Image) and 900 <= himg.width <= 1100
+            assert len(to_png(himg)) <= LIMIT
+
+
+def test_full_wings_big_tableau_and_alter_in_progress():
+    s = E.new_game(5, 11)
+    s.wings[0] = ["sun", "moon", "forest", "ruby", "frost"]
+    s.wings[1] = ["citrine", "shadow", "storm", None, None]
+    s.wings[2] = ["ember", "sapphire", "moon", "moon", None]
+    s.tableau = ["sun", "moon", "frost", "ember", "storm", "citrine", "sapphire", "ruby", "shadow", "forest"]
+    s.hands[1] = ["sun"] * 3 + ["moon", "frost", "ember", "storm", "citrine", "sapphire", "ruby", "shadow"] * 2
+    s.turn = 1
+    s = E.apply(s, 1, "alter:hand:sun")
+    names = ["a" * 40, "bob", "", "dave", "eve"]
+    assert len(table_png("pentawar", E.view(s, None), names)) <= LIMIT
+    assert len(hand_png("pentawar", E.view(s, 1), 1, names)) <= LIMIT
+
+
+def test_table_image_reads_only_the_public_view():
+    s = E.new_game(4, 3)
+    view = E.view(s, None)
+    assert "hand" not in view
+    a = to_png(table_image(view, NAMES[:4]))
+    view2 = E.view(s, 2)
+    assert to_png(table_image(view2, NAMES[:4])) == a  # a private view draws the same table
+
+
+def test_acting_seat_is_marked():
+    s = E.new_game(3, 8)
+    view = E.view(s, None)
+    img = table_image(view, NAMES[:3]).convert("RGB")
+    other = dict(view, to_act=[(view["to_act"][0] + 1) % 3])
+    assert to_png(table_image(other, NAMES[:3])) != to_png(img)
+
+
+def test_empty_hand_image():
+    s = E.new_game(2, 1)
+    s.hands[0] = []
+    img = hand_image(E.view(s, 0), 0, NAMES[:2])
+    assert img.width >= 900 and len(to_png(img)) <= LIMIT
+
+
+def test_each_kind_has_its_own_card_face():
+    from data.editions import pentawar as edition
+
+    faces = {k: dragon_card(k, 56, 78).tobytes() for k in edition.KINDS}
+    assert len(set(faces.values())) == len(edition.KINDS)
