@@ -1,0 +1,437 @@
+"""The King Pedro engine object: the contract (engines.contract.Engine) over the round logic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from data.editions import king_pedro as edition
+from engines.contract import IllegalAction, Options, View, check_options
+from engines.king_pedro.round import (
+    DUMP_VERSION,
+    State,
+    _advance_passing,
+    _deal,
+    _finish_trick,
+    _frozen,
+    _next_active,
+    _ntrumps,
+    _plain,
+    _set,
+    _sorted,
+    _start_play,
+)
+from engines.king_pedro.rules import (
+    _BIDS,
+    _DCLASS,
+    _DECK_SET,
+    _DISCARD,
+    _PLAY,
+    _POINTS,
+    _TRUMP_ACTIONS,
+    _TRUMPS,
+    HAND,
+    MAX_BID,
+    MIN_BID,
+    SUITS,
+    SYM,
+    TEAMS,
+    TRICKS,
+    N,
+    legal_discards,
+    legal_plays,
+    pretty,
+)
+from engines.rng import Rng, seed_state
+
+
+def _parse_card(action: str, verb: str) -> str:
+    card = action[len(verb) + 1:]
+    if card not in _DECK_SET:
+        raise IllegalAction(f"{card!r} is not a card (use codes like AS, 10H, 5D, 2C)")
+    return card
+
+
+class KingPedroEngine:
+    game_id = "king_pedro"
+    title = "Canadian and Ukrainian King Pedro"
+    min_players = 4
+    max_players = 4
+    summary = (
+        "**Canadian and Ukrainian King Pedro**: 4 players, partners opposite (seats 1 & 3 against 2 & 4).\n"
+        "- Deal 9 each. Bid 30-62 (or pass for good); three passes end it, four passes mean a redeal.\n"
+        "- The bidder names trump. Trumps are that suit plus the **other five** (the 5 of the same colour), "
+        "ranked A K Q J 10 9 8 7 6 5, other five, 4 3 2.\n"
+        "- Deal 4 more each (13). From the bidder, a player with 1-2 trumps may pass them to their partner "
+        "and fold; then everyone without trumps folds.\n"
+        "- Reduce to 6: keep all your trumps (up to 6); with more than 6, discard non-scoring trumps "
+        "(Q 8 7 6 4 3), then the 2, then others, face up; such discards score for nobody.\n"
+        "- Six tricks, bidder leads (first lead must be a trump). Follow trump with trump; follow a non-trump "
+        "with any non-trump. Highest trump wins; a trick with no trump goes to its leader.\n"
+        "- Points: K 30, 10 10, 9 9, 5 5, other five 5, A 1, J 1, 2 1 (the 2 scores for whoever played it): 62.\n"
+        "- Defenders always score; the bidders score their points if they reach the bid, else lose the bid.\n"
+        "- Win by reaching the target (default 262) on a made bid. The deal passes left each round."
+    )
+
+    def __init__(self) -> None:
+        self.default_options: Options = {"target": 262, "max_rounds": 100}
+
+    # -- setup ------------------------------------------------------------
+    def new_game(self, num_players: int, seed: int, options: Options | None = None) -> State:
+        if num_players != N:
+            raise ValueError("King Pedro needs exactly 4 players")
+        opts = check_options(self, options)
+        s = object.__new__(State)
+        rng = Rng(seed_state(seed))
+        s.target, s.max_rounds = opts["target"], opts["max_rounds"]
+        s.dealer = rng.below(N)
+        s.rng = rng.state
+        s.round = 1
+        s.scores = (0, 0)
+        s.winner = -1
+        s.last_round = None
+        events: list[str] = []
+        _deal(s, events)
+        s.events = tuple(events)
+        return s
+
+    # -- queries ----------------------------------------------------------
+    def to_act(self, state: State) -> list[int]:
+        if state.phase == "over":
+            return []
+        if state.phase == "discarding":
+            return [p for p in range(N) if not state.folded[p] and not state.done[p]]
+        return [state.turn]
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        phase = state.phase
+        if phase == "over":
+            return []
+        if phase == "discarding":
+            if not isinstance(seat, int) or not 0 <= seat < N or state.folded[seat] or state.done[seat]:
+                return []
+            hand = state.hands[seat]
+            if len(hand) <= HAND:
+                return ["done"]
+            return [_DISCARD[c] for c in legal_discards(hand, state.trump)]
+        if seat != state.turn:
+            return []
+        if phase == "playing":
+            led = state.trick[0][1] if state.trick else None
+            return [_PLAY[c] for c in legal_plays(state.hands[seat], led, state.trump, state.trick_no == 0)]
+        if phase == "bidding":
+            return [*_BIDS[max(0, state.bid + 1 - MIN_BID):], "pass"]
+        if phase == "trump":
+            return list(_TRUMP_ACTIONS)
+        return ["pass_trumps", "keep"]
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def outcome(self, state: State) -> list[int]:
+        if state.phase != "over":
+            raise ValueError("the game is not over")
+        if state.winner == 2:
+            return [1] * N
+        return [1 if p % 2 == state.winner else 3 for p in range(N)]
+
+    def events(self, state: State) -> list[str]:
+        return list(state.events)
+
+    # -- apply ------------------------------------------------------------
+    def apply(self, state: State, seat: int, action: str) -> State:
+        phase = state.phase
+        if phase == "over":
+            raise IllegalAction("The game is over.")
+        if seat.__class__ is not int or not 0 <= seat < N:
+            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        if action.__class__ is not str or not action:
+            raise IllegalAction("An action must be a non-empty text.")
+        if phase == "discarding":
+            if state.folded[seat]:
+                raise IllegalAction("You have folded this round.")
+            if state.done[seat]:
+                raise IllegalAction("You have already finished discarding.")
+        elif seat != state.turn:
+            raise IllegalAction("It is not your turn.")
+        s = object.__new__(State)
+        s.__dict__.update(state.__dict__)
+        events: list[str] = []
+        self._handlers[phase](self, s, seat, action, events)
+        s.events = tuple(events)
+        return s
+
+    def _apply_bidding(self, s: State, seat: int, action: str, events: list[str]) -> None:
+        if action == "pass":
+            s.out = _set(s.out, seat, True)
+            s.auction = (*s.auction, (seat, 0))
+        elif action.startswith("bid:"):
+            try:
+                n = int(action[4:])
+            except ValueError:
+                raise IllegalAction(f"{action[4:]!r} is not a number.") from None
+            if action[4:] != str(n) or not MIN_BID <= n <= MAX_BID:
+                raise IllegalAction(f"Bids are whole numbers from {MIN_BID} to {MAX_BID}.")
+            if n <= s.bid:
+                raise IllegalAction(f"You must bid more than the current bid of {s.bid}.")
+            s.bid, s.bidder = n, seat
+            s.auction = (*s.auction, (seat, n))
+        else:
+            raise IllegalAction("In the auction you may only bid (bid:30 to bid:62) or pass.")
+        passed = sum(s.out)
+        if passed == N:
+            events.append(f"All four players passed: {{p{s.dealer}}} collects, shuffles and deals again.")
+            _deal(s, events)
+        elif passed == N - 1 and s.bid:
+            s.phase = "trump"
+            s.turn = s.bidder
+            events.append(f"{{p{s.bidder}}} wins the auction with {s.bid} and names trump.")
+        else:
+            p = seat
+            for _ in range(N):
+                p = (p + 1) % N
+                if not s.out[p]:
+                    break
+            s.turn = p
+
+    def _apply_trump(self, s: State, seat: int, action: str, events: list[str]) -> None:
+        if not action.startswith("trump:") or action[6:] not in SUITS:
+            raise IllegalAction("Name trump with trump:S, trump:H, trump:D or trump:C.")
+        t = action[6:]
+        s.trump = t
+        hands = [list(h) for h in s.hands]
+        i = 0
+        for k in range(1, N + 1):
+            hands[(s.dealer + k) % N].extend(s.stock[i:i + edition.SECOND_DEAL])
+            i += edition.SECOND_DEAL
+        s.stock = ()
+        s.hands = tuple(_sorted(h, t) for h in hands)
+        s.phase = "passing"
+        s.pass_idx = 0
+        other = edition.SAME_COLOUR[t]
+        events.append(f"Trump is {edition.SUIT_NAMES[t]} {SYM[t]}, with the five of {edition.SUIT_NAMES[other]} as "
+                      f"the other five. {{p{s.dealer}}} deals 4 more cards each.")
+        _advance_passing(s, events)
+
+    def _apply_passing(self, s: State, seat: int, action: str, events: list[str]) -> None:
+        if action == "pass_trumps":
+            partner = (seat + 2) % N
+            trumps = _TRUMPS[s.trump]
+            hand = s.hands[seat]
+            given = tuple(c for c in hand if c in trumps)
+            s.hands = _set(s.hands, partner, _sorted(s.hands[partner] + given, s.trump))
+            s.hands = _set(s.hands, seat, ())
+            s.received = _set(s.received, partner, True)
+            s.folded = _set(s.folded, seat, True)
+            s.folded_cards = _set(s.folded_cards, seat, tuple(c for c in hand if c not in trumps))
+            s.passes = (*s.passes, (seat, partner, len(given)))
+            events.append(f"{{p{seat}}} passes {len(given)} trump{'s' if len(given) > 1 else ''} to "
+                          f"{{p{partner}}} and folds.")
+        elif action != "keep":
+            raise IllegalAction("Choose pass_trumps (give your trumps to your partner and fold) or keep.")
+        s.pass_idx += 1
+        _advance_passing(s, events)
+
+    def _apply_discarding(self, s: State, seat: int, action: str, events: list[str]) -> None:
+        hand = s.hands[seat]
+        if action == "done":
+            if len(hand) > HAND:
+                raise IllegalAction(f"Discard down to {HAND} cards first ({len(hand) - HAND} more to go).")
+            s.done = _set(s.done, seat, True)
+            if all(s.done[p] or s.folded[p] for p in range(N)):
+                _start_play(s, events)
+            return
+        if not action.startswith("discard:"):
+            raise IllegalAction("While reducing to 6, discard one card (discard:<card>) at a time, then done.")
+        card = _parse_card(action, "discard")
+        if card not in hand:
+            raise IllegalAction(f"You do not hold {pretty(card)}.")
+        if len(hand) <= HAND:
+            raise IllegalAction(f"You already hold {HAND} cards: choose done.")
+        trumps = _TRUMPS[s.trump]
+        if card in trumps:
+            held = [c for c in hand if c in trumps]
+            if len(held) <= HAND:
+                raise IllegalAction("You must keep all your trumps: discard non-trumps.")
+            cls = _DCLASS[s.trump]
+            lowest = min(cls[c] for c in held)
+            if cls[card] != lowest:
+                if lowest == 0:
+                    raise IllegalAction("Discard your non-scoring trumps (Q 8 7 6 4 3) before any scoring trump.")
+                raise IllegalAction("Discard the 2 of trump before any other scoring trump.")
+        s.hands = _set(s.hands, seat, tuple(c for c in hand if c != card))
+        if card in _TRUMPS[s.trump]:
+            s.faceup = (*s.faceup, (seat, card))
+        else:
+            s.facedown = _set(s.facedown, seat, s.facedown[seat] + (card,))
+
+    def _apply_playing(self, s: State, seat: int, action: str, events: list[str]) -> None:
+        if not action.startswith("play:"):
+            raise IllegalAction("Play a card with play:<card>.")
+        card = _parse_card(action, "play")
+        hand = s.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"You do not hold {pretty(card)}.")
+        led = s.trick[0][1] if s.trick else None
+        if card not in legal_plays(hand, led, s.trump, s.trick_no == 0):
+            if led is None:
+                raise IllegalAction("The first lead of the round must be a trump.")
+            if led in _TRUMPS[s.trump]:
+                raise IllegalAction("A trump was led: you must play a trump.")
+            raise IllegalAction("A non-trump was led: you must play a non-trump (any suit).")
+        s.hands = _set(s.hands, seat, tuple(c for c in hand if c != card))
+        s.trick = (*s.trick, (seat, card))
+        if len(s.trick) == N - sum(s.folded):
+            _finish_trick(s, events)
+        else:
+            s.turn = _next_active(s, seat)
+
+    # -- labels -----------------------------------------------------------
+    def describe(self, state: State, action: str) -> str:
+        verb, _, arg = action.partition(":")
+        if verb == "bid":
+            return f"Bid {arg}"
+        if action == "pass":
+            return "Pass (you are out of this auction)"
+        if verb == "trump" and arg in SYM:
+            return f"Name {edition.SUIT_NAMES[arg]} {SYM[arg]} as trump"
+        if action == "pass_trumps":
+            return "Pass your trumps to your partner and fold"
+        if action == "keep":
+            return "Keep your trumps and play"
+        if action == "done":
+            return "Done: keep these 6 cards"
+        if verb == "discard" and arg in _DECK_SET:
+            up = state.trump and arg in _TRUMPS[state.trump]
+            return f"Discard {pretty(arg)} {'face up' if up else 'face down'}"
+        if verb == "play" and arg in _DECK_SET:
+            return f"Play {pretty(arg)}"
+        return action[:100]
+
+    def public_label(self, state: State, seat: int, action: str) -> str:
+        verb, _, arg = action.partition(":")
+        if verb == "discard":
+            if state.trump and arg in _TRUMPS[state.trump]:
+                return f"discards {pretty(arg)} face up"
+            return "discards a card face down"
+        if action == "pass_trumps":
+            n = _ntrumps(state.hands[seat], state.trump) if state.trump else 0
+            return f"passes {n} trump{'s' if n != 1 else ''} to their partner and folds"
+        if action == "done":
+            return "is done discarding"
+        if action == "pass":
+            return "passes"
+        if action == "keep":
+            return "keeps their trumps"
+        if verb == "bid":
+            return f"bids {arg}"
+        if verb == "trump" and arg in SYM:
+            return f"names {edition.SUIT_NAMES[arg]} {SYM[arg]} as trump"
+        if verb == "play" and arg in _DECK_SET:
+            return f"plays {pretty(arg)}"
+        return "acts"
+
+    # -- views ------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> View:
+        s = state
+        over = s.phase == "over"
+        v: dict[str, Any] = {
+            "game": self.game_id,
+            "num_players": N,
+            "status": self._status(s),
+            "to_act": self.to_act(s),
+            "over": over,
+            "phase": s.phase,
+            "round": s.round,
+            "max_rounds": s.max_rounds,
+            "target": s.target,
+            "teams": [list(t) for t in TEAMS],
+            "scores": list(s.scores),
+            "dealer": s.dealer,
+            "bid": s.bid or None,
+            "bidder": s.bidder if s.bidder >= 0 else None,
+            "auction": [[p, n if n else "pass"] for p, n in s.auction],
+            "passed": [p for p in range(N) if s.out[p]] if s.phase == "bidding" else [],
+            "trump": s.trump or None,
+            "other_five_suit": edition.SAME_COLOUR[s.trump] if s.trump else None,
+            "hand_counts": [len(h) for h in s.hands],
+            "stock_count": len(s.stock),
+            "folded": [p for p in range(N) if s.folded[p]],
+            "trump_passes": [list(x) for x in s.passes],
+            "faceup_discards": [[p, c] for p, c in s.faceup],
+            "facedown_counts": [len(x) for x in s.facedown],
+            "discard_done": [p for p in range(N) if s.done[p]] if s.phase == "discarding" else [],
+            "trick": [[p, c] for p, c in s.trick],
+            "trick_leader": s.trick[0][0] if s.trick else (s.turn if s.phase == "playing" else None),
+            "tricks_played": s.trick_no,
+            "tricks_won": list(s.tricks_won),
+            "round_points": list(s.team_pts),
+            "last_trick": [[p, c] for p, c in s.last_trick],
+            "last_trick_winner": s.last_winner if s.last_winner >= 0 else None,
+            "last_round": _plain(s.last_round),
+            "winner": None if not over else ("tie" if s.winner == 2 else s.winner),
+        }
+        if over:
+            v["outcome"] = self.outcome(s)
+        if seat is not None:
+            hand = s.hands[seat]
+            v["seat"] = seat
+            v["hand"] = list(hand)
+            trumps = _TRUMPS[s.trump] if s.trump else frozenset()
+            v["trumps"] = [c for c in hand if c in trumps]
+            pts = _POINTS[s.trump] if s.trump else {}
+            v["scoring"] = [c for c in hand if c in pts]
+            acts = self.legal_actions(s, seat)
+            v["playable"] = [a[5:] for a in acts if a.startswith("play:")]
+            v["discardable"] = [a[8:] for a in acts if a.startswith("discard:")]
+            v["facedown_discards"] = list(s.facedown[seat])
+            v["folded_cards"] = list(s.folded_cards[seat])
+            v["legal_actions"] = acts
+        return v
+
+    def _status(self, s: State) -> str:
+        r = f"Round {s.round}"
+        if s.phase == "over":
+            a, b = s.scores
+            if s.winner == 2:
+                return f"Game over after {s.round} rounds: tied at {a}"
+            team = "Team A (seats 1 & 3)" if s.winner == 0 else "Team B (seats 2 & 4)"
+            return f"Game over after {s.round} rounds: {team} wins, {a} to {b}"
+        if s.phase == "bidding":
+            high = f"high bid {s.bid}" if s.bid else "no bid yet"
+            return f"{r} · Bidding: {high}, {sum(s.out)} passed"
+        if s.phase == "trump":
+            return f"{r} · Bid {s.bid} won: the bidder names trump"
+        t = f"trump {SYM[s.trump]}"
+        if s.phase == "passing":
+            return f"{r} · {t}, bid {s.bid}: passing trumps to partners"
+        if s.phase == "discarding":
+            active = N - sum(s.folded)
+            return f"{r} · {t}, bid {s.bid}: reducing hands to 6 ({sum(s.done)} of {active} done)"
+        return f"{r} · {t}, bid {s.bid} · trick {s.trick_no + 1} of {TRICKS}: {len(s.trick)} card" \
+               f"{'' if len(s.trick) == 1 else 's'} in play"
+
+    # -- persistence --------------------------------------------------------
+    def dump(self, state: State) -> dict[str, Any]:
+        d = {k: _plain(v) for k, v in state.__dict__.items()}
+        d["v"] = DUMP_VERSION
+        return d
+
+    def load(self, data: dict[str, Any]) -> State:
+        if data.get("v") != DUMP_VERSION:
+            raise ValueError("unknown King Pedro snapshot version")
+        s = object.__new__(State)
+        for k, v in data.items():
+            if k != "v":
+                setattr(s, k, _frozen(v))
+        return s
+
+
+KingPedroEngine._handlers = {
+    "bidding": KingPedroEngine._apply_bidding,
+    "trump": KingPedroEngine._apply_trump,
+    "passing": KingPedroEngine._apply_passing,
+    "discarding": KingPedroEngine._apply_discarding,
+    "playing": KingPedroEngine._apply_playing,
+}
+
+ENGINE = KingPedroEngine()

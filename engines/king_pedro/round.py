@@ -1,0 +1,205 @@
+"""King Pedro game state and the steps of a round: deal, passing and folding, tricks, scoring."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from data.editions import king_pedro as edition
+from engines.king_pedro.rules import (
+    _POINTS,
+    _TRUMPS,
+    TRICKS,
+    N,
+    _sorted,
+    _team_label,
+    pretty,
+    score_round,
+    trick_winner,
+)
+from engines.rng import Rng
+
+DECK = edition.DECK
+DUMP_VERSION = 1
+
+
+class State:
+    """Game state; all containers are tuples (or dicts never mutated after creation)."""
+
+    def clone(self) -> State:
+        new = object.__new__(State)
+        new.__dict__.update(self.__dict__)
+        return new
+
+
+def _set(tup: tuple, i: int, value: Any) -> tuple:
+    return (*tup[:i], value, *tup[i + 1:])
+
+
+def _deal(s: State, events: list[str]) -> None:
+    """Shuffle and deal 9 each in threes from the dealer's left; reset the round."""
+    rng = Rng(s.rng)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    s.rng = rng.state
+    hands: list[list[str]] = [[], [], [], []]
+    i = 0
+    for _ in range(edition.FIRST_DEAL // edition.DEAL_PACKET):
+        for k in range(1, N + 1):
+            hands[(s.dealer + k) % N].extend(deck[i:i + edition.DEAL_PACKET])
+            i += edition.DEAL_PACKET
+    s.hands = tuple(_sorted(h, "") for h in hands)
+    s.stock = tuple(deck[i:])
+    s.phase = "bidding"
+    s.bid, s.bidder = 0, -1
+    s.auction = ()
+    s.out = (False,) * N
+    s.turn = (s.dealer + 1) % N
+    s.trump = ""
+    s.pass_idx = 0
+    s.received = (False,) * N
+    s.folded = (False,) * N
+    s.passes = ()
+    s.folded_cards = ((),) * N
+    s.faceup = ()
+    s.facedown = ((),) * N
+    s.done = (False,) * N
+    s.trick = ()
+    s.trick_no = 0
+    s.won = ((), ())
+    s.team_pts = (0, 0)
+    s.tricks_won = (0, 0)
+    s.last_trick = ()
+    s.last_winner = -1
+    events.append(f"Round {s.round}: {{p{s.dealer}}} deals 9 cards each; {{p{s.turn}}} opens the bidding.")
+
+
+def _next_active(s: State, seat: int) -> int:
+    for k in range(1, N + 1):
+        p = (seat + k) % N
+        if not s.folded[p]:
+            return p
+    raise AssertionError("no active player")  # pragma: no cover - every round keeps a trump holder
+
+
+def _ntrumps(hand: tuple[str, ...], trump: str) -> int:
+    trumps = _TRUMPS[trump]
+    return sum(1 for c in hand if c in trumps)
+
+
+def _advance_passing(s: State, events: list[str]) -> None:
+    """Find the next player (in turn order from the bidder) who may pass trumps; else fold and start discarding."""
+    while s.pass_idx < N:
+        p = (s.bidder + s.pass_idx) % N
+        if not s.received[p] and not s.folded[p] and 1 <= _ntrumps(s.hands[p], s.trump) <= 2:
+            s.turn = p
+            return
+        s.pass_idx += 1
+    for p in range(N):
+        if not s.folded[p] and _ntrumps(s.hands[p], s.trump) == 0:
+            s.folded = _set(s.folded, p, True)
+            s.folded_cards = _set(s.folded_cards, p, s.hands[p])
+            s.hands = _set(s.hands, p, ())
+            events.append(f"{{p{p}}} has no trumps and folds.")
+    s.phase = "discarding"
+    s.turn = -1
+    s.done = (False,) * N
+
+
+def _start_play(s: State, events: list[str]) -> None:
+    s.phase = "playing"
+    s.turn = s.bidder if not s.folded[s.bidder] else _next_active(s, s.bidder)
+    s.trick = ()
+    events.append(f"Everyone holds 6 cards. {{p{s.turn}}} leads the first trick, which must be a trump.")
+
+
+def _finish_trick(s: State, events: list[str]) -> None:
+    cards = [c for _, c in s.trick]
+    w = trick_winner(cards, s.trump)
+    wseat = s.trick[w][0]
+    wteam = wseat % 2
+    pts = _POINTS[s.trump]
+    two = "2" + s.trump
+    gained = [0, 0]
+    for seat, c in s.trick:
+        if c == two:
+            gained[seat % 2] += pts[c]
+        else:
+            gained[wteam] += pts.get(c, 0)
+    s.team_pts = (s.team_pts[0] + gained[0], s.team_pts[1] + gained[1])
+    won = list(s.won)
+    won[wteam] = won[wteam] + tuple(cards)
+    s.won = tuple(won)
+    s.tricks_won = _set(s.tricks_won, wteam, s.tricks_won[wteam] + 1)
+    s.trick_no += 1
+    s.last_trick, s.last_winner = s.trick, wseat
+    s.trick = ()
+    s.turn = wseat
+    text = f"{{p{wseat}}} wins trick {s.trick_no} with {pretty(cards[w])} ({gained[wteam]} point" \
+           f"{'' if gained[wteam] == 1 else 's'} for {_team_label(wteam)})."
+    events.append(text)
+    for seat, c in s.last_trick:
+        if c == two and seat % 2 != wteam:
+            events.append(f"{{p{seat}}} played the {pretty(c)}: 1 point for {_team_label(seat % 2)}.")
+    if s.trick_no == TRICKS:
+        _finish_round(s, events)
+
+
+def _finish_round(s: State, events: list[str]) -> None:
+    bt = s.bidder % 2
+    deltas = score_round(s.bid, bt, s.team_pts)
+    made = s.team_pts[bt] >= s.bid
+    faceup_pts = sum(_POINTS[s.trump].get(c, 0) for _, c in s.faceup)
+    s.scores = (s.scores[0] + deltas[0], s.scores[1] + deltas[1])
+    s.last_round = {
+        "round": s.round, "bidder": s.bidder, "bid": s.bid, "trump": s.trump, "bidding_team": bt,
+        "points": list(s.team_pts), "faceup_points": faceup_pts, "made": made, "deltas": list(deltas),
+        "totals": list(s.scores),
+    }
+    d = f"{_team_label(1 - bt)} took {s.team_pts[1 - bt]}"
+    if made:
+        events.append(f"Round {s.round} over: {_team_label(bt)} made their bid of {s.bid} with "
+                      f"{s.team_pts[bt]} points; {d}.")
+    else:
+        events.append(f"Round {s.round} over: {_team_label(bt)} were set: {s.team_pts[bt]} points against a bid "
+                      f"of {s.bid}, so they lose {s.bid}; {d}.")
+    if faceup_pts:
+        events.append(f"{faceup_pts} point{'s' if faceup_pts != 1 else ''} went to nobody in face-up discards.")
+    events.append(f"Totals: {_team_label(0)} {s.scores[0]}, {_team_label(1)} {s.scores[1]} (target {s.target}).")
+    if made and s.scores[bt] >= s.target:
+        s.winner = bt
+    elif s.round >= s.max_rounds:
+        s.winner = 2 if s.scores[0] == s.scores[1] else (0 if s.scores[0] > s.scores[1] else 1)
+        events.append(f"The round limit of {s.max_rounds} is reached.")
+    if s.winner >= 0:
+        s.phase = "over"
+        s.turn = -1
+        if s.winner == 2:
+            events.append(f"Game over: a tie at {s.scores[0]} points each; both partnerships share the win.")
+        else:
+            events.append(f"Game over: {_team_label(s.winner)} win the game with {s.scores[s.winner]} points!")
+        return
+    s.round += 1
+    s.dealer = (s.dealer + 1) % N
+    _deal(s, events)
+
+
+_SCALARS = (str, int, bool, float, type(None))
+
+
+def _plain(v: Any) -> Any:
+    cls = v.__class__
+    if cls is tuple or cls is list:
+        if all(x.__class__ in _SCALARS for x in v):
+            return list(v)
+        return [_plain(x) for x in v]
+    if cls is dict:
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, list | tuple):
+        return tuple(_frozen(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _frozen(x) for k, x in v.items()}
+    return v
