@@ -19,7 +19,7 @@ REVERSE = "REV"
 SPECIAL_COPIES: dict[str, int] = {BOMB: 4, DO_OVER: 4, REVERSE: 2}
 
 #: Every distinct card code, in display order: numbers low to high, then the specials.
-CODES: tuple[str, ...] = tuple(str(v) for v in NUMBER_VALUES) + (BOMB, DO_OVER, REVERSE)
+CODES: tuple[str, ...] = (*(str(v) for v in NUMBER_VALUES), BOMB, DO_OVER, REVERSE)
 
 #: Human names for the codes.
 NAMES: dict[str, str] = {**{str(v): str(v) for v in NUMBER_VALUES},

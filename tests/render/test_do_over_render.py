@@ -1,0 +1,108 @@
+"""Do Over! renderer: table and hand images along random games, from JSON views only."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import pytest
+from PIL import Image
+
+from engines.bots import RandomBot
+from engines.do_over import ENGINE as E
+from render import hand_png, table_png
+from render.common import to_png
+from render.do_over import face, hand_image, table_image
+
+NAMES = ["Alice", "Bob", "Carol with a very long display name indeed", "Dave", "Eve", "Frank"]
+MAX_PNG = 200 * 1024
+
+
+def states_along_a_game(n: int, seed: int, every: int = 25):
+    s = E.new_game(n, seed, {"max_turns": 300})
+    bot = RandomBot(seed)
+    out = [s]
+    step = 0
+    while not E.is_over(s):
+        seat = E.to_act(s)[0]
+        s = E.apply(s, seat, bot.choose(E, s, seat))
+        step += 1
+        if step % every == 0 or E.view(s, None)["phase"] != E.view(out[-1], None)["phase"]:
+            out.append(s)
+    out.append(s)
+    return out
+
+
+def check(img: Image.Image, png: bytes) -> None:
+    assert isinstance(img, Image.Image)
+    assert 900 <= img.width <= 1100 and 200 <= img.height <= 1400
+    assert png.startswith(b"\x89PNG") and len(png) <= MAX_PNG
+
+
+@pytest.mark.parametrize(("n", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)])
+def test_images_along_a_game(n, seed):
+    names = NAMES[:n]
+    states = states_along_a_game(n, seed)
+    assert E.is_over(states[-1])
+    for s in states:
+        pub = json.loads(json.dumps(E.view(s, None)))   # the renderer reads plain JSON
+        check(table_image(pub, names), table_png("do_over", pub, names))
+        for seat in range(n):
+            v = json.loads(json.dumps(E.view(s, seat)))
+            check(hand_image(v, seat, names), hand_png("do_over", v, seat, names))
+
+
+def test_table_image_marks_the_seat_to_act():
+    s = E.new_game(4, 7)
+    for seat in range(4):
+        s = E.apply(s, seat, "ready")
+    v = E.view(s, None)
+    img = table_image(v, NAMES[:4]).convert("RGB")
+    cur = v["current"]
+    others = [seat for seat in range(4) if seat != cur]
+    # the acting panel gets a highlight border; sample the top edge of every panel
+    from render.do_over import MARGIN, PANEL_H, PANEL_W, TOP_H
+
+    def border(seat: int) -> tuple[int, int, int]:
+        x = MARGIN + (seat % 2) * (PANEL_W + MARGIN) + PANEL_W // 2
+        y = TOP_H + (seat // 2) * (PANEL_H + MARGIN) + 1
+        return img.getpixel((x, y))
+
+    assert border(cur) != border(others[0]) and border(others[0]) == border(others[1])
+
+
+def test_table_image_grows_with_the_number_of_players():
+    small = table_image(E.view(E.new_game(2, 1), None), NAMES[:2])
+    large = table_image(E.view(E.new_game(6, 1), None), NAMES)
+    assert small.width == large.width and large.height > small.height
+
+
+def test_hand_image_with_a_huge_hand_and_every_card_face():
+    s = E.new_game(2, 3)
+    d = E.dump(s)
+    d["hands"][0] = [c for c in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "BOMB", "DO", "REV")
+                     for _ in range(3)]
+    big = E.load(d)
+    img = hand_image(E.view(big, 0), 0, NAMES[:2])
+    check(img, to_png(img))
+    for code in ("1", "11", "BOMB", "DO", "REV"):
+        assert face(code).size == (80, 112)
+
+
+def test_missing_names_fall_back_to_seat_numbers():
+    s = E.new_game(3, 3)
+    check(table_image(E.view(s, None), []), table_png("do_over", E.view(s, None), []))
+
+
+def test_table_image_render_and_png_budget():
+    states = states_along_a_game(6, 9, every=10)
+    views = [E.view(s, None) for s in states]
+    table_image(views[0], NAMES)  # warm the caches
+    times = []
+    for i in range(30):
+        t = time.perf_counter()
+        to_png(table_image(views[i % len(views)], NAMES))
+        times.append(time.perf_counter() - t)
+    # budget 25 ms; allow slack for a loaded CI machine
+    assert statistics.median(times) < 0.075
