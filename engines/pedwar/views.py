@@ -1,0 +1,138 @@
+"""Pedwar views (public and per seat) and action labels."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from data.editions import pedwar as edition
+from engines.pedwar import bids as B
+from engines.pedwar import rules as R
+from engines.pedwar.scoring import score_collection
+from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
+
+if TYPE_CHECKING:
+    from engines.pedwar.engine import PedwarEngine
+
+_COLOUR_ORDER = {c: i for i, c in enumerate(edition.COLOURS)}
+
+
+def _reading_order(card: str) -> tuple[int, int]:
+    rank = card[1]
+    return _COLOUR_ORDER[card[0]], 9 if rank == edition.WILD else int(rank)
+
+
+def status(s: State) -> str:
+    if s.phase == OVER:
+        assert s.final is not None
+        return f"Game over: {s.final['reason']}"
+    if s.phase == DISCARD:
+        extra = s.pips // edition.PIPS_PER_ACTION
+        return f"Discard phase: {s.pips} pips discarded, {extra} extra action{'' if extra == 1 else 's'}"
+    if s.phase == ACTION:
+        return f"Action phase: {s.used} of {s.actions} action{'' if s.actions == 1 else 's'} used"
+    k = len(s.inplay)
+    passes = f"{s.passes} pass{'' if s.passes == 1 else 'es'} in a row"
+    return f"Trump phase: {k} card{'' if k == 1 else 's'} in play, {passes}"
+
+
+def view(engine: PedwarEngine, s: State, seat: int | None) -> dict[str, Any]:
+    over = s.phase == OVER
+    refs = R.refs(s)
+    row = []
+    for slot in range(edition.ROW_SIZE):
+        bids = [{"seat": b_seat, "cards": list(B.BY_TEXT[text][1]), "value": B.BY_TEXT[text][2]}
+                for b_seat, text in s.bids[slot]]
+        row.append({"slot": slot, "card": s.row[slot], "ref": refs[slot], "bids": bids,
+                    "in_play": slot in s.inplay, "high": bids[-1]["seat"] if bids else None})
+    players = []
+    for i in range(s.n):
+        coll = sorted(s.colls[i], key=_reading_order)
+        p: dict[str, Any] = {"seat": i, "hand_count": len(s.hands[i]), "collection": coll,
+                             "score": score_collection(coll, None), "goal": None}
+        if over:
+            assert s.final is not None
+            p["goal"] = s.goals[i]
+            p["goal_cards"] = list(edition.GOALS[s.goals[i]])
+            p["final_score"] = s.final["scores"][i]
+            p["breakdown"] = list(s.final["breakdown"][i])
+            p["place"] = s.final["places"][i]
+        players.append(p)
+    v: dict[str, Any] = {
+        "game": engine.game_id,
+        "num_players": s.n,
+        "status": status(s),
+        "to_act": engine.to_act(s),
+        "over": over,
+        "phase": s.phase,
+        "active": s.active,
+        "turn": s.turns + (0 if over else 1),
+        "max_turns": s.max_turns,
+        "trump_seat": s.tseat,
+        "row": row,
+        "object_deck": len(s.odeck),
+        "maneuver_deck": len(s.mdeck),
+        "maneuver_discard": len(s.mdisc),
+        "discarded": list(s.discarded),
+        "pips": s.pips,
+        "actions": s.actions,
+        "actions_used": s.used,
+        "passes": s.passes,
+        "raised": [refs[slot] for slot in s.raised],
+        "spent": list(s.spent),
+        "players": players,
+    }
+    if over:
+        assert s.final is not None
+        v["outcome"] = list(s.final["places"])
+        v["reason"] = s.final["reason"]
+        v["tiebreak"] = [[{"seat": d_seat, "card": card} for d_seat, card in rnd] for rnd in s.final["tiebreak"]]
+    if seat is not None:
+        if not isinstance(seat, int) or not 0 <= seat < s.n:
+            raise ValueError(f"no seat {seat!r}")
+        v["seat"] = seat
+        v["hand"] = list(s.hands[seat])
+        v["goal"] = s.goals[seat]
+        v["goal_cards"] = list(edition.GOALS[s.goals[seat]])
+        v["score_with_goal"] = score_collection(s.colls[seat], s.goals[seat])
+        v["pips_in_hand"] = sum(B.PIPS[k] for k in s.hands[seat])
+    return v
+
+
+def label(s: State, action: str, actor: bool) -> str:
+    """A short human label; everything it names is face up (bids, discards: the discard pile is public)."""
+    verb, _, rest = action.partition(":")
+    ref, _, text = rest.partition(":")
+    bid = B.BY_TEXT.get(text)
+
+    def say(you: str, they: str) -> str:
+        return (you if actor else they)[:100]
+
+    if verb == "discard" and rest in B.PIPS:
+        pips = B.PIPS[rest]
+        return say(f"Discard a {rest} ({pips} pip{'' if pips == 1 else 's'})",
+                   f"discards a {rest} ({pips} pip{'' if pips == 1 else 's'})")
+    if verb == "bid" and bid is not None:
+        if bid[2] is None:
+            return say(f"Play OP on {ref}: take it at once", f"plays OP on {ref} and takes it at once")
+        return say(f"Bid {B.words(bid)} on {ref}", f"bids {B.words(bid)} on {ref}")
+    if verb == "raise" and bid is not None:
+        if bid[2] is None:
+            if s.phase == TRUMP and _is_active(s):
+                return say(f"Play OP on {ref}: take it at once", f"plays OP on {ref} and takes it at once")
+            return say(f"Raise {ref} with OP", f"raises {ref} with OP")
+        return say(f"Raise {ref} to {bid[2]} with {B.words(bid)}", f"raises {ref} to {bid[2]} with {B.words(bid)}")
+    if verb == "pass":
+        return say("Pass", "passes")
+    if verb == "done":
+        if s.phase == DISCARD:
+            extra = s.pips // edition.PIPS_PER_ACTION
+            return say(f"Stop discarding ({extra} extra action{'' if extra == 1 else 's'})",
+                       f"stops discarding ({extra} extra action{'' if extra == 1 else 's'})")
+        if s.phase == ACTION:
+            return say("End the Action phase", "ends the Action phase")
+        return say("End your trump turn", "ends the trump turn")
+    return say(action, action)
+
+
+def _is_active(s: State) -> bool:
+    return s.tseat == s.active
