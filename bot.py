@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -157,10 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.sandbox or not settings.token:
         if not args.sandbox:
             log.info("no DISCORD_TOKEN set: starting the offline sandbox")
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_sandbox(settings))
-        except KeyboardInterrupt:
-            pass
         return 0
     create_bot(settings).run(settings.token, log_handler=None)
     return 0

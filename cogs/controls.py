@@ -30,6 +30,21 @@ async def _dispatch(interaction: discord.Interaction, custom_id: str, values: Se
     await _handler(interaction, custom_id, values)
 
 
+def stateless_view() -> discord.ui.View:
+    """A View used only to carry components: discord.py keeps nothing for it.
+
+    discord.py stores every view it sends and gives ephemeral ones a 15-minute
+    timeout; when a stored view times out it also unregisters the DynamicItem
+    templates it contains, which would silently break every Deckhand button.
+    A view that is already stopped is never stored, so it has no timer and
+    cannot unregister anything; clicks reach the DynamicItems registered once
+    in ``setup_hook``.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<body>(?!s:).*)"):
     def __init__(self, custom_id: str, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:

@@ -354,7 +354,7 @@ class GameCog(commands.Cog):
             channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
         out = await table_message(self.tables, table, lines)
         await channel.send(**out.send_kwargs())
-        await self.tables.store.set_posted_version(table.id, table.version)
+        await self.tables.mark_posted(table)
 
     def schedule_bots(self, table_id: int) -> None:
         running = self._runners.get(table_id)

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 import render
-from cogs.controls import ActButton, ActSelect
+from cogs.controls import ActButton, ActSelect, stateless_view
 from cogs.menu import NAV, Menu, build_menu
 from data.store import TableRecord
 from engines import get_engine
@@ -90,7 +90,7 @@ async def table_message(tables: TableService, table: TableRecord, lines: list[st
             body.append(f"*{status}*")
         turn = engine.to_act(state)
         body.append("To act: " + ", ".join(mention(table, s) for s in turn))
-        controls = discord.ui.View(timeout=None)
+        controls = stateless_view()
         controls.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
     image = render.table_png(table.game, view, names)
@@ -102,7 +102,7 @@ def hand_controls(info: HandInfo, prefix: str = "") -> discord.ui.View | None:
         return None
     menu: Menu = build_menu(info.choices, prefix)
     table = info.table
-    view = discord.ui.View(timeout=None)
+    view = stateless_view()
     for action, label in menu.buttons:
         view.add_item(ActButton(f"dh:a:{table.id}:{table.version}:{action}", label[:80]))
     if menu.back:
@@ -148,7 +148,7 @@ def lobby_message(table: TableRecord, note: str = "") -> Outgoing:
     if options:
         embed.add_field(name="Options", value=options, inline=False)
     embed.set_footer(text="Join with the button or /game join. The host starts with /game start.")
-    view = discord.ui.View(timeout=None)
+    view = stateless_view()
     if table.status == "lobby":
         for verb, label, style in LOBBY_VERBS:
             view.add_item(ActButton(f"dh:l:{table.id}:{verb}", label, style))

@@ -12,7 +12,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data.store import ChannelBusy, SeatRecord, StaleVersion, Store, TableRecord
@@ -63,6 +63,9 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._lobby_locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, Any]] = {}
+        # This process is the only writer, so a table read once stays true until
+        # the service itself changes it; the play path then needs no reads at all.
+        self._records: dict[int, TableRecord] = {}
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -79,10 +82,23 @@ class TableService:
         return table
 
     async def get(self, table_id: int) -> TableRecord:
+        cached = self._records.get(table_id)
+        return cached if cached is not None else await self.reload(table_id)
+
+    async def reload(self, table_id: int) -> TableRecord:
         table = await self.store.get_table(table_id)
         if table is None:
+            self._records.pop(table_id, None)
             raise Refusal("That table does not exist.")
+        self._records[table_id] = table
         return table
+
+    async def mark_posted(self, table: TableRecord) -> None:
+        """Remember that the table message for ``table.version`` went out."""
+        await self.store.set_posted_version(table.id, table.version)
+        cached = self._records.get(table.id)
+        if cached is not None and cached.posted_version < table.version:
+            self._records[table.id] = replace(cached, posted_version=table.version)
 
     @staticmethod
     def engine_of(table: TableRecord) -> Engine:
@@ -99,7 +115,9 @@ class TableService:
         except Exception:  # noqa: BLE001 - any corrupt snapshot is recovered the same way
             log.warning("table %s: snapshot unreadable, rebuilding from the action log", table.id)
             state = rebuild(engine, table, await self.store.actions(table.id))
-            await self.store.replace_snapshot(table.id, canonical(engine.dump(state)))
+            snapshot = canonical(engine.dump(state))
+            await self.store.replace_snapshot(table.id, snapshot)
+            self._records[table.id] = replace(table, snapshot=snapshot)
         self._states[table.id] = (table.version, state)
         return state
 
@@ -135,10 +153,10 @@ class TableService:
     async def _edit_lobby(self, channel_id: int, edit: Callable[[TableRecord, list[SeatRecord]], None]) -> TableRecord:
         table = await self.require_table(channel_id)
         async with self._lobby_locks.setdefault(table.id, asyncio.Lock()):
-            table = await self.get(table.id)
+            table = await self.reload(table.id)
             if table.status != "lobby":
                 raise Refusal("The game has already started.")
-            seats = list(table.seats)
+            seats = [replace(s) for s in table.seats]
             edit(table, seats)
             for i, seat in enumerate(seats):
                 seat.position = i
@@ -146,7 +164,7 @@ class TableService:
                 await self.store.set_lobby_seats(table.id, seats)
             except StaleVersion:
                 raise Refusal("The game has already started.") from None
-            return await self.get(table.id)
+            return await self.reload(table.id)
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableRecord:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
@@ -169,10 +187,9 @@ class TableService:
         humans = [s for s in table.seats if not s.is_bot]
         if not humans:
             await self.store.set_status(table.id, "abandoned")
-            return await self.get(table.id)
-        if table.host_id == user_id:
+        elif table.host_id == user_id:
             await self.store.set_host(table.id, humans[0].user_id or 0)
-        return await self.get(table.id)
+        return await self.reload(table.id)
 
     async def add_bot(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
@@ -194,7 +211,7 @@ class TableService:
     async def start(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
         table = await self.require_table(channel_id)
         async with self._lobby_locks.setdefault(table.id, asyncio.Lock()):
-            table = await self.get(table.id)
+            table = await self.reload(table.id)
             if table.status != "lobby":
                 raise Refusal("The game has already started.")
             self._require_host(table, user_id, is_manager, "start the game")
@@ -204,7 +221,7 @@ class TableService:
                 need = engine.min_players - n
                 raise Refusal(f"{engine.title} needs at least {engine.min_players} players: "
                               f"{need} more must `/game join`, or the host can `/game addbot`.")
-            seats = list(table.seats)
+            seats = [replace(s) for s in table.seats]
             Rng(seed_state(table.seed ^ 0x5EA7)).shuffle(seats)
             for i, seat in enumerate(seats):
                 seat.position = i
@@ -213,7 +230,7 @@ class TableService:
                 await self.store.start_table(table.id, seats, canonical(engine.dump(state)))
             except StaleVersion:
                 raise Refusal("The game has already started.") from None
-            table = await self.get(table.id)
+            table = await self.reload(table.id)
             self._states[table.id] = (0, state)
             return table
 
@@ -222,8 +239,8 @@ class TableService:
         self._require_host(table, user_id, is_manager, "abandon the table")
         async with self.lock(table.id):
             await self.store.set_status(table.id, "abandoned")
-        self._states.pop(table.id, None)
-        return await self.get(table.id)
+            self._states.pop(table.id, None)
+            return await self.reload(table.id)
 
     # ------------------------------------------------------------------- play
 
@@ -311,20 +328,26 @@ class TableService:
         if over:
             places = engine.outcome(new_state)
             results = [(s.position, s.user_id, places[s.position]) for s in table.seats]
+        snapshot = canonical(engine.dump(new_state))
         try:
             version = await self.store.commit_action(table.id, table.version, seat, action, line, events,
-                                                     canonical(engine.dump(new_state)), results)
+                                                     snapshot, results)
         except StaleVersion:
+            await self.reload(table.id)
             raise StaleClick(table.id) from None
+        except BaseException:
+            self._records.pop(table.id, None)  # the transaction rolled back; trust only the database
+            raise
         self._states[table.id] = (version, new_state)
-        table = await self.get(table.id)
+        table = replace(table, version=version, snapshot=snapshot, status="finished" if over else "playing")
+        self._records[table.id] = table
         return ActOutcome(table=table, seat=seat, line=line, events=events,
                           turn_changed=engine.to_act(new_state) != to_act or bool(events) or over,
                           over=over, state=new_state)
 
     async def verify_replay(self, table_id: int) -> bool:
         """Replaying the log from the seed gives the stored snapshot, byte for byte."""
-        table = await self.get(table_id)
+        table = await self.reload(table_id)
         engine = self.engine_of(table)
         rebuilt = rebuild(engine, table, await self.store.actions(table.id))
         return canonical(engine.dump(rebuilt)) == table.snapshot

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+from simcord.results import to_discord_message
 
 
 def components(message: Any) -> list[dict[str, Any]]:
@@ -51,9 +52,14 @@ MENTION = __import__("re").compile(r"<@(\d+)>")
 
 
 def latest_table_message(channel: Any) -> discord.Message:
-    found = table_messages(channel)
-    assert found, "no table message has been posted"
-    return found[-1]
+    """The newest public table message (scans from the end: history() rebuilds every message)."""
+    env = channel._env
+    stored = env.backend.messages.get(channel.id, {})
+    for message_id in sorted(stored, reverse=True):
+        message = to_discord_message(env, stored[message_id])
+        if not message.flags.ephemeral and message.attachments and message.attachments[0].filename == "table.png":
+            return message
+    raise AssertionError("no table message has been posted")
 
 
 def seats_to_act(message: discord.Message) -> list[int]:

@@ -27,7 +27,7 @@ async def store(tmp_path: Any) -> Any:
 
 
 async def started(tables: TableService, players: int = 3, game: str = "do_over", channel: int = 10) -> Any:
-    table = await tables.create(guild_id=1, channel_id=channel, game_id=game, options=None, user_id=100,
+    await tables.create(guild_id=1, channel_id=channel, game_id=game, options=None, user_id=100,
                                 user_name="u100")
     for uid in range(101, 100 + players):
         await tables.join(channel, uid, f"u{uid}")

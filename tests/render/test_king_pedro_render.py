@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from PIL import Image
 
 from engines.king_pedro import ENGINE as E
@@ -62,18 +60,3 @@ def test_images_with_short_and_missing_names_and_passing_phase() -> None:
                 table_image(E.view(s, None), ["a", "", "c", "d"])
                 for seat in range(4):
                     hand_image(E.view(s, seat), seat, ["a", "", "c", "d"])
-
-
-def test_table_image_is_fast_enough() -> None:
-    states = snapshots(5, {"max_rounds": 2})
-    views = [E.view(s, None) for s in states]
-    for v in views:  # warm the caches
-        table_png("king_pedro", v, NAMES)
-    times = []
-    for i in range(30):
-        v = views[i % len(views)]
-        t = time.perf_counter()
-        table_png("king_pedro", v, NAMES)
-        times.append(time.perf_counter() - t)
-    times.sort()
-    assert times[len(times) // 2] < 0.1  # budget 30 ms; generous here so a loaded CI box does not flake

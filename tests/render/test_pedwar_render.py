@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
-import time
 
 import pytest
 from PIL import Image
@@ -14,7 +12,6 @@ from engines.bots import RandomBot
 from engines.pedwar import ENGINE as E
 from engines.pedwar import rules as R
 from render import hand_png, table_png
-from render.common import to_png
 from render.pedwar import hand_image, table_image
 
 NAMES = ["Alice", "Bob", "Carol with a very long display name indeed", "Dai"]
@@ -58,7 +55,7 @@ def test_images_along_a_game(n: int, seed: int) -> None:
 
 
 def test_crowded_table_stays_in_bounds() -> None:
-    """Long bid stacks and a huge collection still fit the budget and the size limits."""
+    """Long bid stacks and a huge collection still fit the size limits."""
     s = E.new_game(4, 9).clone()
     s.colls = [list(edition.OBJECT_CARDS[:30]), list(edition.OBJECT_CARDS[30:]), [], []]
     s.odeck = []
@@ -79,16 +76,3 @@ def test_missing_names_and_empty_hand() -> None:
     v = E.view(s, 1)
     check(hand_image(v, 1, []), hand_png("pedwar", v, 1, []))
     check(table_image(E.view(s, None), ["Solo"]), table_png("pedwar", E.view(s, None), ["Solo"]))
-
-
-def test_table_image_budget() -> None:
-    states = states_along_a_game(4, 11)
-    mid = next(s for s in states if s.phase == "trump" and s.turns > 10)
-    pub = E.view(mid, None)
-    table_image(pub, NAMES)
-    times = []
-    for _ in range(15):
-        t = time.perf_counter()
-        to_png(table_image(pub, NAMES))
-        times.append(time.perf_counter() - t)
-    assert statistics.median(times) < 0.1  # the budget is 30 ms; generous here for loaded CI machines

@@ -1,0 +1,65 @@
+"""Small helpers shared by the benchmark scripts: random play, percentiles, verdicts."""
+
+from __future__ import annotations
+
+import math
+import platform
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from engines import get_engine
+from engines.bots import RandomBot
+from engines.contract import Engine
+
+#: Seat names like real ones: mixed lengths, one very long.
+NAMES = ["Alice", "Bob the Builder", "Carol with a very long display name indeed", "Dmitri", "Eve", "Frank"]
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The ``p``-th percentile (0–100) with linear interpolation between closest ranks."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return ordered[0]
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def median(values: Sequence[float]) -> float:
+    return percentile(values, 50)
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def header(title: str) -> None:
+    print(f"== {title} ==")
+    print(f"   python {platform.python_version()} on {platform.machine()} ({sys.platform}); wall-clock times")
+
+
+def finish(failures: list[str]) -> int:
+    """Print the overall result line and return the process exit code (1 if any budget failed)."""
+    if failures:
+        print(f"RESULT: FAIL ({', '.join(failures)})")
+        return 1
+    print("RESULT: PASS")
+    return 0
+
+
+def play(engine: Engine, players: int, seed: int, options: dict[str, Any] | None = None) -> Iterator[Any]:
+    """Every state of one random game (RandomBot for every seat), the opening deal and the end included."""
+    state = engine.new_game(players, seed, options)
+    bot = RandomBot(seed)
+    yield state
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        state = engine.apply(state, seat, bot.choose(engine, state, seat))
+        yield state
+
+
+def engine(game_id: str) -> Engine:
+    return get_engine(game_id)

@@ -1,0 +1,205 @@
+"""Milliseconds from a click to the acknowledged response, through the real bot in SimCord.
+
+    .venv/bin/python -m bench.click [--turns N] [--drift-turns N]
+
+One process: ``bot.create_bot()`` (temporary SQLite file, BOT_DELAY=0) run under
+SimCord, a Do Over! table with four human seats opened with /game new, /game join
+and /game start. Then, turn after turn, the member to act
+  (a) clicks the public "Hand / act" button  -> the ephemeral hand panel (hand image, controls);
+  (b) clicks or selects an action in that panel -> the action is committed, the panel is redrawn,
+      and when the turn moves on the bot posts the next public table message (table image).
+The wall time around ``await member.click(...)`` / ``member.select(...)`` is measured; SimCord
+returns once the bot's work for that interaction has settled, so (b) includes the follow-up post.
+
+SimCord's clock is virtual and stands still unless advanced. discord.py gives every ephemeral
+panel's View a 15-minute timeout, so without time passing those timers pile up (one per opened
+panel) and SimCord's settling scans them all on every click: click time then grows with the
+session. The budgeted run therefore lets 15 virtual minutes pass every ``ADVANCE_EVERY`` turns
+(outside the timed clicks), as real time would; a second, shorter run without advancing the
+clock shows the drift for information.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench._common import finish, header, median, percentile, verdict
+
+BUDGET_MS = 50.0
+PLAYERS = ("alice", "bob", "carol", "dave")
+WARMUP_TURNS = 5
+ADVANCE_EVERY = 10
+PANEL_TIMEOUT_S = 15 * 60 + 1
+
+
+@dataclass
+class Session:
+    hand: list[tuple[int, float]] = field(default_factory=list)  # (turn, ms)
+    action: list[tuple[int, float]] = field(default_factory=list)
+    menu: list[tuple[int, float]] = field(default_factory=list)
+    posted: int = 0
+    games: int = 0
+    setup_ms: float = 0.0
+    wall_s: float = 0.0
+
+
+def pick(rnd: random.Random, options: list[tuple[str, str | None, str]]) -> tuple[str, str | None, str]:
+    """Uniform among the controls, but swaps only now and then so Do Over!'s swap step ends."""
+    plain = [o for o in options if not o[2].startswith("swap")]
+    return rnd.choice(plain or options)
+
+
+async def session(env: Any, guild: Any, members: dict[str, Any], name: str, turns: int,
+                  advance_every: int | None, seed: int) -> Session:
+    from tests.e2e.driver import choices_in, hand_button_id, latest_table_message, seats_to_act, table_messages, use
+
+    out = Session()
+    start = time.perf_counter()
+    rnd = random.Random(seed)
+    channel = guild.create_text_channel(name)
+    by_id = {m.id: m for m in members.values()}
+
+    async def new_table() -> None:
+        host = members[PLAYERS[0]]
+        opened = await host.slash(channel, "game new", game="do_over")
+        assert not opened.ephemeral, opened.response.content
+        for who in PLAYERS[1:]:
+            joined = await members[who].slash(channel, "game join")
+            assert not joined.ephemeral, joined.response.content
+        started = await host.slash(channel, "game start")
+        assert "The game begins" in started.response.content, started.response.content
+        out.games += 1
+
+    t = time.perf_counter()
+    await new_table()
+    out.setup_ms = (time.perf_counter() - t) * 1000
+    seen = len(table_messages(channel))
+    for turn in range(turns + WARMUP_TURNS):
+        if advance_every and turn and turn % advance_every == 0:
+            await env.advance_time(PANEL_TIMEOUT_S)  # real time passes: old panels' views time out
+        message = latest_table_message(channel)
+        if "Game over" in message.content:
+            await new_table()
+            message = latest_table_message(channel)
+        member = by_id[seats_to_act(message)[0]]
+        custom_id = hand_button_id(message)
+        timed = turn >= WARMUP_TURNS
+        t = time.perf_counter()
+        opened = await member.click(message, custom_id=custom_id)
+        dt = (time.perf_counter() - t) * 1000
+        assert opened.acknowledged and opened.ephemeral, "the hand panel must be an ephemeral response"
+        panel = opened.response
+        if timed:
+            out.hand.append((turn, dt))
+        for _ in range(6):
+            kind, control, value = pick(rnd, choices_in(panel))
+            t = time.perf_counter()
+            result = await use(member, panel, kind, control, value)
+            dt = (time.perf_counter() - t) * 1000
+            assert result.acknowledged, "every click is acknowledged"
+            if not value.startswith(">"):
+                assert "✅" in result.response.content, result.response.content
+                if timed:
+                    out.action.append((turn, dt))
+                break
+            if timed:
+                out.menu.append((turn, dt))
+            panel = result.response
+        else:
+            raise AssertionError("menu nesting did not end")
+        now = len(table_messages(channel))
+        out.posted += timed and now > seen
+        seen = now
+    out.wall_s = time.perf_counter() - start
+    return out
+
+
+def row(label: str, samples: list[tuple[int, float]], budgeted: bool, failures: list[str]) -> None:
+    times = [ms for _, ms in samples]
+    if not times:
+        print(f"{label:<42}{0:>5} |  (none)")
+        return
+    med = median(times)
+    ok = med <= BUDGET_MS
+    if budgeted and not ok:
+        failures.append(f"{label.split(')')[0].strip('( ')} median {med:.1f} ms")
+    mark = verdict(ok) if budgeted else "info"
+    print(f"{label:<42}{len(times):>5} | {med:>10.1f}{percentile(times, 90):>8.1f}{max(times):>8.1f} | "
+          f"{'≤' + format(BUDGET_MS, 'g') + ' ms':>8}  {mark}")
+
+
+def blocks(samples: list[tuple[int, float]], size: int) -> str:
+    out = []
+    first = min(t for t, _ in samples)
+    last = max(t for t, _ in samples)
+    for lo in range(first, last + 1, size):
+        chunk = [ms for t, ms in samples if lo <= t < lo + size]
+        if chunk:
+            out.append(f"{median(chunk):.0f}")
+    return " → ".join(out)
+
+
+async def bench(turns: int, drift_turns: int) -> int:
+    import simcord
+
+    from bot import create_bot
+
+    bot = create_bot()
+    async with simcord.run(bot) as env:
+        guild = env.create_guild("Deckhand Bench")
+        members = {name: guild.add_member(env.create_user(name)) for name in PLAYERS}
+        steady = await session(env, guild, members, "games", turns, ADVANCE_EVERY, seed=5)
+        drift = None
+        if drift_turns:
+            await env.advance_time(PANEL_TIMEOUT_S)
+            drift = await session(env, guild, members, "no-clock", drift_turns, None, seed=6)
+        errors = list(env.errors)
+    await bot.close()  # SimCord detaches the bot but leaves closing it (and its store) to us
+
+    failures: list[str] = []
+    print(f"   setup (/game new, 3x /game join, /game start): {steady.setup_ms:.0f} ms; {WARMUP_TURNS} warm-up "
+          f"turns not counted; {steady.games} game(s); 15 virtual minutes pass every {ADVANCE_EVERY} turns")
+    print()
+    print(f"{'interaction':<42}{'n':>5} | {'median ms':>10}{'p90':>8}{'max':>8} | {'budget':>8}  result")
+    row("(a) 'Hand / act' button -> hand panel", steady.hand, True, failures)
+    row("(b) action in the panel -> ack + post", steady.action, True, failures)
+    row("    submenu select (no action)", steady.menu, False, failures)
+    print()
+    print("   ms = wall time of the awaited click/select until SimCord settled the bot's response.")
+    print(f"   {steady.posted} of {len(steady.action)} timed actions moved the turn on and posted a new table "
+          "message (table image) inside the timed click.")
+    if drift is not None:
+        size = max(1, drift_turns // 4)
+        print(f"   Without advancing SimCord's clock ({drift_turns} turns, info): (a) median "
+              f"{median([m for _, m in drift.hand]):.1f} ms, (b) {median([m for _, m in drift.action]):.1f} ms;")
+        print(f"   per {size}-turn block, (a) {blocks(drift.hand, size)} ms, (b) {blocks(drift.action, size)} ms"
+              " (pending 15-minute panel timers pile up in the harness).")
+    if errors:
+        print(f"   the bot logged {len(errors)} error(s): {errors[:3]!r}")
+        failures.append(f"{len(errors)} bot errors")
+    return finish(failures)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=200, help="timed turns (default 200)")
+    parser.add_argument("--drift-turns", type=int, default=80,
+                        help="turns of the information run without advancing the clock (default 80; 0 skips it)")
+    args = parser.parse_args()
+    header("click: click -> acknowledged response through SimCord (Do Over!, 4 human seats)")
+    with tempfile.TemporaryDirectory(prefix="deckhand-click-") as tmp:
+        os.environ["DATABASE_PATH"] = os.path.join(tmp, "deckhand.sqlite3")
+        os.environ["BOT_DELAY"] = "0"
+        os.environ.pop("DEV_GUILD_ID", None)
+        return asyncio.run(bench(args.turns, args.drift_turns))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
