@@ -66,8 +66,8 @@ def placings(table: TableRecord, places: list[int]) -> str:
     return "\n".join(f"{medals.get(places[s], f'{places[s]}.')} {table.seats[s].name}" for s in order)
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+def _clip(text: str, limit: int = MAX_CONTENT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 async def table_message(tables: TableService, table: TableRecord, lines: list[str]) -> Outgoing:
@@ -78,8 +78,12 @@ async def table_message(tables: TableService, table: TableRecord, lines: list[st
     names = seat_names(table)
     head = f"**{engine.title}** · table #{table.id} · move {table.version}"
     body = [head, *lines[-12:]]
+    embed = None
     if table.status == "finished":
-        body.append("🏁 **Game over!**\n" + placings(table, engine.outcome(state)))
+        body = [head, "🏁 **Game over!**", placings(table, engine.outcome(state))]
+        # The final move's full story (scoring breakdowns can be long) goes in an embed.
+        embed = discord.Embed(title="Final result", description=_clip("\n".join(lines), 4000),
+                              colour=discord.Colour.gold())
         controls = None
     elif table.status == "abandoned":
         body.append("This table was abandoned.")
@@ -94,7 +98,7 @@ async def table_message(tables: TableService, table: TableRecord, lines: list[st
         controls.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
     image = render.table_png(table.game, view, names)
-    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png")], controls)
+    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png")], controls, embed)
 
 
 def hand_controls(info: HandInfo, prefix: str = "") -> discord.ui.View | None:

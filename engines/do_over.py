@@ -213,6 +213,8 @@ class DoOverEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
         st = state
+        if isinstance(seat, bool):
+            return []
         if st.phase == PLAY:
             if seat != st.cur:
                 return []
@@ -260,7 +262,7 @@ class DoOverEngine:
             raise IllegalAction("the game is over")
         verb, _, arg = action.partition(":")
         if state.phase == SWAP:
-            return self._apply_swap(state, seat, verb, arg)
+            return self._apply_swap(state, seat, action)
         if seat != state.cur:
             raise IllegalAction("it is not your turn")
         st = state
@@ -309,7 +311,7 @@ class DoOverEngine:
                              f"({len(st.pile)} cards)")
             self._take(st, seat)
             return self._end_turn(st, seat)
-        if verb == "take" and not arg:
+        if action == "take":
             if not st.pile:
                 raise IllegalAction("the pile is empty; there is nothing to take")
             src = _source(st, seat)
@@ -331,7 +333,8 @@ class DoOverEngine:
             return any(h[i] for i in ok)
         return any(c >= 0 and c in ok for c in st.up[seat])
 
-    def _apply_swap(self, state: State, seat: int, verb: str, arg: str) -> State:
+    def _apply_swap(self, state: State, seat: int, action: str) -> State:
+        verb, _, arg = action.partition(":")
         if state.ready[seat]:
             raise IllegalAction("you are already ready; wait for the other players")
         if verb == "swap":
@@ -350,7 +353,7 @@ class DoOverEngine:
             h[u0] += 1
             u[j] = c
             return st
-        if verb == "ready" and not arg:
+        if action == "ready":
             st = state.clone()
             st.ready = st.ready[:]
             st.ready[seat] = True
@@ -361,7 +364,7 @@ class DoOverEngine:
             return st
         if verb in ("play", "up", "flip", "take"):
             raise IllegalAction("the swap step is not over yet: swap cards or say ready")
-        raise IllegalAction(f"unknown action {verb!r}")
+        raise IllegalAction(f"unknown action {action[:40]!r}")
 
     def _take(self, st: State, seat: int) -> None:
         h = st.hands[seat] = st.hands[seat][:]

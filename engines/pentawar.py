@@ -271,7 +271,7 @@ class PentawarEngine:
         return state.phase == OVER
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
-        if state.phase == OVER or seat != state.turn:
+        if state.phase == OVER or isinstance(seat, bool) or seat != state.turn:
             return []
         if state.phase == TURN:
             return _turn_actions(state, seat)
@@ -439,6 +439,9 @@ class PentawarEngine:
 
     def view(self, state: State, seat: int | None) -> View:
         st = state
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.n):
+            # a negative index would otherwise show another seat's hand
+            raise ValueError(f"no seat {seat!r}")
         wings = []
         for wing in st.wings:
             wings.append({PLACES[i]: (None if wing[i] is None else {"kind": wing[i], "covered": _covered(wing, i)})

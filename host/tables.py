@@ -221,10 +221,7 @@ class TableService:
                 need = engine.min_players - n
                 raise Refusal(f"{engine.title} needs at least {engine.min_players} players: "
                               f"{need} more must `/game join`, or the host can `/game addbot`.")
-            seats = [replace(s) for s in table.seats]
-            Rng(seed_state(table.seed ^ 0x5EA7)).shuffle(seats)
-            for i, seat in enumerate(seats):
-                seat.position = i
+            seats = self._seating(engine, table)
             state = engine.new_game(n, table.seed, table.options)
             try:
                 await self.store.start_table(table.id, seats, canonical(engine.dump(state)))
@@ -233,6 +230,26 @@ class TableService:
             table = await self.reload(table.id)
             self._states[table.id] = (0, state)
             return table
+
+    @staticmethod
+    def _seating(engine: Engine, table: TableRecord) -> list[SeatRecord]:
+        """Random seat order; in a partnership game humans sit together before bots fill in.
+
+        So two friends who add two bots play as partners, not against each other.
+        """
+        rng = Rng(seed_state(table.seed ^ 0x5EA7))
+        seats = [replace(s) for s in table.seats]
+        rng.shuffle(seats)
+        teams = getattr(engine, "teams", None)
+        if teams and any(s.is_bot for s in seats):
+            humans_first = [s for s in seats if not s.is_bot] + [s for s in seats if s.is_bot]
+            positions = [p for team in teams for p in team]
+            for seat, position in zip(humans_first, positions, strict=True):
+                seat.position = position
+            return sorted(seats, key=lambda s: s.position)
+        for i, seat in enumerate(seats):
+            seat.position = i
+        return seats
 
     async def abandon(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
         table = await self.require_table(channel_id)

@@ -56,6 +56,9 @@ class KingPedroEngine:
     title = "Canadian and Ukrainian King Pedro"
     min_players = 4
     max_players = 4
+    #: The partnerships, partners opposite: team 0 is seats 0 & 2, team 1 seats 1 & 3 (``seat % 2``).
+    #: The host reads this to seat human partners together when bots fill the other seats.
+    teams: tuple[tuple[int, int], ...] = TEAMS
     summary = (
         "**Canadian and Ukrainian King Pedro**: 4 players, partners opposite (seats 1 & 3 against 2 & 4).\n"
         "- Deal 9 each. Bid 30-62 (or pass for good); three passes end it, four passes mean a redeal.\n"

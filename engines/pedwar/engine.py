@@ -82,7 +82,7 @@ class PedwarEngine:
 
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, state: State, seat: int) -> list[str]:
-        if state.phase == OVER or seat not in self.to_act(state):
+        if state.phase == OVER or isinstance(seat, bool) or seat not in self.to_act(state):
             return []
         hand = state.hands[seat]
         if state.phase == DISCARD:
@@ -119,8 +119,8 @@ class PedwarEngine:
             raise IllegalAction("The game is over")
         if not isinstance(action, str):
             raise IllegalAction("Actions are text such as bid:R5:3")
-        if seat not in self.to_act(state):
-            if isinstance(seat, int) and 0 <= seat < state.n:
+        if isinstance(seat, bool) or seat not in self.to_act(state):
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n:
                 raise IllegalAction("It is not your turn")
             raise IllegalAction(f"There is no seat {seat!r} in this game")
         verb, _, rest = action.partition(":")

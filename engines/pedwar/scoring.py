@@ -194,8 +194,10 @@ def goal_points(cards: list[str] | tuple[str, ...], goal: int | None) -> int:
 
 def score_collection(cards: list[str], goal: int | None) -> int:
     """The exact maximum score of ``cards`` (Object card codes) with Goal ``goal`` (1-8 or None)."""
-    if goal is not None and goal not in edition.GOALS:
+    if goal is not None and (isinstance(goal, bool) or not isinstance(goal, int) or goal not in edition.GOALS):
         raise ValueError(f"no Goal {goal!r}")
+    cards = list(cards)
+    parse_collection(cards)  # a clear ValueError for anything that is not an Object card code
     return _collections_score(tuple(sorted(cards))) + goal_points(cards, goal)
 
 

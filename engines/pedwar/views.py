@@ -87,7 +87,7 @@ def view(engine: PedwarEngine, s: State, seat: int | None) -> dict[str, Any]:
         v["reason"] = s.final["reason"]
         v["tiebreak"] = [[{"seat": d_seat, "card": card} for d_seat, card in rnd] for rnd in s.final["tiebreak"]]
     if seat is not None:
-        if not isinstance(seat, int) or not 0 <= seat < s.n:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
             raise ValueError(f"no seat {seat!r}")
         v["seat"] = seat
         v["hand"] = list(s.hands[seat])

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from data.editions import do_over as edition
 from engines import get_engine
+from engines.do_over import pile_value
 from engines.rng import Rng
 from tests.engines.harness import (
     assert_replay_deterministic,
@@ -54,12 +55,37 @@ def check_cards(state: Any) -> None:
         "all 54 cards must be accounted for"
 
 
-def check_cards_public(state: Any) -> None:
-    """The same, from the dump (card identities) and from the public view (counts)."""
-    assert dumped_cards(E.dump(state)) == DECK
+def check_cards_public(state: Any, d: dict[str, Any]) -> None:
+    """The same, from the dump ``d`` (card identities) and from the public view (counts)."""
+    assert dumped_cards(d) == DECK
     v = E.view(state, None)
     total = v["pile_count"] + v["draw_count"] + v["removed_count"] + sum(s["cards_left"] for s in v["seats"])
     assert total == 54
+    # the value the engine plays by is the rule helper's
+    assert v["pile_value"] == pile_value(v["pile"])
+
+
+def playable(card: str, value: int) -> bool:
+    return not card.isdigit() or int(card) >= value
+
+
+def check_legal_actions(state: Any, d: dict[str, Any]) -> None:
+    """The seat to act is offered exactly what rules/do-over.md allows, worked out from the dump ``d``."""
+    if d["phase"] != "play":
+        return
+    seat = d["current"]
+    value = pile_value(d["pile"])
+    hand, up, down = d["hands"][seat], d["up"][seat], d["down"][seat]
+    if hand:      # the Hand first
+        moves = [f"play:{c}" for c in edition.CODES if c in hand and playable(c, value)]
+    elif any(c is not None for c in up):      # then the face-up Reserve, in any order
+        moves = [f"up:{j}" for j, c in enumerate(up) if c is not None and playable(c, value)]
+    else:         # then blind flips, and nothing else
+        assert E.legal_actions(state, seat) == [f"flip:{j}" for j, c in enumerate(down) if c is not None]
+        return
+    if d["pile"] and (not moves or d["options"]["allow_voluntary_take"]):
+        moves.append("take")
+    assert E.legal_actions(state, seat) == moves
 
 
 def hidden_and_visible(d: dict[str, Any], viewer: int | None) -> tuple[set[str], set[str]]:
@@ -163,7 +189,9 @@ def test_random_games_round_trip_replay_and_leak_nothing(n, seed, opts):
     rng = Rng(seed + 1)
 
     def on_step(state: Any) -> None:
-        check_cards_public(state)
+        d = E.dump(state)
+        check_cards_public(state, d)
+        check_legal_actions(state, d)
         assert_roundtrip(E, state)
         check_no_leak(state, rng)
         for e in E.events(state):

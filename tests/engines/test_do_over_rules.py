@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections import Counter
 
@@ -70,10 +71,34 @@ def test_pile_value_helper(pile, value):
     assert pile_value(pile) == value
 
 
+@pytest.mark.parametrize("pile, value", [
+    (["8", "DO", "REV"], 0),
+    (["8", "DO", "REV", "REV"], 0),
+    (["REV"], 0),
+    (["REV", "REV"], 0),
+    (["9", "REV", "REV"], 9),
+    (["2", "DO", "6", "REV"], 6),
+])
+def test_the_engine_uses_the_pile_value_rule(pile, value):
+    """What may be played follows pile_value: a Reverse looks down past Reverses; Do Over! or nothing gives 0."""
+    st = make(hands=[["1", "6", "9", "10"], ["1"], ["1"]], pile=pile)
+    assert E.view(st, None)["pile_value"] == value == pile_value(pile)
+    assert E.legal_actions(st, 0) == [f"play:{c}" for c in ("1", "6", "9", "10") if int(c) >= value] + ["take"]
+    if value > 1:
+        assert_refuses(E, st, 0, "play:1")
+    else:
+        E.apply(st, 0, "play:1")
+
+
 def test_pile_value_is_pure():
     pile = ["3", "9", "REV"]
     pile_value(pile)
     assert pile == ["3", "9", "REV"]
+
+
+def test_pile_value_has_the_contract_signature():
+    assert list(inspect.signature(pile_value).parameters) == ["pile"]
+    assert pile_value(pile=("3", "9", "REV")) == 9
 
 
 # ------------------------------------------------------------------ cards and players
@@ -201,6 +226,8 @@ def test_swap_refusals():
     assert_refuses(E, st, 0, "swap:ZZ:0")                  # not a card
     assert_refuses(E, st, 0, "play:5")                     # not playing yet
     assert_refuses(E, st, 0, "take")
+    assert_refuses(E, st, 0, "ready:")                     # only "ready" itself
+    assert_refuses(E, st, 0, "ready:now")
     if up0 in hand:
         assert_refuses(E, st, 0, f"swap:{up0}:0")          # a no-op swap
     st = E.apply(st, 0, "ready")
@@ -297,6 +324,20 @@ def test_back_on_the_hand_it_is_played_out_before_the_reserve():
     assert E.legal_actions(st, 0) == ["play:4", "play:8", "take"]
     assert_refuses(E, st, 0, "up:0")
     assert E.view(st, None)["seats"][0]["source"] == "hand"
+
+
+def test_after_a_failed_flip_the_hand_is_played_out_before_flipping_again():
+    st = make(n=2, hands=[[], ["1"]], up=[[None] * 3, ["1"] * 3], down=[["2", "9", None], ["1"] * 3],
+              pile=["8", "4"])
+    st = E.apply(st, 0, "flip:0")                 # 2 is lower than 4: the pile (and the 2) is taken
+    st = E.apply(st, 1, "play:1")
+    assert E.legal_actions(st, 0) == ["play:2", "play:4", "play:8", "take"]
+    assert_refuses(E, st, 0, "flip:1")
+    assert E.view(st, None)["seats"][0]["down"] == [0, 1, 0]
+    for card in ("8", "4", "2"):                  # play the Hand out; then the face-down card comes back
+        assert E.view(st, None)["seats"][0]["source"] == "hand"
+        st = E.apply(E.apply(st, 0, f"play:{card}"), 1, "take")
+    assert E.legal_actions(st, 0) == ["flip:1"]
 
 
 # ------------------------------------------------------------------ taking the pile
@@ -518,6 +559,14 @@ def test_max_turns_counts_discards_takes_and_flips():
     assert E.is_over(st)
 
 
+@pytest.mark.parametrize("card", ["9", "2"])
+def test_max_turns_counts_a_flip_whether_it_stays_or_not(card):
+    st = make(n=3, cur=0, hands=[[], ["1"], ["1"]], up=[[None] * 3, ["1"] * 3, ["1"] * 3],
+              down=[[card, "3", None], ["1"] * 3, ["1"] * 3], pile=["5"], options={"max_turns": 8}, turns=7)
+    st = E.apply(st, 0, "flip:0")
+    assert E.is_over(st) and E.view(st, None)["turns"] == 8 and E.view(st, None)["winner"] is None
+
+
 def test_a_real_game_ends_and_all_cards_stay_accounted_for():
     st = E.new_game(4, 21)
     full = Counter(edition.DECK)
@@ -535,19 +584,31 @@ def test_a_real_game_ends_and_all_cards_stay_accounted_for():
 def test_refusals_wrong_seat_not_your_turn_garbled_and_unknown():
     st = make(n=3, cur=0, hands=[["5", "6", "7"], ["5"], ["5"]], pile=["5"])
     for seat, action in [(1, "play:5"), (3, "play:5"), (-1, "play:5"), (0, "play:99"), (0, "play:"),
-                         (0, "play"), (0, "dance"), (0, ""), (0, "take:now"), (0, "up:9"), (0, "up:x"),
+                         (0, "play"), (0, "dance"), (0, ""), (0, "take:now"), (0, "take:"), (0, "up:9"), (0, "up:x"),
                          (0, "flip:-1"), (0, "ready"), (0, "swap:5:0"), (0, "play:1")]:
         assert_refuses(E, st, seat, action)
     with pytest.raises(IllegalAction):
         E.apply(st, 0, None)  # type: ignore[arg-type]
+    st1 = make(n=3, cur=1, hands=[["5"], ["5"], ["5"]], pile=["5"])
+    assert E.legal_actions(st1, True) == [] and E.legal_actions(st1, 3) == []  # True is not seat 1
+    assert_refuses(E, st1, True, "play:5")
 
 
 def test_apply_does_not_mutate_its_input():
     st = make(n=3, hands=[["5", "BOMB"], ["1"], ["1"]], pile=["2", "3"], draw=["9", "9"])
     before = canonical(E.dump(st))
+    views = [canonical(E.view(st, seat)) for seat in (None, 0, 1, 2)]
     for act in E.legal_actions(st, 0):
         E.apply(st, 0, act)
     assert canonical(E.dump(st)) == before
+    assert [canonical(E.view(st, seat)) for seat in (None, 0, 1, 2)] == views
+    swap = E.new_game(3, 5)
+    before = canonical(E.dump(swap))
+    views = [canonical(E.view(swap, seat)) for seat in (None, 0, 1, 2)]
+    for act in E.legal_actions(swap, 1):
+        E.apply(swap, 1, act)
+    assert canonical(E.dump(swap)) == before
+    assert [canonical(E.view(swap, seat)) for seat in (None, 0, 1, 2)] == views
 
 
 def test_dump_load_round_trip_and_json_safety():

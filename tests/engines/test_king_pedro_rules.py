@@ -725,3 +725,100 @@ def test_dump_load_roundtrip_and_events_reset() -> None:
     s2 = E.apply(s, turn, "bid:30")
     assert E.events(s2) == []
     assert E.events(s) and "deals 9 cards" in E.events(s)[0]
+
+
+# ---------------------------------------------------------------- partnerships on the engine object
+
+def test_engine_teams_attribute_matches_the_partnership_scoring() -> None:
+    assert E.teams == ((0, 2), (1, 3))
+    assert get_engine("king_pedro").teams == E.teams
+    assert E.view(E.new_game(4, 1), None)["teams"] == [list(t) for t in E.teams]
+    for team, seats in enumerate(E.teams):
+        for winner in seats:
+            # ``winner`` takes the only trick worth points; the 2 is played by a seat of the other team
+            other = E.teams[1 - team][0]
+            partner = next(p for p in seats if p != winner)
+            hands = {winner: ["KH"], partner: ["3S"], other: ["2H"], E.teams[1 - team][1]: ["4S"]}
+            s = play_state(hands, "H", bidder=winner, bid=30, trick_no=5)
+            s = play(s, *[hands[(winner + k) % 4][0] for k in range(4)])
+            pts = s.last_round["points"]
+            assert pts[team] == 30 and pts[1 - team] == 1  # trick to the winner's team, the 2 to its player's
+            assert s.scores[team] == 30 and s.scores[1 - team] == 1
+    # the game's result is shared by partners
+    s = E.new_game(4, 3)
+    s.scores = (0, 240)
+    s = finish_round_with(s, 30, 30, bidder=1)
+    places = E.outcome(s)
+    for a, b in E.teams:
+        assert places[a] == places[b]
+    assert [places[p] for p in E.teams[1]] == [1, 1] and [places[p] for p in E.teams[0]] == [3, 3]
+
+
+# ---------------------------------------------------------------- review additions
+
+def test_the_other_five_is_a_trump_for_following_not_a_card_of_its_printed_suit() -> None:
+    # hearts trump: the 5 of diamonds is led as a trump, so a plain diamond does not follow it
+    assert legal_plays(["AD", "2H"], "5D", "H", False) == ["2H"]
+    assert legal_plays(["AD", "2S"], "5D", "H", False) == ["AD", "2S"]  # no trump: any card
+    # a plain diamond led: the 5 of diamonds is a trump, so any non-trump must be played instead
+    assert legal_plays(["5D", "2S"], "AD", "H", False) == ["2S"]
+    assert legal_plays(["5D", "3H"], "AD", "H", False) == ["5D", "3H"]  # only trumps left
+    # the other five may open the round (it is a trump) and wins against lower trumps
+    assert legal_plays(["5D", "AD"], None, "H", True) == ["5D"]
+    assert trick_winner(["AD", "4H", "5D", "KD"], "H") == 2
+
+
+def test_passing_starts_with_the_bidder_even_when_the_bidder_is_not_left_of_the_dealer() -> None:
+    # dealer 3 (left of dealer: seat 0); seat 1 wins the auction. Seats 0, 1, 2 hold one or two trumps.
+    hands = build_hands({0: ["AH"], 1: ["KH", "QH"], 2: ["JH"]}, "H", sink=3)
+    s = stacked(hands, dealer=3)
+    for seat, action in ((0, "pass"), (1, "bid:30"), (2, "pass"), (3, "pass")):
+        s = E.apply(s, seat, action)
+    assert s.phase == "trump" and s.bidder == 1
+    s = E.apply(s, 1, "trump:H")
+    assert E.to_act(s) == [1]  # the bidder decides first, not the player left of the dealer
+    s = E.apply(s, 1, "keep")
+    assert E.to_act(s) == [2]
+    s = E.apply(s, 2, "keep")
+    assert E.to_act(s) == [0]  # seat 3 holds more than two trumps and is not asked; seat 0 comes last
+    s = E.apply(s, 0, "keep")
+    assert s.phase == "discarding"
+
+
+def test_folded_bidder_first_lead_goes_clockwise_not_to_the_partner() -> None:
+    # bidder seat 1 passes its two trumps to seat 3; seat 2, next clockwise, leads (not the partner)
+    hands = build_hands({1: ["AH", "KH"], 0: ["QH"], 3: ["JH"]}, "H", sink=2)
+    s = to_passing(hands, "H", bidder=1)
+    s = E.apply(s, 1, "pass_trumps")
+    assert s.received[3] and s.folded[1]
+    assert E.to_act(s) == [0]  # seats 2 (many trumps) and 3 (received) are not asked
+    s = discard_first(E.apply(s, 0, "keep"))
+    assert s.phase == "playing" and E.to_act(s) == [2]
+    assert all(a[5:] in trump_cards("H") for a in E.legal_actions(s, 2))
+
+
+def test_a_defender_plays_the_2_into_the_bidders_trick_it_still_scores_for_the_defenders() -> None:
+    # bid 31: the bidders win 30 (the K) in the trick where a defender plays the 2: set by one point
+    hands = {0: ["KH", "3S"], 1: ["2H", "4S"], 2: ["3H", "6S"], 3: ["4H", "7S"]}
+    s = play_state(hands, "H", bidder=0, bid=31, trick_no=4)
+    s = play(s, "KH", "2H", "3H", "4H")
+    assert s.last_winner == 0 and s.team_pts == (30, 1)
+    assert any("{p1} played the 2♥: 1 point for {p1} & {p3}" in e for e in E.events(s))
+    s = play(s, "3S", "4S", "6S", "7S")
+    assert s.last_round["points"] == [30, 1] and not s.last_round["made"]
+    assert s.scores == (-31, 1)
+
+
+def test_defenders_over_the_target_do_not_win_when_the_bidders_make_their_bid() -> None:
+    s = E.new_game(4, 3)
+    s.scores = (300, 0)
+    s = finish_round_with(s, 35, 30, bidder=1)  # team 1 makes its bid; team 0 (300) only defended
+    assert not E.is_over(s) and s.scores == (300, 35)
+
+
+def test_the_bidders_win_on_a_made_bid_at_target_even_if_the_defenders_have_more() -> None:
+    s = E.new_game(4, 3)
+    s.scores = (400, 240)
+    s = finish_round_with(s, 30, 30, bidder=3)
+    assert E.is_over(s) and s.scores == (400, 270)
+    assert E.outcome(s) == [3, 1, 3, 1]

@@ -105,6 +105,12 @@ def test_random_games_end_with_every_card_accounted_for(n, seed, opts):
     assert final.over and final.result in ("deck", "stalemate", "max_turns")
     if opts:
         assert final.turns <= opts["max_turns"]
+    if final.result == "deck":
+        # the seat to the right of the first player took the last turn: everyone had as many turns
+        assert final.seat == (final.first - 1) % n and final.turns % n == 0
+        assert not final.deck and final.turns > final.deck_out >= final.turns - n
+    elif final.result == "stalemate":
+        assert final.streak_len == edition.STALEMATE_TURNS and E.outcome(final) == [1] * n
     assert log
 
 

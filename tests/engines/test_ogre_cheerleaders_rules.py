@@ -469,6 +469,13 @@ class TestEffect10BenchFarEnd:
         s = act(s, "play:O10:R")
         assert s.field == ["O10"] and sorted(s.bench) == ["C3", "S5"]
 
+    def test_far_end_is_the_end_opposite_where_the_10_itself_was_placed(self):
+        # A 7 played at the left end plays a 10 at the right end: the 10 benches the two cards on the
+        # left, the 7 among them.
+        s = make([["O7", *FILL], ["C8"]], ["S1", "C3", "U5"], deck=["C10", "U8"])
+        s = act(s, "play:O7:L", "place:R")
+        assert set(s.bench) == {"O7", "S1"} and s.field == ["C3", "U5", "C10"]
+
     @pytest.mark.parametrize(("end", "field", "benched"), [
         ("L", ["O10", "S1", "C3"], {"U5", "O7"}),
         ("R", ["U5", "O7", "O10"], {"S1", "C3"}),
@@ -630,6 +637,27 @@ class TestDealtFormations:
         assert s.records == [["S1", "O2", "C3"]]
         s = act(s, "play:C5:L", "bench:U9")
         assert s.piles[0] == ["U1", "S1"] and s.field == ["C5", "O2", "C3"]
+        assert s.records == []  # S1 left the field (scored): the record is dropped for good
+
+    def test_card_taken_by_a_4_drops_record(self):
+        s = make([["C4", *FILL], ["C8"]], ["O3", "O4", "O5", "U1"], deck=["U8"], dealt=True)
+        s = act(s, "play:C4:R", "take:O5")   # played next to U1, not next to the formation
+        assert s.field == ["O3", "O4", "U1", "C4"] and "O5" in s.hands[0]
+        assert s.records == [] and E.view(s, None)["dealt_formations"] == []
+
+    def test_card_benched_by_a_10_drops_record(self):
+        s = make([["C10", *FILL], ["C8"]], ["O3", "O4", "O5", "S9"], deck=["U8"], dealt=True)
+        s = act(s, "play:C10:R")              # benches O3 and O4 from the far (left) end
+        assert s.field == ["O5", "S9", "C10"] and set(s.bench) == {"O3", "O4"}
+        assert s.records == []
+
+    def test_record_stands_when_other_cards_leave_and_nothing_is_placed_next_to_it(self):
+        # a 10 at the right end benches two cards at the left end that are not part of the record
+        s = make([["C10", *FILL], ["C8"]], ["U1", "C7", "O3", "O4", "O5", "S9"], deck=["U8"], dealt=True)
+        assert s.records == [["O3", "O4", "O5"]]
+        s = act(s, "play:C10:R")
+        assert s.field == ["O3", "O4", "O5", "S9", "C10"] and s.piles[0] == []   # gap closing is no move
+        assert s.records == [["O3", "O4", "O5"]]
 
 
 class TestBonusPlay:
@@ -800,6 +828,21 @@ class TestEndOfGame:
 
 
 class TestStalemate:
+    def test_a_scoring_turn_breaks_the_streak(self):
+        # 4s passed back and forth beside a dealt pair that never scores; the fourth 4 takes a card of
+        # that pair, so the two 4s left side by side score: same number, deck unchanged, but a score.
+        base = make([["O4", "U2", "U3", "U5"], ["S4", "C2", "C3", "C5"]], ["C4", "U9", "S9"],
+                    deck=["U10", "S10"], dealt=True)
+        assert base.records == [["U9", "S9"]]
+        s = act(base, "play:O4:L", "take:C4", "play:S4:L", "take:O4", "play:C4:L", "take:S4")
+        assert s.streak_len == 3 and s.field == ["C4", "U9", "S9"] and s.piles == [[], []]
+        scored = act(s, "play:O4:L", "take:U9")
+        assert scored.piles[1] == ["O4", "C4"] and len(scored.deck) == 2
+        assert not scored.over and scored.streak_len == 0
+        # the same fourth turn without the score ends the game in a stalemate
+        quiet = act(s, "play:O4:L", "take:C4")
+        assert quiet.over and quiet.result == "stalemate" and E.outcome(quiet) == [1, 1]
+
     def test_four_turns_same_number_nothing_scored_deck_unchanged(self):
         s = make([["O4", "U2", "U3", "U5"], ["S4", "C2", "C3", "C5"]], ["C4"], deck=["U9", "U10"])
         for i, card in enumerate(["O4", "S4", "C4", "O4"]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -273,6 +274,8 @@ def test_op_in_action_phase_wins_at_once_and_cannot_be_trumped() -> None:
     assert "R2" in s.colls[0] and s.row[1] is None
     assert any("wins R2 at once" in e for e in E.events(s))
     assert not [a for a in E.legal_actions(s, 0) if ":R2:" in a]
+    with pytest.raises(IllegalAction, match="not a face-up"):
+        E.apply(s, 0, "bid:R2:4")  # the card left the row: no second bid on it
     s = play(s, (0, "bid:R3:4"))
     assert s.phase == TRUMP and s.inplay == [2]
     assert not [a for a in E.legal_actions(s, 1) if ":R2:" in a]
@@ -399,6 +402,30 @@ def test_op_by_active_over_a_number_wins_at_once() -> None:
     s = play(s, (0, "raise:R1:OP"))
     assert s.colls[0] == ["R1"] and s.inplay == [1] and s.phase == TRUMP
     assert s.raised == [0]
+
+
+def test_raise_over_a_pair_must_beat_the_pair_sum() -> None:
+    hands = [["1+", "5", "3", "3", "3", "3"], ["5", "2+", "4", "3", "3", "3"]]
+    s = play(make(2, hands=hands), (0, "done"), (0, "bid:R1:1+,5"))  # worth 6
+    assert E.legal_actions(s, 1) == ["raise:R1:2+,5", "pass"]  # 7 is the only raise worth at least 6 + 1
+    for low in ("5", "2+,4", "2+,3"):
+        with pytest.raises(IllegalAction, match="at least 7"):
+            E.apply(s, 1, f"raise:R1:{low}")
+    s = play(s, (1, "raise:R1:2+,5"))
+    assert s.bids[0] == [[0, "1+,5"], [1, "2+,5"]]
+
+
+def test_op_by_another_player_beats_every_number_even_the_highest_pair() -> None:
+    hands = [["2+", "5", "3", "4", "4", "4"], ["OP", "2+", "5", "3", "3", "3"]]
+    s = play(make(2, hands=hands), (0, "done"), (0, "bid:R1:2+,5"))  # worth 7, the highest a number gets
+    assert E.legal_actions(s, 1) == ["raise:R1:OP", "pass"]
+    with pytest.raises(IllegalAction, match="at least 8"):
+        E.apply(s, 1, "raise:R1:2+,5")
+    s = play(s, (1, "raise:R1:OP"))
+    assert s.phase == TRUMP and s.bids[0][-1] == [1, "OP"] and E.to_act(s) == [0]
+    assert E.legal_actions(s, 0) == ["pass"]  # no OP in hand: the active player cannot answer
+    s = play(s, (0, "pass"))  # then seat 1, holding the highest bid, passes by itself
+    assert s.colls == [[], ["R1"]]
 
 
 def test_pass_and_raise_again_on_a_later_trump_turn() -> None:
@@ -595,6 +622,16 @@ def test_goal_three_points_per_listed_card_independent_of_collections() -> None:
         score_collection(["X1"], None)
 
 
+def test_scoring_exact_on_large_collections_with_known_maximum() -> None:
+    # every numbered card scores at most 3, so 32 numbered cards score at most 96: eight Four of a Kinds
+    assert score_collection(list(edition.OBJECT_CARDS), None) == 96
+    # two Wilds per colour allow at most two Four of a Kinds; the other six Reds form a Straight Flush
+    reds = [f"R{n}" for n in range(1, 9)]
+    assert score_collection(reds + [f"{c}W" for c in "RBGY" for _ in range(2)], None) == 2 * 3 + 6 * 2
+    both = reds + [f"B{n}" for n in range(1, 9)]
+    assert score_collection([*both, "GW", "GW", "YW", "YW"], None) == 2 * 6 + 12 * 2
+
+
 def brute_force(cards: list[str]) -> int:
     """Independent exact solver: list every possible collection, then the best disjoint packing."""
     m = len(cards)
@@ -642,6 +679,70 @@ def brute_force(cards: list[str]) -> int:
         return result
 
     return best(0)
+
+
+def packing_best(cards: list[str]) -> int:
+    """A second independent exact solver for bigger collections: identical Wilds are counted, not told apart.
+
+    Every candidate collection is (numbered cards, Wilds of a given colour, Wilds of any colour, points);
+    the search packs them, branching on the lowest numbered card left (used in a collection or not).
+    """
+    nums = sorted({c for c in cards if c[1] != "W"}, key=lambda c: (c[1], "RBGY".index(c[0])))
+    idx = {c: i for i, c in enumerate(nums)}
+    wilds = tuple(cards.count(f"{col}W") for col in "RBGY")
+    at = {v: [c for c in nums if int(c[1]) == v] for v in range(1, 9)}
+    cands: dict[int, set[tuple[int, tuple[int, ...], int, int]]] = {}
+
+    def add(chosen: tuple[str | None, ...], points: int, colour: int | None) -> None:
+        mask = sum(1 << idx[c] for c in chosen if c is not None)
+        holes = sum(1 for c in chosen if c is None)
+        if not mask:
+            return
+        spec = tuple(holes if colour == k else 0 for k in range(4))
+        anyw = holes if colour is None else 0
+        score = points * sum(1 for c in chosen if c is not None)
+        cands.setdefault((mask & -mask).bit_length() - 1, set()).add((mask, spec, anyw, score))
+
+    for a in range(1, 9):
+        for b in range(a + 3, 9):
+            add_runs = [at[v] + [None] for v in range(a, b + 1)]
+            for chosen in itertools.product(*add_runs):
+                add(chosen, 1, None)
+            for k, col in enumerate("RBGY"):
+                for chosen in itertools.product(*[[c for c in at[v] if c[0] == col] + [None] for v in range(a, b + 1)]):
+                    add(chosen, 2, k)
+    for v in range(1, 9):
+        for chosen in itertools.product(*[[c for c in at[v] if c[0] == col] + [None] for col in "RBGY"]):
+            mask = sum(1 << idx[c] for c in chosen if c is not None)
+            if mask:
+                spec = tuple(int(c is None) for c in chosen)
+                cands.setdefault((mask & -mask).bit_length() - 1, set()).add((mask, spec, 0, 3 * mask.bit_count()))
+    full = (1 << len(nums)) - 1
+
+    @cache
+    def best(used: int, spec: tuple[int, ...], anyw: int) -> int:
+        free = full & ~used
+        if not free:
+            return 0
+        i = (free & -free).bit_length() - 1
+        result = best(used | 1 << i, spec, anyw)
+        for mask, sp, an, pts in cands.get(i, ()):
+            if mask & used:
+                continue
+            need = tuple(x + y for x, y in zip(spec, sp, strict=True))
+            if any(x > w for x, w in zip(need, wilds, strict=True)) or sum(need) + anyw + an > sum(wilds):
+                continue
+            result = max(result, pts + best(used | mask, need, anyw + an))
+        return result
+
+    return best(0, (0, 0, 0, 0), 0)
+
+
+def test_score_collection_matches_a_packing_solver_on_game_sized_collections() -> None:
+    rnd = random.Random(77)
+    for _ in range(24):
+        cards = rnd.sample(edition.OBJECT_CARDS, rnd.randint(11, 14))
+        assert score_collection(cards, None) == packing_best(cards), cards
 
 
 def valid_collection(item: dict) -> bool:
@@ -718,6 +819,24 @@ def test_tie_break_draws_highest_card_wins_in_seat_order_from_last_active_left()
     assert any(e == "Tie-break round 1: {p1} draws 5, {p0} draws OP" for e in E.events(s))
 
 
+def test_only_players_tied_for_first_draw_and_the_others_share_places_by_score() -> None:
+    # last active = seat 1: draw order 2, 3, 0, 1. Seats 0 and 2 tie on 6, seats 1 and 3 have 5 (one less).
+    colls = [["R1", "B2", "R3", "B4", "R5", "B6"], ["Y1", "G2", "Y3", "G4", "Y5"],
+             ["G1", "Y2", "G3", "Y4", "G5", "Y6"], ["B1", "R2", "B3", "R4", "B5"]]
+    s = ended(4, colls, [2, 1, 4, 3], ["5", "5", "OP", "4"], active=1)
+    assert s.final is not None and s.colls[1][-1] == "R8" and s.final["scores"] == [6, 5, 6, 5]
+    assert s.final["tiebreak"] == [[[2, "4"], [0, "OP"]]]  # seat 2 first, then seat 0; nobody else draws
+    assert E.outcome(s) == [1, 3, 2, 3]
+
+
+def test_tie_break_with_nothing_left_to_draw_ends_in_a_shared_first_place() -> None:
+    s = make(2, hands=[["3"] * 6, ["3"] * 6], goals=[2, 3], mdeck=[], mdisc=[]).clone()
+    s.colls = [[], []]
+    R.finish(s, "test")  # both piles empty: each round nobody can draw, so the players stay tied
+    assert s.final is not None and s.final["tiebreak"] == [[[1, None], [0, None]]] * 10
+    assert E.outcome(s) == [1, 1]
+
+
 def test_tie_break_rank_order() -> None:
     assert [k for k, _ in sorted(R.TIE_RANK.items(), key=lambda kv: -kv[1])] == ["OP", "5", "4", "3", "2+", "1+"]
 
@@ -768,6 +887,26 @@ def test_views_hide_hands_and_goals_until_the_end() -> None:
     json.dumps(pub)
 
 
+def test_views_do_not_depend_on_hidden_information() -> None:
+    """Other hands, other Goals, the deck orders and the RNG state never change what a seat sees."""
+    hands = [["1+", "3", "4", "5", "5", "OP"], ["2+", "2+", "4", "4", "4", "4"], ["3", "3", "5", "5", "OP", "OP"]]
+    s = play(make(3, hands=hands, goals=[2, 5, 7], odeck=["B1", "B2", "B3", "G6", "Y7"], mdeck=["1+", "2+", "3"] * 4),
+             (0, "done"), (0, "bid:R1:3"))
+    assert s.phase == TRUMP
+    assert '"OP"' not in json.dumps(E.view(s, None)) and '"2+"' not in json.dumps(E.view(s, 0))
+    t = s.clone()
+    t.hands[1], t.hands[2] = ["3", "3", "5", "5", "OP", "OP"], ["2+", "2+", "4", "4", "4", "4"]
+    t.goals[1], t.goals[2] = 6, 1
+    t.odeck.reverse()
+    t.mdeck.reverse()
+    t.rng = s.rng + 1
+    for seat in (None, 0):
+        assert E.view(t, seat) == E.view(s, seat)
+        text = json.dumps(E.view(s, seat))
+        assert '"B1"' not in text and '"Y7"' not in text  # Object deck cards stay face down
+    assert E.view(t, 1) != E.view(s, 1)  # the change was real: seat 1 sees its own hand and Goal
+
+
 def test_end_view_shows_every_goal_and_breakdown() -> None:
     s = ended(2, [["R1", "R2", "R3", "R4"], []], [2, 3], ["5"] * 10)
     pub = E.view(s, None)
@@ -805,6 +944,20 @@ def test_refusals_leave_state_unchanged() -> None:
                          (7, "done"), (0, "discard:"), (0, "discard:OP,3")]:
         assert_refuses(E, s, seat, action)
     assert canonical(E.dump(s)) == before
+
+
+def test_bool_seats_and_bad_scoring_input_are_refused() -> None:
+    s = make(2, active=1, hands=[["3"] * 6, ["1+", "3", "4", "5", "5", "OP"]])
+    assert_refuses(E, s, True, "done")  # True == 1, but it is no seat
+    assert E.legal_actions(s, True) == []
+    with pytest.raises(ValueError):
+        E.view(s, True)
+    for goal in (True, 0, 9, "3"):
+        with pytest.raises(ValueError):
+            score_collection(["R1"], goal)  # type: ignore[arg-type]
+    for cards in (["R1", None], ["R1", "R1"], ["R9"], ["RX"]):
+        with pytest.raises(ValueError):
+            score_collection(cards, None)  # type: ignore[arg-type]
 
 
 def test_dump_load_roundtrip_and_apply_does_not_mutate() -> None:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from data.editions import pentawar as edition
-from engines.pentawar import COVERERS, ENGINE, PLACES, can_kill
+from engines.pentawar import ENGINE, PLACES, can_kill
 from engines.rng import Rng
 from tests.engines.harness import (
     assert_replay_deterministic,
@@ -144,22 +144,46 @@ def check_views(s) -> None:
     check_kills_match_rule_helper(s)
 
 
+#: rules/pentawar.md, written out again: C lies on A, D on B, E on both C and D; rows A B / C D / E.
+LIES_ON = {"C": "A", "D": "B", "E": "CD"}
+ROWS = ("AB", "CD", "E")
+
+
+def uncovered(wing: list) -> list[str]:
+    filled = {PLACES[i] for i, k in enumerate(wing) if k is not None}
+    return [p for p in PLACES if p in filled and not any(p in LIES_ON.get(q, "") for q in filled)]
+
+
+def open_places(wing: list) -> list[str]:
+    for row in ROWS:
+        free = [p for p in row if wing[PLACES.index(p)] is None]
+        if free:
+            return free
+    return []
+
+
 def check_kills_match_rule_helper(s) -> None:
-    """The offered kills are exactly: attacker kind in hand/tableau, uncovered target, can_kill."""
+    """The offered actions are exactly what the rules allow, with kills judged by ``can_kill``."""
     if s.phase not in ("turn", "alter_kill"):
         return
     seat = s.turn
-    offered = {a for a in E.legal_actions(s, seat) if a.startswith("kill:")}
+    offered = set(E.legal_actions(s, seat))
     expected = set()
     for src, cards in (("hand", s.hands[seat]), ("tableau", s.tableau)):
         for a in set(cards):
             for v in range(s.n):
-                w = s.wings[v]
-                for i, k in enumerate(w):
-                    covered = any(w[j] is not None for j in COVERERS[i])
-                    if v != seat and k is not None and not covered and can_kill(s.war, a, k):
-                        expected.add(f"kill:{src}:{a}:{v}:{PLACES[i]}")
-    assert offered == expected
+                for p in uncovered(s.wings[v]):
+                    if v != seat and can_kill(s.war, a, s.wings[v][PLACES.index(p)]):
+                        expected.add(f"kill:{src}:{a}:{v}:{p}")
+            if s.phase == "turn":
+                expected.add(f"alter:{src}:{a}")
+                if a in s.war:
+                    expected.update(f"wing:{src}:{a}:{p}" for p in open_places(s.wings[seat]))
+    if s.phase == "alter_kill":
+        expected.add("skip")
+    elif s.deck:
+        expected.add("gather")
+    assert offered == (expected or {"pass"})
 
 
 @settings(max_examples=2000, deadline=None, derandomize=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections import Counter
 
 import pytest
@@ -110,6 +111,11 @@ def test_first_player_is_random_and_seeded():
 
 # ---------------------------------------------------------------- the across relation (rule helper)
 
+def test_can_kill_has_the_contract_signature():
+    assert list(inspect.signature(can_kill).parameters) == ["pentawar", "attacker", "target"]
+    assert can_kill(pentawar=["citrine", "sun", "forest", "shadow", "ruby"], attacker="sun", target="shadow")
+
+
 def test_can_kill_across_on_the_star():
     war = ["citrine", "sun", "forest", "shadow", "ruby"]
     for p, attacker in enumerate(war):
@@ -196,6 +202,25 @@ def test_strengthen_kind_must_be_in_pentawar():
     assert_refuses(E, s, 0, "wing:tableau:frost:A")
 
 
+@pytest.mark.parametrize("places, uncovered", [
+    ("AB", "AB"),
+    ("ABC", "BC"),     # C lies on A only
+    ("ABD", "AD"),     # D lies on B only
+    ("ABCD", "CD"),
+    ("ABCDE", "E"),    # E lies on both C and D
+])
+def test_covering_layout_c_on_a_d_on_b_e_on_c_and_d(places, uncovered):
+    """Only uncovered dragons may be killed; in this edition no card lies under two cards."""
+    kinds = {"A": "sun", "B": "moon", "C": "citrine", "D": "sun", "E": "moon"}  # all killable by a Citrine
+    target = {p: kinds[p] for p in places}
+    s = make_state(2, hands=[["citrine"], []], wings=[{}, target])
+    assert acts(s, "kill") == [f"kill:hand:citrine:1:{p}" for p in uncovered]
+    for p in places:
+        assert E.view(s, None)["wings"][1][p]["covered"] is (p not in uncovered)
+        if p not in uncovered:
+            assert_refuses(E, s, 0, f"kill:hand:citrine:1:{p}")
+
+
 def test_rows_fill_in_order_player_chooses_in_lowest_open_row():
     s = make_state(2, hands=[["sun"], []])
     assert acts(s, "wing") == ["wing:hand:sun:A", "wing:hand:sun:B"]
@@ -261,6 +286,26 @@ def test_kill_attacker_must_be_in_pentawar():
     s = make_state(2, hands=[["forest"], []], wings=[{}, {"A": "forest"}])
     assert acts(s, "kill") == []
     assert_refuses(E, s, 0, "kill:hand:forest:1:A")
+
+
+def test_kill_with_an_attacker_holding_several_positions():
+    # Sun at 0 is across 2 (forest) and 3 (shadow); Sun at 1 is across 3 (shadow) and 4 (ruby)
+    war = ["sun", "sun", "forest", "shadow", "ruby"]
+    s = make_state(3, war=war, hands=[["sun"], [], []],
+                   wings=[{}, {"A": "ruby", "B": "forest"}, {"A": "shadow", "B": "moon"}])
+    assert acts(s, "kill") == ["kill:hand:sun:1:A", "kill:hand:sun:1:B", "kill:hand:sun:2:A"]
+    assert_refuses(E, s, 0, "kill:hand:sun:2:B")
+    s2 = E.apply(s, 0, "kill:hand:sun:1:A")
+    assert wing(s2, 1) == {"B": "forest"} and s2.discard == ["sun", "ruby"]
+
+
+def test_kill_with_a_tableau_card_after_alter_war():
+    s = make_state(2, hands=[["frost"], []], tableau=["citrine"], wings=[{}, {"A": "frost"}])
+    assert acts(s, "kill") == []
+    s = E.apply(E.apply(s, 0, "alter:hand:frost"), 0, "replace:2")   # Frost at 2 is across Citrine at 0
+    assert E.legal_actions(s, 0) == ["kill:tableau:citrine:1:A", "skip"]
+    s = E.apply(s, 0, "kill:tableau:citrine:1:A")
+    assert s.tableau == [] and wing(s, 1) == {} and s.discard == ["sun", "citrine", "frost"]
 
 
 def test_kill_from_tableau():
@@ -445,6 +490,16 @@ def test_tie_breaker_uses_final_pentawar_after_alter():
     assert E.outcome(s) == [1, 2]
 
 
+def test_first_tie_breaker_counts_dragons_not_kinds():
+    # seat 0: two Suns in the pentawar (one kind); seat 1: one Citrine (one kind) but more cards in hand
+    s = make_state(2, wings=[{"A": "sun", "B": "sun", "C": "frost"}, {"A": "citrine", "B": "frost", "C": "frost"}],
+                   deck=["ember"])
+    s.hands = [[], ["ruby"] * 3]
+    s = E.apply(s, 0, "gather")
+    assert E.view(s, None)["standings"] == [[3, 2, 1], [3, 1, 3]]
+    assert E.outcome(s) == [1, 2]
+
+
 def test_second_tie_breaker_most_cards_in_hand():
     s = make_state(3, wings=[{"A": "sun"}, {"A": "sun"}, {"A": "moon"}], deck=["frost"])
     s.hands = [[], ["ruby", "ruby"], ["ruby"] * 3]
@@ -471,6 +526,9 @@ def test_refusals_leave_state_unchanged():
         assert_refuses(E, s, 0, bad)
     assert_refuses(E, s, 1, "gather")  # not your turn
     assert_refuses(E, s, 7, "gather")  # no such seat
+    s.turn = 1
+    assert E.legal_actions(s, True) == [] and E.legal_actions(s, 3) == []  # True is not seat 1
+    assert_refuses(E, s, True, "gather")
     with pytest.raises(IllegalAction):
         E.apply(s, 0, None)  # type: ignore[arg-type]
 
@@ -517,6 +575,13 @@ def test_public_view_shows_table_not_hands():
     seat_view = E.view(s, 1)
     assert seat_view["seat"] == 1 and seat_view["hand"] == ["ember", "ember"]
     assert "frost" not in str(seat_view)
+
+
+@pytest.mark.parametrize("seat", [-1, 2, True, "0"])
+def test_view_refuses_a_seat_that_is_not_at_the_table(seat):
+    s = make_state(2, hands=[["frost"], ["ember"]])
+    with pytest.raises(ValueError):
+        E.view(s, seat)
 
 
 def test_describe_and_public_label():

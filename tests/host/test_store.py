@@ -230,3 +230,23 @@ async def test_bot_seats_move_reproducibly(store: Store) -> None:
     assert (await tables.get(table.id)).status == "finished"
     assert await tables.verify_replay(table.id)
     assert len(await store.results(table.id)) == 2
+
+
+async def test_partners_sit_together_when_bots_fill_a_partnership_game(store: Store) -> None:
+    class Teams:
+        title = "Team game"
+        teams = ((0, 2), (1, 3))
+
+    for seed in range(20):
+        tables = TableService(store, new_seed=lambda s=seed: s)
+        channel = 1000 + seed
+        await tables.create(guild_id=1, channel_id=channel, game_id="do_over", options=None, user_id=1,
+                            user_name="a")
+        await tables.join(channel, 2, "b")
+        await tables.add_bot(channel, 1, False)
+        await tables.add_bot(channel, 1, False)
+        table = await tables.reload((await store.active_table(channel)).id)  # type: ignore[union-attr]
+        seats = TableService._seating(Teams(), table)  # type: ignore[arg-type]
+        human_positions = sorted(s.position for s in seats if not s.is_bot)
+        assert human_positions in ([0, 2], [1, 3])
+        assert sorted(s.position for s in seats) == [0, 1, 2, 3]
