@@ -196,9 +196,11 @@ def score_collection(cards: list[str], goal: int | None) -> int:
     """The exact maximum score of ``cards`` (Object card codes) with Goal ``goal`` (1-8 or None)."""
     if goal is not None and (isinstance(goal, bool) or not isinstance(goal, int) or goal not in edition.GOALS):
         raise ValueError(f"no Goal {goal!r}")
-    cards = list(cards)
-    parse_collection(cards)  # a clear ValueError for anything that is not an Object card code
-    return _collections_score(tuple(sorted(cards))) + goal_points(cards, goal)
+    try:
+        points = _collections_score(tuple(sorted(cards)))  # parse_collection refuses what is not a card code
+    except TypeError:  # unorderable or unhashable items
+        raise ValueError(f"not a list of Pedwar Object card codes: {cards!r}") from None
+    return points + goal_points(cards, goal)
 
 
 def _card(c: int, v: int) -> str:

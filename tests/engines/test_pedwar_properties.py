@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from data.editions import pedwar as edition
 from engines.pedwar import ENGINE as E
 from engines.pedwar import bids as B
-from engines.pedwar.state import OVER, State
+from engines.pedwar import rules as R
+from engines.pedwar.state import OVER, TRUMP, State
 from engines.rng import Rng
 from tests.engines.harness import assert_replay_deterministic, assert_roundtrip, json_strings, random_playout
 
@@ -79,6 +80,33 @@ def check_no_leak(s: State, seat: int | None) -> None:
         assert "hand" not in view and "goal" not in view
 
 
+def check_rules_step(before: State, seat: int, actions: list[str], after: State) -> None:
+    """Rules that every single step must keep (rules/pedwar.md), checked on random games."""
+    if before.phase == TRUMP:  # every offered raise is a legal raise on a card in play
+        refs = R.refs(before)
+        for act in actions:
+            if not act.startswith("raise:"):
+                continue
+            _, ref, text = act.split(":")
+            slot = refs.index(ref)
+            assert slot in before.inplay and slot not in before.raised
+            top_seat, top_text = before.bids[slot][-1]
+            top, bid = B.BY_TEXT[top_text], B.BY_TEXT[text]
+            assert top_seat != seat  # never over your own highest bid
+            if top[2] is None:  # after another player's OP: only the active player, only an OP
+                assert seat == before.active and bid[2] is None
+            elif bid[2] is not None:
+                assert bid[2] >= top[2] + 1
+    for i in range(before.n):  # only the active player draws; a player who starts a turn with no cards skips it
+        if i != before.active and len(after.hands[i]) > len(before.hands[i]):
+            assert f"{{p{i}}} has no Maneuver cards and skips to the End phase" in after.events
+    if after.phase == OVER:
+        assert not after.odeck or after.turns >= after.max_turns
+    elif after.turns != before.turns:  # a turn ended: its player drew up to 6 if the cards were there
+        assert len(after.hands[before.active]) == edition.HAND_LIMIT or not (after.mdeck or after.mdisc)
+        assert after.odeck and all(after.row)  # the row is full again and the game goes on
+
+
 def perturbed(s: State, seat: int | None, rnd: random.Random) -> State:
     """The same game as far as ``seat`` can tell: other hands, Goals, deck orders and rng changed."""
     t = s.clone()
@@ -129,7 +157,9 @@ def test_random_games_end_with_all_cards_accounted_for(n: int, seed: int) -> Non
         action = rng.choice(actions)
         assert len(action) <= 80
         assert len(E.describe(s, action)) <= 100 and len(E.public_label(s, seat, action)) <= 100
-        s = E.apply(s, seat, action)
+        after = E.apply(s, seat, action)
+        check_rules_step(s, seat, actions, after)
+        s = after
         census(s)
         steps += 1
         assert steps < 5000

@@ -895,7 +895,7 @@ def test_views_do_not_depend_on_hidden_information() -> None:
     assert s.phase == TRUMP
     assert '"OP"' not in json.dumps(E.view(s, None)) and '"2+"' not in json.dumps(E.view(s, 0))
     t = s.clone()
-    t.hands[1], t.hands[2] = ["3", "3", "5", "5", "OP", "OP"], ["2+", "2+", "4", "4", "4", "4"]
+    t.hands[1], t.hands[2] = ["1+"] * 6, ["2+"] * 6
     t.goals[1], t.goals[2] = 6, 1
     t.odeck.reverse()
     t.mdeck.reverse()
