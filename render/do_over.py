@@ -21,9 +21,11 @@ from render.common import (
     Color,
     card_back,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     paste_card,
+    to_palette,
 )
 
 WIDTH = 1000
@@ -90,15 +92,7 @@ def _palette() -> Image.Image:
                 c = _blend(b, a, t)
                 if c not in colors and len(colors) < 256:
                     colors.append(c)
-    flat = [v for c in colors for v in c]
-    flat += flat[:3] * (256 - len(colors))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat)
-    return pal
-
-
-def to_palette(img: Image.Image) -> Image.Image:
-    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return fixed_palette(colors)
 
 
 @lru_cache(maxsize=64)
@@ -244,7 +238,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
                   + ("  (as dealt)" if seat.get("up_as_dealt") else ""), 14, WHITE)
         draw_text(img, (x + PANEL_W - 14, y + 62), str(seat["cards_left"]), 40, GOLD, "ra")
         draw_text(img, (x + PANEL_W - 14, y + 108), "cards left", 14, WHITE, "ra")
-    return to_palette(img)
+    return to_palette(img, _palette())
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
@@ -313,4 +307,4 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         paste_card(img, face(code), (px + i * 48, ry + 28))
     draw_text(img, (WIDTH - MARGIN, ry + 28 + BIG_H + 14), f"Draw Pile: {view.get('draw_count', 0)}   "
               f"Play goes {view.get('direction', 'clockwise')}", 16, WHITE, "ra")
-    return to_palette(img)
+    return to_palette(img, _palette())

@@ -25,10 +25,12 @@ from render.common import (
     card_back,
     draw_text,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     paste_card,
     text_width,
+    to_palette,
 )
 
 SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (20, 130, 60)}
@@ -185,16 +187,7 @@ def _palette() -> Image.Image:
             c = tuple(round(a[k] * (1 - t) + b[k] * t) for k in range(3))
             if c not in colours and len(colours) < 256:
                 colours.append(c)
-    flat = [v for c in colours for v in c]
-    flat += flat[:3] * (256 - len(colours))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat)
-    return pal
-
-
-def _to_palette(img: Image.Image) -> Image.Image:
-    """Map to the fixed palette: PNG encoding of a palette image is several times faster than RGB."""
-    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return fixed_palette(colours)
 
 
 # ---------------------------------------------------------------- table
@@ -229,7 +222,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     for sym, word in _SYMBOL_WORDS.items():
         status = status.replace(sym, word)
     _text(img, (12, TABLE_H - 26), _fit(status, 18, TABLE_W - 24), 18, WHITE)
-    return _to_palette(img)
+    return to_palette(img, _palette())
 
 
 def _header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> None:

@@ -23,10 +23,12 @@ from render.common import (
     card_back,
     draw_text,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     paste_card,
     text_width,
+    to_palette,
 )
 
 WIDTH = 1000
@@ -234,7 +236,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     for text, colour in lines:
         draw_text(d, (MARGIN, y), fit_text(text, 15, WIDTH - 2 * MARGIN), 15, colour)
         y += 22
-    return _compact(img)
+    return to_palette(img, _PALETTE)
 
 
 def _mix(a: Color, b: Color, t: float) -> Color:
@@ -252,19 +254,11 @@ def _palette_image() -> Image.Image:
         cols += [_mix(PAPER, team, 0.5), _mix(team, WHITE, 0.5)]
     steps = (0, 51, 102, 153, 204, 255)
     cols += [(r, g, b) for r in steps for g in steps for b in steps]
-    flat = [v for c in dict.fromkeys(cols) for v in c]
-    assert len(flat) <= 768
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + [0] * (768 - len(flat)))
-    return pal
+    assert len(dict.fromkeys(cols)) <= 256
+    return fixed_palette(cols)
 
 
 _PALETTE = _palette_image()
-
-
-def _compact(img: Image.Image) -> Image.Image:
-    """Map to a fixed palette: a palette PNG encodes several times faster than RGB (render budget)."""
-    return img.quantize(palette=_PALETTE, dither=Image.Dither.NONE)
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:

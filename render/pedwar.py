@@ -27,9 +27,11 @@ from render.common import (
     card_face,
     draw_text,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     paste_card,
+    to_palette,
 )
 
 W = 1000
@@ -224,7 +226,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
                 by += 20
                 draw_text(d, (coll_x, by), fit_text(_ascii(line), 15, W - coll_x - 20), 15, WHITE)
         y += h + 8
-    return _flatten(img)
+    return to_palette(img, _palette())
 
 
 def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
@@ -254,16 +256,7 @@ def _palette() -> Image.Image:
             c = _mix(bg, fg, t)
             if c not in colours:
                 colours.append(c)
-    colours = colours[:256]
-    pal = Image.new("P", (1, 1))
-    flat = [v for c in colours for v in c]
-    pal.putpalette(flat + flat[:3] * (256 - len(colours)))
-    return pal
-
-
-def _flatten(img: Image.Image) -> Image.Image:
-    """Map to a fixed palette: flat card art loses nothing visible and PNG encoding gets much cheaper."""
-    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return fixed_palette(colours)
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
@@ -301,4 +294,4 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
             draw_text(d, (cx + 54, cy + 22), "held", 14, INK)
     if "score_with_goal" in view:
         draw_text(d, (gx + 14, height - 36), f"Score with Goal: {view['score_with_goal']}", 15, INK)
-    return _flatten(img)
+    return to_palette(img, _palette())

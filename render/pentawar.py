@@ -22,9 +22,11 @@ from render.common import (
     card_back,
     draw_text,
     fit_text,
+    fixed_palette,
     font,
     new_canvas,
     paste_card,
+    to_palette,
 )
 
 Color = tuple[int, int, int]
@@ -65,14 +67,7 @@ def _palette() -> Image.Image:
     pairs += [(CARD_BACK, WHITE), (GOLD, INK), (FELT, CARD_BACK), (FELT_DARK, WHITE)]
     colours = list(dict.fromkeys(base + [_blend(bg, fg, s) for bg, fg in pairs for s in (0.25, 0.5, 0.75)]))
     assert len(colours) <= 256
-    flat = [v for c in colours for v in c]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + flat[:3] * (256 - len(colours)))
-    return pal
-
-
-def _finish(img: Image.Image) -> Image.Image:
-    return img.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return fixed_palette(colours)
 
 
 def _sub(text: str, names: list[str]) -> str:
@@ -307,7 +302,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     for seat in range(n):
         x = 8 + seat * (pw + gap)
         _draw_player(img, d, view, seat, names, (x, py, x + pw, py + panel_h))
-    return _finish(img)
+    return to_palette(img, _palette())
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
@@ -330,4 +325,4 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         x = 16 + p * (SMALL_W + 34)
         paste_card(img, dragon_card(kind, SMALL_W, SMALL_H), (x + 22, y + 26))
         draw_text(d, (x + 8, y + 26 + SMALL_H // 2), str(p), 16, GOLD, "mm")
-    return _finish(img)
+    return to_palette(img, _palette())
