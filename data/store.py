@@ -9,7 +9,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import aiosqlite
 
@@ -71,11 +71,21 @@ def _now() -> float:
 class Store:
     """One aiosqlite connection; every write is its own transaction."""
 
+    # aiosqlite's worker thread is not a daemon: a store left open keeps the
+    # process alive at exit, so tests close whatever the bots they drove opened.
+    _open: ClassVar[set[Store]] = set()
+
+    @classmethod
+    async def close_all(cls) -> None:
+        for store in list(cls._open):
+            await store.close()
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         # One connection serves every table; transactions from different
         # tables must not interleave on it.
         self._tx_lock = asyncio.Lock()
+        Store._open.add(self)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -102,6 +112,7 @@ class Store:
         return store
 
     async def close(self) -> None:
+        Store._open.discard(self)
         await self.db.close()
 
     async def schema_version(self) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot import create_bot
+from data.store import Store
 
 
 @pytest.fixture
@@ -20,8 +21,11 @@ def db_path(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 @pytest.fixture
-def simcord_bot(db_path: str) -> Any:
-    return create_bot()
+async def simcord_bot(db_path: str) -> Any:
+    yield create_bot()
+    # SimCord detaches the bot without closing it; close every store a bot opened
+    # (restarts included) so no database thread outlives the test.
+    await Store.close_all()
 
 
 @dataclass
