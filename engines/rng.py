@@ -3,6 +3,11 @@
 Python's ``random.Random`` state is a 625-int tuple; dumping it into every
 snapshot would bloat the store and make snapshots hard to diff. SplitMix64
 is tiny, fast in pure Python and good enough for shuffling cards.
+
+``below`` and ``shuffle`` inline the SplitMix64 step: random playouts call
+them tens of thousands of times a second, and a method call per draw was a
+third of their cost. ``tests/engines/test_rng.py`` pins their output to the
+plain definition, because stored games replay through them.
 """
 
 from __future__ import annotations
@@ -11,6 +16,12 @@ from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_SPAN = 1 << 64
+# Rejection limits for the small ranges cards need: computing 2**64 % n each draw was a tenth of a draw's cost.
+_LIMITS = (0, *(_SPAN - _SPAN % n for n in range(1, 257)))
 T = TypeVar("T")
 
 
@@ -21,29 +32,46 @@ class Rng:
         self.state = state & _MASK
 
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        self.state = z = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """Uniform integer in ``[0, n)``, without modulo bias."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        # Rejecting draws at or above the largest multiple of n keeps every residue equally likely.
+        limit = _LIMITS[n] if n < 257 else _SPAN - _SPAN % n
+        z = self.state
         while True:
-            x = self.next64()
+            z = (z + _GOLDEN) & _MASK
+            x = ((z ^ (z >> 30)) * _MIX1) & _MASK
+            x = ((x ^ (x >> 27)) * _MIX2) & _MASK
+            x ^= x >> 31
             if x < limit:
+                self.state = z
                 return x % n
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates from the end, one ``below(i + 1)`` per position."""
+        z = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMITS[n] if n < 257 else _SPAN - _SPAN % n
+            while True:
+                z = (z + _GOLDEN) & _MASK
+                x = ((z ^ (z >> 30)) * _MIX1) & _MASK
+                x = ((x ^ (x >> 27)) * _MIX2) & _MASK
+                x ^= x >> 31
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = z
 
 
 def seed_state(seed: int) -> int:

@@ -9,16 +9,16 @@ from engines.contract import IllegalAction, Options, View, check_options
 from engines.king_pedro.round import (
     DUMP_VERSION,
     State,
-    _advance_passing,
     _deal,
-    _finish_trick,
     _frozen,
-    _next_active,
     _ntrumps,
     _plain,
-    _set,
-    _sorted,
-    _start_play,
+    bid,
+    decide_trumps,
+    discard,
+    finish_discarding,
+    name_trump,
+    play,
 )
 from engines.king_pedro.rules import (
     _BIDS,
@@ -32,7 +32,6 @@ from engines.king_pedro.rules import (
     HAND,
     MAX_BID,
     MIN_BID,
-    SUITS,
     SYM,
     TEAMS,
     TRICKS,
@@ -44,11 +43,8 @@ from engines.king_pedro.rules import (
 from engines.rng import Rng, seed_state
 
 
-def _parse_card(action: str, verb: str) -> str:
-    card = action[len(verb) + 1:]
-    if card not in _DECK_SET:
-        raise IllegalAction(f"{card!r} is not a card (use codes like AS, 10H, 5D, 2C)")
-    return card
+def _not_a_card(code: str) -> str:
+    return f"{code!r} is not a card (use codes like AS, 10H, 5D, 2C)"
 
 
 class KingPedroEngine:
@@ -142,151 +138,102 @@ class KingPedroEngine:
 
     # -- apply ------------------------------------------------------------
     def apply(self, state: State, seat: int, action: str) -> State:
-        phase = state.phase
-        if phase == "over":
-            raise IllegalAction("The game is over.")
-        if seat.__class__ is not int or not 0 <= seat < N:
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
-        if action.__class__ is not str or not action:
-            raise IllegalAction("An action must be a non-empty text.")
-        if phase == "discarding":
-            if state.folded[seat]:
-                raise IllegalAction("You have folded this round.")
-            if state.done[seat]:
-                raise IllegalAction("You have already finished discarding.")
-        elif seat != state.turn:
-            raise IllegalAction("It is not your turn.")
+        if seat.__class__ is not int or action not in self.legal_actions(state, seat):
+            raise IllegalAction(self._refusal(state, seat, action))
         s = object.__new__(State)
         s.__dict__.update(state.__dict__)
         events: list[str] = []
-        self._handlers[phase](self, s, seat, action, events)
+        phase = s.phase
+        if phase == "discarding":
+            if action == "done":
+                finish_discarding(s, seat, events)
+            else:
+                discard(s, seat, action[8:])
+        elif phase == "playing":
+            play(s, seat, action[5:], events)
+        elif phase == "bidding":
+            bid(s, seat, 0 if action == "pass" else int(action[4:]), events)
+        elif phase == "trump":
+            name_trump(s, action[6:], events)
+        else:
+            decide_trumps(s, seat, action == "pass_trumps", events)
         s.events = tuple(events)
         return s
 
-    def _apply_bidding(self, s: State, seat: int, action: str, events: list[str]) -> None:
-        if action == "pass":
-            s.out = _set(s.out, seat, True)
-            s.auction = (*s.auction, (seat, 0))
-        elif action.startswith("bid:"):
-            try:
-                n = int(action[4:])
-            except ValueError:
-                raise IllegalAction(f"{action[4:]!r} is not a number.") from None
-            if action[4:] != str(n) or not MIN_BID <= n <= MAX_BID:
-                raise IllegalAction(f"Bids are whole numbers from {MIN_BID} to {MAX_BID}.")
-            if n <= s.bid:
-                raise IllegalAction(f"You must bid more than the current bid of {s.bid}.")
-            s.bid, s.bidder = n, seat
-            s.auction = (*s.auction, (seat, n))
-        else:
-            raise IllegalAction("In the auction you may only bid (bid:30 to bid:62) or pass.")
-        passed = sum(s.out)
-        if passed == N:
-            events.append(f"All four players passed: {{p{s.dealer}}} collects, shuffles and deals again.")
-            _deal(s, events)
-        elif passed == N - 1 and s.bid:
-            s.phase = "trump"
-            s.turn = s.bidder
-            events.append(f"{{p{s.bidder}}} wins the auction with {s.bid} and names trump.")
-        else:
-            p = seat
-            for _ in range(N):
-                p = (p + 1) % N
-                if not s.out[p]:
-                    break
-            s.turn = p
+    # Why a move is not in legal_actions, in the words a player needs; only reached for a refused move.
+    def _refusal(self, s: State, seat: object, action: object) -> str:
+        phase = s.phase
+        if phase == "over":
+            return "The game is over."
+        if seat.__class__ is not int or not 0 <= seat < N:  # type: ignore[operator]
+            return f"There is no seat {seat!r} at this table."
+        assert isinstance(seat, int)
+        if action.__class__ is not str or not action:
+            return "An action must be a non-empty text."
+        assert isinstance(action, str)
+        if phase == "discarding":
+            if s.folded[seat]:
+                return "You have folded this round."
+            if s.done[seat]:
+                return "You have already finished discarding."
+            return self._discard_refusal(s, seat, action)
+        if seat != s.turn:
+            return "It is not your turn."
+        if phase == "bidding":
+            return self._bid_refusal(s, action)
+        if phase == "trump":
+            return "Name trump with trump:S, trump:H, trump:D or trump:C."
+        if phase == "passing":
+            return "Choose pass_trumps (give your trumps to your partner and fold) or keep."
+        return self._play_refusal(s, seat, action)
 
-    def _apply_trump(self, s: State, seat: int, action: str, events: list[str]) -> None:
-        if not action.startswith("trump:") or action[6:] not in SUITS:
-            raise IllegalAction("Name trump with trump:S, trump:H, trump:D or trump:C.")
-        t = action[6:]
-        s.trump = t
-        hands = [list(h) for h in s.hands]
-        i = 0
-        for k in range(1, N + 1):
-            hands[(s.dealer + k) % N].extend(s.stock[i:i + edition.SECOND_DEAL])
-            i += edition.SECOND_DEAL
-        s.stock = ()
-        s.hands = tuple(_sorted(h, t) for h in hands)
-        s.phase = "passing"
-        s.pass_idx = 0
-        other = edition.SAME_COLOUR[t]
-        events.append(f"Trump is {edition.SUIT_NAMES[t]} {SYM[t]}, with the five of {edition.SUIT_NAMES[other]} as "
-                      f"the other five. {{p{s.dealer}}} deals 4 more cards each.")
-        _advance_passing(s, events)
+    @staticmethod
+    def _bid_refusal(s: State, action: str) -> str:
+        if not action.startswith("bid:"):
+            return "In the auction you may only bid (bid:30 to bid:62) or pass."
+        try:
+            n = int(action[4:])
+        except ValueError:
+            return f"{action[4:]!r} is not a number."
+        if action[4:] != str(n) or not MIN_BID <= n <= MAX_BID:
+            return f"Bids are whole numbers from {MIN_BID} to {MAX_BID}."
+        return f"You must bid more than the current bid of {s.bid}."
 
-    def _apply_passing(self, s: State, seat: int, action: str, events: list[str]) -> None:
-        if action == "pass_trumps":
-            partner = (seat + 2) % N
-            trumps = _TRUMPS[s.trump]
-            hand = s.hands[seat]
-            given = tuple(c for c in hand if c in trumps)
-            s.hands = _set(s.hands, partner, _sorted(s.hands[partner] + given, s.trump))
-            s.hands = _set(s.hands, seat, ())
-            s.received = _set(s.received, partner, True)
-            s.folded = _set(s.folded, seat, True)
-            s.folded_cards = _set(s.folded_cards, seat, tuple(c for c in hand if c not in trumps))
-            s.passes = (*s.passes, (seat, partner, len(given)))
-            events.append(f"{{p{seat}}} passes {len(given)} trump{'s' if len(given) > 1 else ''} to "
-                          f"{{p{partner}}} and folds.")
-        elif action != "keep":
-            raise IllegalAction("Choose pass_trumps (give your trumps to your partner and fold) or keep.")
-        s.pass_idx += 1
-        _advance_passing(s, events)
-
-    def _apply_discarding(self, s: State, seat: int, action: str, events: list[str]) -> None:
+    @staticmethod
+    def _discard_refusal(s: State, seat: int, action: str) -> str:
         hand = s.hands[seat]
         if action == "done":
-            if len(hand) > HAND:
-                raise IllegalAction(f"Discard down to {HAND} cards first ({len(hand) - HAND} more to go).")
-            s.done = _set(s.done, seat, True)
-            if all(s.done[p] or s.folded[p] for p in range(N)):
-                _start_play(s, events)
-            return
+            return f"Discard down to {HAND} cards first ({len(hand) - HAND} more to go)."
         if not action.startswith("discard:"):
-            raise IllegalAction("While reducing to 6, discard one card (discard:<card>) at a time, then done.")
-        card = _parse_card(action, "discard")
+            return "While reducing to 6, discard one card (discard:<card>) at a time, then done."
+        card = action[8:]
+        if card not in _DECK_SET:
+            return _not_a_card(card)
         if card not in hand:
-            raise IllegalAction(f"You do not hold {pretty(card)}.")
+            return f"You do not hold {pretty(card)}."
         if len(hand) <= HAND:
-            raise IllegalAction(f"You already hold {HAND} cards: choose done.")
-        trumps = _TRUMPS[s.trump]
-        if card in trumps:
-            held = [c for c in hand if c in trumps]
-            if len(held) <= HAND:
-                raise IllegalAction("You must keep all your trumps: discard non-trumps.")
-            cls = _DCLASS[s.trump]
-            lowest = min(cls[c] for c in held)
-            if cls[card] != lowest:
-                if lowest == 0:
-                    raise IllegalAction("Discard your non-scoring trumps (Q 8 7 6 4 3) before any scoring trump.")
-                raise IllegalAction("Discard the 2 of trump before any other scoring trump.")
-        s.hands = _set(s.hands, seat, tuple(c for c in hand if c != card))
-        if card in _TRUMPS[s.trump]:
-            s.faceup = (*s.faceup, (seat, card))
-        else:
-            s.facedown = _set(s.facedown, seat, s.facedown[seat] + (card,))
+            return f"You already hold {HAND} cards: choose done."
+        held = [c for c in hand if c in _TRUMPS[s.trump]]
+        if len(held) <= HAND:
+            return "You must keep all your trumps: discard non-trumps."
+        if min(_DCLASS[s.trump][c] for c in held) == 0:
+            return "Discard your non-scoring trumps (Q 8 7 6 4 3) before any scoring trump."
+        return "Discard the 2 of trump before any other scoring trump."
 
-    def _apply_playing(self, s: State, seat: int, action: str, events: list[str]) -> None:
+    @staticmethod
+    def _play_refusal(s: State, seat: int, action: str) -> str:
         if not action.startswith("play:"):
-            raise IllegalAction("Play a card with play:<card>.")
-        card = _parse_card(action, "play")
-        hand = s.hands[seat]
-        if card not in hand:
-            raise IllegalAction(f"You do not hold {pretty(card)}.")
-        led = s.trick[0][1] if s.trick else None
-        if card not in legal_plays(hand, led, s.trump, s.trick_no == 0):
-            if led is None:
-                raise IllegalAction("The first lead of the round must be a trump.")
-            if led in _TRUMPS[s.trump]:
-                raise IllegalAction("A trump was led: you must play a trump.")
-            raise IllegalAction("A non-trump was led: you must play a non-trump (any suit).")
-        s.hands = _set(s.hands, seat, tuple(c for c in hand if c != card))
-        s.trick = (*s.trick, (seat, card))
-        if len(s.trick) == N - sum(s.folded):
-            _finish_trick(s, events)
-        else:
-            s.turn = _next_active(s, seat)
+            return "Play a card with play:<card>."
+        card = action[5:]
+        if card not in _DECK_SET:
+            return _not_a_card(card)
+        if card not in s.hands[seat]:
+            return f"You do not hold {pretty(card)}."
+        if not s.trick:
+            return "The first lead of the round must be a trump."
+        if s.trick[0][1] in _TRUMPS[s.trump]:
+            return "A trump was led: you must play a trump."
+        return "A non-trump was led: you must play a non-trump (any suit)."
 
     # -- labels -----------------------------------------------------------
     def describe(self, state: State, action: str) -> str:
@@ -428,13 +375,5 @@ class KingPedroEngine:
                 setattr(s, k, _frozen(v))
         return s
 
-
-KingPedroEngine._handlers = {
-    "bidding": KingPedroEngine._apply_bidding,
-    "trump": KingPedroEngine._apply_trump,
-    "passing": KingPedroEngine._apply_passing,
-    "discarding": KingPedroEngine._apply_discarding,
-    "playing": KingPedroEngine._apply_playing,
-}
 
 ENGINE = KingPedroEngine()

@@ -8,6 +8,7 @@ from data.editions import king_pedro as edition
 from engines.king_pedro.rules import (
     _POINTS,
     _TRUMPS,
+    SYM,
     TRICKS,
     N,
     _sorted,
@@ -71,6 +72,101 @@ def _deal(s: State, events: list[str]) -> None:
     s.last_trick = ()
     s.last_winner = -1
     events.append(f"Round {s.round}: {{p{s.dealer}}} deals 9 cards each; {{p{s.turn}}} opens the bidding.")
+
+
+# ---------------------------------------------------------------- the moves, applied in place
+# Each takes an already-legal move: ``KingPedroEngine.apply`` checks legality on a copy of the state
+# first, and ``playout.random_playout`` only ever picks from the legal lists.
+
+def bid(s: State, seat: int, amount: int, events: list[str]) -> None:
+    """``seat`` bids ``amount``, or passes for good when ``amount`` is 0."""
+    if amount:
+        s.bid, s.bidder = amount, seat
+    else:
+        s.out = _set(s.out, seat, True)
+    s.auction = (*s.auction, (seat, amount))
+    passed = sum(s.out)
+    if passed == N:
+        events.append(f"All four players passed: {{p{s.dealer}}} collects, shuffles and deals again.")
+        _deal(s, events)
+    elif passed == N - 1 and s.bid:
+        s.phase = "trump"
+        s.turn = s.bidder
+        events.append(f"{{p{s.bidder}}} wins the auction with {s.bid} and names trump.")
+    else:
+        p = seat
+        for _ in range(N):
+            p = (p + 1) % N
+            if not s.out[p]:
+                break
+        s.turn = p
+
+
+def name_trump(s: State, suit: str, events: list[str]) -> None:
+    """The bidder names trump; the second deal of 4 each follows, then passing trumps."""
+    s.trump = suit
+    hands = [list(h) for h in s.hands]
+    i = 0
+    for k in range(1, N + 1):
+        hands[(s.dealer + k) % N].extend(s.stock[i:i + edition.SECOND_DEAL])
+        i += edition.SECOND_DEAL
+    s.stock = ()
+    s.hands = tuple(_sorted(h, suit) for h in hands)
+    s.phase = "passing"
+    s.pass_idx = 0
+    other = edition.SAME_COLOUR[suit]
+    events.append(f"Trump is {edition.SUIT_NAMES[suit]} {SYM[suit]}, with the five of {edition.SUIT_NAMES[other]} "
+                  f"as the other five. {{p{s.dealer}}} deals 4 more cards each.")
+    _advance_passing(s, events)
+
+
+def decide_trumps(s: State, seat: int, give: bool, events: list[str]) -> None:
+    """A player with one or two trumps gives them all to their partner and folds, or keeps them."""
+    if give:
+        partner = (seat + 2) % N
+        trumps = _TRUMPS[s.trump]
+        hand = s.hands[seat]
+        given = tuple(c for c in hand if c in trumps)
+        s.hands = _set(s.hands, partner, _sorted(s.hands[partner] + given, s.trump))
+        s.hands = _set(s.hands, seat, ())
+        s.received = _set(s.received, partner, True)
+        s.folded = _set(s.folded, seat, True)
+        s.folded_cards = _set(s.folded_cards, seat, tuple(c for c in hand if c not in trumps))
+        s.passes = (*s.passes, (seat, partner, len(given)))
+        events.append(f"{{p{seat}}} passes {len(given)} trump{'s' if len(given) > 1 else ''} to "
+                      f"{{p{partner}}} and folds.")
+    s.pass_idx += 1
+    _advance_passing(s, events)
+
+
+def discard(s: State, seat: int, card: str) -> None:
+    """One card out while reducing to 6: a trump face up, anything else face down."""
+    hand = s.hands[seat]
+    i = hand.index(card)
+    s.hands = _set(s.hands, seat, hand[:i] + hand[i + 1:])
+    if card in _TRUMPS[s.trump]:
+        s.faceup = (*s.faceup, (seat, card))
+    else:
+        s.facedown = _set(s.facedown, seat, s.facedown[seat] + (card,))
+
+
+def finish_discarding(s: State, seat: int, events: list[str]) -> None:
+    """``seat`` keeps its 6; when every player still in is done, the bidder's side leads."""
+    s.done = _set(s.done, seat, True)
+    if all(s.done[p] or s.folded[p] for p in range(N)):
+        _start_play(s, events)
+
+
+def play(s: State, seat: int, card: str, events: list[str]) -> None:
+    """``seat`` plays ``card`` to the trick; the last card of a trick settles it."""
+    hand = s.hands[seat]
+    i = hand.index(card)
+    s.hands = _set(s.hands, seat, hand[:i] + hand[i + 1:])
+    s.trick = (*s.trick, (seat, card))
+    if len(s.trick) == N - sum(s.folded):
+        _finish_trick(s, events)
+    else:
+        s.turn = _next_active(s, seat)
 
 
 def _next_active(s: State, seat: int) -> int:
