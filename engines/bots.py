@@ -36,6 +36,17 @@ def bot_action(engine: Engine, state: object, seat: int, salt: int) -> str:
     """A reproducible bot move: the same state, seat and salt give the same action.
 
     The host passes the table seed plus the table version as ``salt``, so a
-    bot's move survives a restart without storing the bot's generator.
+    bot's move survives a restart without storing the bot's generator. A game
+    with its own bot player (King Pedro's, see ``engines.king_pedro.bot``)
+    uses it; the others move like ``RandomBot``.
     """
-    return RandomBot(salt * 7919 + seat).choose(engine, state, seat)
+    draw = bot_draws(salt * 7919 + seat)
+    actions = engine.legal_actions(state, seat)
+    if not actions:
+        raise ValueError(f"seat {seat} has no legal action")
+    if engine.game_id == "king_pedro":
+        # Imported here: the King Pedro package imports this module for its playouts.
+        from engines.king_pedro.bot import choose
+
+        return choose(state, seat, actions, draw)  # type: ignore[arg-type]
+    return actions[draw(len(actions))]
