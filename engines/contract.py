@@ -55,6 +55,10 @@ class Engine(Protocol):
 
     def load(self, data: dict[str, Any]) -> Any: ...
 
+    # Optional, looked up with getattr and so not part of the Protocol:
+    #   teams: tuple[tuple[int, ...], ...]  partnerships by seat; the host seats humans together.
+    #   bot_move(state, seat, actions, draw) -> str  the game's own bot player (engines.bots.bot_action).
+
 
 def check_options(engine: Engine, options: Options | None) -> Options:
     """Merge ``options`` over the engine's defaults, refusing unknown keys and wrong types."""

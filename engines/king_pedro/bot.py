@@ -55,10 +55,10 @@ def choose(state: State, seat: int, actions: list[str], draw: Draw) -> str:
         # Give one or two trumps to the partner who won the auction; otherwise keep playing.
         return "pass_trumps" if state.bidder == (seat + 2) % N else "keep"
     if phase == "discarding":
-        return _discard(state, seat, actions, draw)
-    if phase == "playing":
-        return "play:" + _card_to_play(state, seat)
-    return actions[draw(len(actions))]
+        # Non-trumps never win a trick, so any of them goes as well as another; when trumps must go face
+        # up, the legal list already holds only the lowest class of them.
+        return actions[draw(len(actions))]
+    return "play:" + _card_to_play(state, seat)  # the only phase left with moves
 
 
 def _bid(state: State, seat: int, actions: list[str]) -> str:
@@ -70,12 +70,6 @@ def _bid(state: State, seat: int, actions: list[str]) -> str:
     if want <= cap and not partner_leads and f"bid:{want}" in actions:
         return f"bid:{want}"
     return "pass"
-
-
-def _discard(state: State, seat: int, actions: list[str], draw: Draw) -> str:
-    # Non-trumps never win a trick, so any of them goes as well as another; when trumps must go face up,
-    # the legal list already holds only the lowest class of them.
-    return actions[draw(len(actions))]
 
 
 def _card_to_play(state: State, seat: int) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from data.editions import king_pedro as edition
 from engines.contract import IllegalAction, Options, View, check_options
+from engines.king_pedro import bot
 from engines.king_pedro.round import (
     DUMP_VERSION,
     State,
@@ -38,6 +40,7 @@ from engines.king_pedro.rules import (
     N,
     legal_discards,
     legal_plays,
+    places,
     pretty,
 )
 from engines.rng import Rng, seed_state
@@ -129,16 +132,14 @@ class KingPedroEngine:
     def outcome(self, state: State) -> list[int]:
         if state.phase != "over":
             raise ValueError("the game is not over")
-        if state.winner == 2:
-            return [1] * N
-        return [1 if p % 2 == state.winner else 3 for p in range(N)]
+        return places(state.winner)
 
     def events(self, state: State) -> list[str]:
         return list(state.events)
 
     # -- apply ------------------------------------------------------------
     def apply(self, state: State, seat: int, action: str) -> State:
-        if seat.__class__ is not int or action not in self.legal_actions(state, seat):
+        if seat.__class__ is not int or action.__class__ is not str or action not in self.legal_actions(state, seat):
             raise IllegalAction(self._refusal(state, seat, action))
         s = object.__new__(State)
         s.__dict__.update(state.__dict__)
@@ -234,6 +235,11 @@ class KingPedroEngine:
         if s.trick[0][1] in _TRUMPS[s.trump]:
             return "A trump was led: you must play a trump."
         return "A non-trump was led: you must play a non-trump (any suit)."
+
+    # -- bot player -------------------------------------------------------
+    def bot_move(self, state: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
+        """The King Pedro bot's choice among ``actions`` (see ``engines.king_pedro.bot``)."""
+        return bot.choose(state, seat, actions, draw)
 
     # -- labels -----------------------------------------------------------
     def describe(self, state: State, action: str) -> str:

@@ -1,4 +1,4 @@
-"""Fast random King Pedro games, for Monte Carlo bots and the playout benchmark.
+"""Fast random King Pedro games, for ``engines.simulate`` and the playout benchmark.
 
 A random game through the contract (``RandomBot`` in every seat) almost
 always runs to the round limit, because uniformly random bidders bid high and
@@ -11,7 +11,9 @@ shuffles with the same generator as ``new_game`` and ``round._deal``, takes
 its choices from the same rule helpers
 (``legal_discards``, ``legal_plays``, ``trick_winner``, ``score_round``) in
 the same order as ``legal_actions`` lists them, and draws from its generator
-exactly as ``RandomBot.choose`` does (``bots.bot_draws``). ``tests/engines/test_king_pedro_playout.py``
+exactly as ``RandomBot.choose`` does (``bots.bot_draws``), with the
+bot moving the first seat of ``to_act`` each time, as ``engines.simulate``
+and ``bench.playouts`` drive it. ``tests/engines/test_king_pedro_playout.py``
 checks over many seeds that both paths make identical moves and end with
 identical scores. Any change to the round's flow in ``round`` must be made
 here too; that test is what catches a miss.
@@ -37,6 +39,7 @@ from engines.king_pedro.rules import (
     _sorted,
     legal_discards,
     legal_plays,
+    places,
     score_round,
     trick_winner,
 )
@@ -56,6 +59,11 @@ class PlayoutResult:
     moves: int
     #: The game ended at ``max_rounds`` (more points wins) rather than on a made bid at the target.
     at_round_limit: bool
+
+    @property
+    def places(self) -> list[int]:
+        """Placings by seat, as ``KingPedroEngine.outcome`` gives them."""
+        return places(self.winner)
 
 
 def random_playout(seed: int, options: Options | None = None, bot_seed: int | None = None,

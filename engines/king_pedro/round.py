@@ -75,8 +75,8 @@ def _deal(s: State, events: list[str]) -> None:
 
 
 # ---------------------------------------------------------------- the moves, applied in place
-# Each takes an already-legal move: ``KingPedroEngine.apply`` checks legality on a copy of the state
-# first, and ``playout.random_playout`` only ever picks from the legal lists.
+# Each takes an already-legal move and changes ``s`` in place: ``KingPedroEngine.apply`` checks the move
+# against ``legal_actions`` and hands these functions a copy, so the state it was given never changes.
 
 def bid(s: State, seat: int, amount: int, events: list[str]) -> None:
     """``seat`` bids ``amount``, or passes for good when ``amount`` is 0."""
@@ -151,7 +151,7 @@ def discard(s: State, seat: int, card: str) -> None:
 
 
 def finish_discarding(s: State, seat: int, events: list[str]) -> None:
-    """``seat`` keeps its 6; when every player still in is done, the bidder's side leads."""
+    """``seat`` keeps its 6; when every player still in is done, play begins."""
     s.done = _set(s.done, seat, True)
     if all(s.done[p] or s.folded[p] for p in range(N)):
         _start_play(s, events)

@@ -81,6 +81,13 @@ def score_round(bid: int, bidding_team: int, team_points: tuple[int, int] | list
     return deltas[0], deltas[1]
 
 
+def places(winner: int) -> list[int]:
+    """Placings by seat for a finished game: partners share their place; ``winner`` 2 is a shared win."""
+    if winner == 2:
+        return [1] * N
+    return [1 if p % 2 == winner else 3 for p in range(N)]
+
+
 def legal_discards(hand: tuple[str, ...] | list[str], trump: str) -> list[str]:
     """Cards that may be discarded now while reducing to 6 (keep-your-trumps rules), in hand order."""
     if len(hand) <= HAND:

@@ -12,6 +12,7 @@ from engines.bots import RandomBot
 from engines.king_pedro import ENGINE
 from engines.king_pedro.playout import PlayoutResult, random_playout
 from engines.king_pedro.rules import _TRUMPS
+from engines.simulate import simulate
 
 Move = tuple[int, str]
 
@@ -36,6 +37,7 @@ def assert_same_game(seed: int, options: dict | None = None, bot_seed: int | Non
     assert moves == expected
     at_limit = any("round limit" in event for event in ENGINE.events(state))
     assert result == PlayoutResult(state.scores, state.winner, state.round, len(expected), at_limit)
+    assert result.places == ENGINE.outcome(state)
     return moves
 
 
@@ -86,6 +88,22 @@ def test_four_passes_redeal_the_same_way_on_both_paths() -> None:
         assert moves[4][0] == (first.dealer + 1) % 4, "the same dealer deals again: the same seat opens"
 
 
+def test_a_tie_at_the_round_limit_is_a_shared_win_on_both_paths() -> None:
+    assert_same_game(4, {"max_rounds": 2}, 4)
+    result = random_playout(4, {"max_rounds": 2}, 4)
+    assert result.scores == (-46, -46) and result.winner == 2 and result.at_round_limit
+    assert result.places == [1, 1, 1, 1]
+
+
+def test_a_made_bid_landing_exactly_on_the_target_wins_on_both_paths() -> None:
+    # Seed 20: a bid of 62 made with all 62 points, in the only round allowed.
+    options = {"target": 62, "max_rounds": 1}
+    assert_same_game(20, options)
+    result = random_playout(20, options)
+    assert result.scores == (0, 62) and result.winner == 1 and not result.at_round_limit
+    assert result.places == [3, 1, 3, 1]
+
+
 def test_a_game_can_end_on_a_made_bid_before_the_round_limit() -> None:
     # Random bidders are nearly always set; a low target lets a made bid end the game, as the rules say.
     ended_early = 0
@@ -104,6 +122,13 @@ def test_a_game_can_end_on_a_made_bid_before_the_round_limit() -> None:
        target=st.sampled_from([200, 262]))
 def test_random_seeds_match_the_contract(seed: int, bot_seed: int, max_rounds: int, target: int) -> None:
     assert_same_game(seed, {"max_rounds": max_rounds, "target": target}, bot_seed)
+
+
+def test_the_simulator_reports_the_same_games_on_both_paths() -> None:
+    fast = simulate("king_pedro", 4, 8, 3, {"max_rounds": 3})
+    slow = simulate("king_pedro", 4, 8, 3, {"max_rounds": 3}, through_apply=True)
+    assert (fast.actions, fast.places) == (slow.actions, slow.places)
+    assert fast.actions > 8 * 50
 
 
 def test_options_are_checked_like_new_game() -> None:
