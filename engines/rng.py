@@ -4,9 +4,9 @@ Python's ``random.Random`` state is a 625-int tuple; dumping it into every
 snapshot would bloat the store and make snapshots hard to diff. SplitMix64
 is tiny, fast in pure Python and good enough for shuffling cards.
 
-``below`` and ``shuffle`` inline the SplitMix64 step: random playouts call
-them tens of thousands of times a second, and a method call per draw was a
-third of their cost. ``tests/engines/test_rng.py`` pins their output to the
+``below`` inlines the SplitMix64 step: random playouts draw tens of
+thousands of times a second, and a method call per draw was a third of
+the cost of a draw. ``tests/engines/test_rng.py`` pins its output to the
 plain definition, because stored games replay through them.
 """
 
@@ -58,20 +58,10 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates from the end, one ``below(i + 1)`` per position."""
-        z = self.state
+        below = self.below
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _LIMITS[n] if n < 257 else _SPAN - _SPAN % n
-            while True:
-                z = (z + _GOLDEN) & _MASK
-                x = ((z ^ (z >> 30)) * _MIX1) & _MASK
-                x = ((x ^ (x >> 27)) * _MIX2) & _MASK
-                x ^= x >> 31
-                if x < limit:
-                    break
-            j = x % n
+            j = below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = z
 
 
 def seed_state(seed: int) -> int:
