@@ -58,6 +58,7 @@ class Engine(Protocol):
     # Optional, looked up with getattr and so not part of the Protocol:
     #   teams: tuple[tuple[int, ...], ...]  partnerships by seat; the host seats humans together.
     #   bot_move(state, seat, actions, draw) -> str  the game's own bot player (engines.bots.bot_action).
+    #   random_playout(seed, options, bot_seed)  RandomBot's whole game, faster (engines.simulate).
 
 
 def check_options(engine: Engine, options: Options | None) -> Options:

@@ -2,9 +2,9 @@
 
     python -m engines.simulate do_over --players 4 --games 200 --seed 1
 
-King Pedro's random games run through ``engines.king_pedro.playout``, which
-plays the very games RandomBot plays through the contract, a few times faster
-(``--through-apply`` takes the contract path instead).
+An engine that offers ``random_playout`` (King Pedro) plays its random games
+through it: the very games RandomBot plays through the contract, a few times
+faster (``--through-apply`` takes the contract path instead).
 """
 
 from __future__ import annotations
@@ -47,11 +47,10 @@ def simulate(game_id: str, players: int, games: int, seed: int, options: dict | 
     engine = get_engine(game_id)
     report = SimulationReport(game_id, players, games, 0.0, 0, [Counter() for _ in range(players)])
     start = time.perf_counter()
-    if game_id == "king_pedro" and not through_apply:
-        from engines.king_pedro.playout import random_playout
-
+    fast_playout = None if through_apply else getattr(engine, "random_playout", None)
+    if fast_playout is not None:
         for g in range(games):
-            result = random_playout(seed + g, options, bot_seed=seed * 1_000_003 + g)
+            result = fast_playout(seed + g, options, bot_seed=seed * 1_000_003 + g)
             report.actions += result.moves
             for seat, place in enumerate(result.places):
                 report.places[seat][place] += 1
@@ -79,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--through-apply", action="store_true",
-                        help="King Pedro: play through the engine contract instead of its fast playout")
+                        help="play through the engine contract even where the engine has a fast playout")
     args = parser.parse_args(argv)
     engine = get_engine(args.game)
     players = args.players or engine.min_players

@@ -236,6 +236,16 @@ class KingPedroEngine:
             return "A trump was led: you must play a trump."
         return "A non-trump was led: you must play a non-trump (any suit)."
 
+    # -- random playouts ----------------------------------------------------
+    def random_playout(self, seed: int, options: Options | None = None, bot_seed: int | None = None) -> Any:
+        """The game RandomBot(bot_seed) plays from ``new_game(4, seed, options)``, without a copy per move.
+
+        Returns a ``playout.PlayoutResult`` (``.places``, ``.moves``); see ``engines.king_pedro.playout``.
+        """
+        from engines.king_pedro.playout import random_playout  # it builds on this module
+
+        return random_playout(seed, options, bot_seed)
+
     # -- bot player -------------------------------------------------------
     def bot_move(self, state: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
         """The King Pedro bot's choice among ``actions`` (see ``engines.king_pedro.bot``)."""
