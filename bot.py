@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import os
+import signal
 import sys
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import controls
 from cogs.controls import ActButton, ActSelect
-from cogs.game import APOLOGY, GameCog
+from cogs.flow import TableFlow
+from cogs.game import GameCog
+from cogs.guard import APOLOGY, Guard, tell
 from data.store import Store
 from host import TableService
 
@@ -51,6 +55,10 @@ class Settings:
         )
 
 
+#: How long a clean stop waits for interactions in flight to finish their commit.
+DRAIN_SECONDS = 4.0
+
+
 class DeckhandBot(commands.Bot):
     def __init__(self, settings: Settings) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
@@ -58,12 +66,16 @@ class DeckhandBot(commands.Bot):
         self.settings = settings
         self.store: Store | None = None
         self.tables: TableService | None = None
+        self.guard = Guard()
+        self.flow: TableFlow | None = None
+        self._closing = False
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
         self.tables = TableService(self.store)
+        self.flow = TableFlow(self, self.tables, self.guard, self.settings.bot_delay)
         self.add_dynamic_items(ActButton, ActSelect)
-        await self.add_cog(GameCog(self, self.tables, self.settings.bot_delay))
+        await self.add_cog(GameCog(self, self.tables, self.guard, self.flow))
         self.tree.on_error = self.on_app_command_error
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
@@ -74,41 +86,56 @@ class DeckhandBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
-        cog = self.get_cog("GameCog")
-        if isinstance(cog, GameCog):
-            await cog.resume()
+        if self.flow is not None:
+            await self.flow.resume()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        # Components whose id is not ours at all never reach a DynamicItem; answer them here.
-        if interaction.type is discord.InteractionType.component:
-            custom_id = str((interaction.data or {}).get("custom_id", ""))
-            if not custom_id.startswith("dh:") and not interaction.response.is_done():
-                await interaction.response.send_message(
-                    "That control isn't one I recognise. Use the table's **Hand / act** button.", ephemeral=True)
+        # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
+        if controls.unhandled(interaction) and not interaction.response.is_done():
+            await self.guard.run(interaction, lambda: tell(interaction, (
+                "That control isn't one I recognise (it may be damaged). "
+                "Use the table's **Hand / act** button or `/play` instead.")))
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.NoPrivateMessage):
             text = "Deckhand tables live in server channels, not in direct messages."
+        elif isinstance(error, app_commands.TransformerError):
+            text = (f"I couldn't use `{str(error.value)[:60]}` there. "
+                    "Pick one of the choices Discord offers for that option.")
+        elif isinstance(error, app_commands.MissingPermissions):
+            text = "You need the Manage Server permission for that command."
         elif isinstance(error, app_commands.CheckFailure):
             text = "You can't use that command here."
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
             text = APOLOGY
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        try:
+            await tell(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not answer a failed command")
 
     async def close(self) -> None:
-        cog = self.get_cog("GameCog")
-        if cog is not None:
+        """The one way the bot stops (SIGINT, SIGTERM, tests): finish what is in flight, then close.
+
+        New interactions are refused politely, handlers in flight finish their commit
+        and their answer, paced bots stop between moves, then the gateway and the store close.
+        """
+        if self._closing:
+            return
+        self._closing = True
+        if not await self.guard.drain(DRAIN_SECONDS):
+            log.warning("stopping with interactions still in flight after %.0f s", DRAIN_SECONDS)
+        if self.flow is not None:
+            await self.flow.close()
+        if self.get_cog("GameCog") is not None:
             await self.remove_cog("GameCog")
         await super().close()
         if self.store is not None:
             await self.store.close()
             self.store = None
+        log.info("stopped cleanly")
 
 
 def create_bot(settings: Settings | None = None) -> DeckhandBot:
@@ -123,24 +150,74 @@ def setup_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
 
 
+async def until_stopped(work: Awaitable[object]) -> None:
+    """Run ``work`` until it ends or the process gets SIGINT or SIGTERM (once is enough)."""
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[None] = loop.create_future()
+
+    def on_signal() -> None:
+        if not stop.done():
+            log.info("stop requested")
+            stop.set_result(None)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, on_signal)
+    task = asyncio.ensure_future(work)
+    try:
+        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            task.result()  # a failure to log in, say, surfaces here
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+
+WELCOME = ("👋 **Welcome to the Deckhand sandbox.** Type `/game new` to open a table, `/game join` to sit "
+           "down and `/game start` to deal; `/game addbot` fills empty seats. Switch members with "
+           "**Viewing as** at the top to play every seat.")
+
+
 async def run_sandbox(settings: Settings) -> None:
     """The real bot, unchanged, inside SimCord, with a browser view of #games."""
     import simcord
 
+    # SimCord's gateway has no voice and reports intents its own way: those start-up
+    # warnings are harmless, and they alarm a newcomer.
+    for noisy in ("discord.client", "discord.state"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
     sandbox_settings = Settings(token=None, database_path=os.environ.get("SANDBOX_DATABASE_PATH", "").strip()
                                 or os.path.join("var", "sandbox.sqlite3"),
                                 dev_guild_id=None, log_level=settings.log_level, bot_delay=settings.bot_delay,
                                 sandbox_port=settings.sandbox_port)
-    async with simcord.run(create_bot(sandbox_settings), check_errors=False) as env:
-        guild = env.create_guild("Deckhand Sandbox")
-        channel = guild.create_text_channel("games")
-        members = [guild.add_member(env.create_user(name)) for name in SANDBOX_MEMBERS]
-        async with env.preview(channel, viewers=members, layout="channel",
-                               port=settings.sandbox_port) as preview:
-            print(f"\nDeckhand sandbox is running: open {preview.url}\n"
-                  "Play in #games; switch 'Viewing as' between alice, bob, carol and dave. Ctrl-C stops.\n",
-                  flush=True)
-            await preview.wait_closed()
+    bot = create_bot(sandbox_settings)
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+            guild = env.create_guild("Deckhand Sandbox")
+            channel = guild.create_text_channel("games")
+            members = [guild.add_member(env.create_user(name)) for name in SANDBOX_MEMBERS]
+            games = bot.get_channel(channel.id)
+            if isinstance(games, discord.TextChannel):
+                await games.send(WELCOME)
+            async with env.preview(channel, viewers=members, layout="channel",
+                                   port=settings.sandbox_port) as preview:
+                print(f"\nDeckhand sandbox is running: open {preview.url}\n"
+                      "Play in #games; switch 'Viewing as' between alice, bob, carol and dave. Ctrl-C stops.\n",
+                      flush=True)
+                await until_stopped(preview.wait_closed())
+                await bot.close()
+    finally:
+        await bot.close()
+
+
+async def run_discord(settings: Settings) -> None:
+    bot = create_bot(settings)
+    try:
+        await until_stopped(bot.start(settings.token or ""))
+    finally:
+        await bot.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,10 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.sandbox or not settings.token:
         if not args.sandbox:
             log.info("no DISCORD_TOKEN set: starting the offline sandbox")
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run_sandbox(settings))
-        return 0
-    create_bot(settings).run(settings.token, log_handler=None)
+        asyncio.run(run_sandbox(settings))
+    else:
+        asyncio.run(run_discord(settings))
     return 0
 
 

@@ -138,12 +138,14 @@ async def breakdown(tables: TableService, count: int) -> tuple[float, float, flo
 
     for name, fn in originals.items():
         setattr(store, name, timed(fn))
-    await store.db.set_trace_callback(trace)
+    for connection in (store._writer, store._reader):  # the bench counts statements on both
+        await connection.set_trace_callback(trace)
     try:
         times, _ = await human_path(tables, count)
         opening = statements  # includes opening the tables; subtract it below
     finally:
-        await store.db.set_trace_callback(None)
+        for connection in (store._writer, store._reader):
+            await connection.set_trace_callback(None)
         for name in originals:
             delattr(store, name)  # back to the class methods
     total = sum(times)
@@ -163,10 +165,10 @@ async def bench(count: int) -> int:
         path = os.path.join(tmp, "bench.sqlite3")
         store = await Store.open(path)
         try:
-            async with store.db.execute("PRAGMA journal_mode") as cur:
-                journal = (await cur.fetchone())[0]
-            async with store.db.execute("PRAGMA synchronous") as cur:
-                sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get((await cur.fetchone())[0], "?")
+            journal = await store.pragma("journal_mode")
+            async with store.transaction() as tx:  # synchronous is per connection: ask the writer
+                row = await tx.fetchone("PRAGMA synchronous")
+            sync = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(row[0] if row else -1, "?")
             seeds = itertools.count(1)
             tables = TableService(store, new_seed=lambda: next(seeds))
             print(f"   database: temp file, journal_mode={journal}, synchronous={sync}; {GAME} tables, {SEATS} seats")

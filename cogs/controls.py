@@ -1,20 +1,64 @@
 """Restart-proof controls: every button and select is a DynamicItem.
 
-A custom_id says everything needed to act on it (``dh:<kind>:<table>:<version>:…``),
-so a click works after a restart without any View kept in memory. The
-templates are deliberately broad: a garbled or forged ``dh:`` id still
-reaches our handler, which answers it instead of leaving the click to fail.
+A custom_id says everything needed to act on it, so a click works after a
+restart without any View kept in memory:
+
+    dh:h:<table>:<version>             Hand / act (opens the current hand, whatever the version)
+    dh:a:<table>:<version>:<action>    an action button
+    dh:s:<table>:<version>:<index>     an action select (the action is the chosen value)
+    dh:l:<table>:<verb>                a lobby button (join, leave, addbot, start)
+
+The templates accept only well-formed ids. Anything else, a forged or garbled
+id included, is answered by :func:`unhandled`, which ``on_interaction`` calls,
+so no click is left without an answer.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 import discord
 
-ControlHandler = Callable[[discord.Interaction, str, Sequence[str]], Awaitable[None]]
+ControlHandler = Callable[[discord.Interaction, "Control", Sequence[str]], Awaitable[None]]
+
+#: Table ids are row ids and versions are move counts: both fit these bounds, and
+#: parsing them strictly keeps a huge or non-ASCII number away from the database.
+MAX_TABLE_ID = 2**63 - 1
+MAX_VERSION = 10**9
+_NUMBER = r"[0-9]{1,19}"
+BUTTON_TEMPLATE = rf"dh:(?:h:{_NUMBER}:{_NUMBER}|a:{_NUMBER}:{_NUMBER}:[^\r\n]+|l:{_NUMBER}:[a-z]{{1,20}})"
+SELECT_TEMPLATE = rf"dh:s:{_NUMBER}:{_NUMBER}:[0-9]{{1,2}}"
+_PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
 
 _handler: ControlHandler | None = None
+
+
+@dataclass(frozen=True)
+class Control:
+    """A parsed custom_id."""
+
+    kind: str  # "h", "a", "s" or "l"
+    table_id: int
+    version: int | None = None
+    action: str = ""  # the action of an action button, or the verb of a lobby button
+
+
+def parse_control(custom_id: str) -> Control | None:
+    """The control a custom_id names, or None when it is not a well-formed Deckhand id."""
+    if len(custom_id) > 100 or not any(p.fullmatch(custom_id) for p in _PATTERNS):
+        return None
+    parts = custom_id.split(":", 4)
+    kind, table_id = parts[1], int(parts[2])
+    if not 0 < table_id <= MAX_TABLE_ID:
+        return None
+    if kind == "l":
+        return Control(kind, table_id, None, parts[3])
+    version = int(parts[3])
+    if version > MAX_VERSION:
+        return None
+    return Control(kind, table_id, version, parts[4] if kind == "a" else "")
 
 
 def set_handler(handler: ControlHandler | None) -> None:
@@ -22,12 +66,39 @@ def set_handler(handler: ControlHandler | None) -> None:
     _handler = handler
 
 
+def _in_message(interaction: discord.Interaction, component_type: int, custom_id: str) -> bool:
+    """Whether the clicked component is on the message, as discord.py needs to route it to an item."""
+    message = interaction.message
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            kind = int(getattr(getattr(child, "type", None), "value", -1))
+            if getattr(child, "custom_id", None) == custom_id and kind == component_type:
+                return True
+    return False
+
+
+def unhandled(interaction: discord.Interaction) -> bool:
+    """True for a component interaction that no DynamicItem will take, so the caller must answer it."""
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    data = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    component_type = int(data.get("component_type", 0) or 0)
+    expected = 2 if _PATTERNS[0].fullmatch(custom_id) else 3 if _PATTERNS[1].fullmatch(custom_id) else None
+    return expected != component_type or not _in_message(interaction, component_type, custom_id)
+
+
 async def _dispatch(interaction: discord.Interaction, custom_id: str, values: Sequence[str]) -> None:
-    if _handler is None:
-        await interaction.response.send_message("Deckhand is still starting up; try again in a moment.",
-                                                ephemeral=True)
+    control = parse_control(custom_id)
+    if _handler is None or control is None:
+        text = ("Deckhand is starting up or stopping; try again in a moment." if _handler is None else
+                "That control isn't one I recognise. Use the table's **Hand / act** button or `/play`.")
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True)
         return
-    await _handler(interaction, custom_id, values)
+    await _handler(interaction, control, values)
 
 
 def stateless_view() -> discord.ui.View:
@@ -45,7 +116,7 @@ def stateless_view() -> discord.ui.View:
     return view
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<body>(?!s:).*)"):
+class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     def __init__(self, custom_id: str, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
@@ -59,7 +130,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=r"dh:(?P<bod
         await _dispatch(interaction, self.item.custom_id or "", [])
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"dh:s:(?P<body>.*)"):
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
     def __init__(self, custom_id: str, placeholder: str | None = None,
                  options: list[discord.SelectOption] | None = None) -> None:
         super().__init__(discord.ui.Select(custom_id=custom_id, placeholder=placeholder,

@@ -49,6 +49,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, seat)
     );
     """,
+    # 2: every change of a table's state bumps its revision, so lobby edits, start and
+    # abandon carry the optimistic check that moves carry with ``version``.
+    """
+    ALTER TABLE game_tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

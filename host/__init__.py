@@ -1,6 +1,6 @@
 """The game-hosting service: tables, lobbies, seats, applying actions, bots. No discord here."""
 
 from host.errors import Refusal, StaleClick
-from host.tables import ActOutcome, HandInfo, TableService
+from host.tables import ActOutcome, HandInfo, LobbyChange, TableService
 
-__all__ = ["ActOutcome", "HandInfo", "Refusal", "StaleClick", "TableService"]
+__all__ = ["ActOutcome", "HandInfo", "LobbyChange", "Refusal", "StaleClick", "TableService"]

@@ -42,6 +42,14 @@ class ActOutcome:
 
 
 @dataclass
+class LobbyChange:
+    """A committed lobby edit: the lobby after it, and whether it closed the table."""
+
+    table: TableRecord
+    closed: bool
+
+
+@dataclass
 class HandInfo:
     """Everything a seat's private panel shows."""
 
@@ -60,8 +68,9 @@ class TableService:
     def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None) -> None:
         self.store = store
         self._new_seed = new_seed or (lambda: secrets.randbits(62))
+        # One lock per table serialises every change to it in this process (lobby edits,
+        # start, moves, abandon); the store's revision and version checks guard the rest.
         self._locks: dict[int, asyncio.Lock] = {}
-        self._lobby_locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, Any]] = {}
         # This process is the only writer, so a table read once stays true until
         # the service itself changes it; the play path then needs no reads at all.
@@ -116,8 +125,11 @@ class TableService:
             log.warning("table %s: snapshot unreadable, rebuilding from the action log", table.id)
             state = rebuild(engine, table, await self.store.actions(table.id))
             snapshot = canonical(engine.dump(state))
-            await self.store.replace_snapshot(table.id, snapshot)
-            self._records[table.id] = replace(table, snapshot=snapshot)
+            try:
+                await self.store.replace_snapshot(table.id, table.version, snapshot)
+                self._records[table.id] = replace(table, snapshot=snapshot)
+            except StaleVersion:  # the table moved on meanwhile; its new snapshot is the truth
+                self._records.pop(table.id, None)
         self._states[table.id] = (table.version, state)
         return state
 
@@ -150,23 +162,41 @@ class TableService:
             raise Refusal(f"This channel already has a table{where}. Use `/game status` to see it, "
                           "or start yours in another channel or thread.") from None
 
-    async def _edit_lobby(self, channel_id: int, edit: Callable[[TableRecord, list[SeatRecord]], None]) -> TableRecord:
-        table = await self.require_table(channel_id)
-        async with self._lobby_locks.setdefault(table.id, asyncio.Lock()):
-            table = await self.reload(table.id)
+    def _gone(self, table: TableRecord) -> Refusal:
+        """The truth about a table that is no longer a lobby, for a lobby change that lost a race."""
+        if table.status == "abandoned":
+            return Refusal(f"Table #{table.id} was just closed. Start a new one with `/game new`.")
+        if table.status == "finished":
+            return Refusal(f"The game at table #{table.id} is over. Start a new one with `/game new`.")
+        return Refusal("The game has already started.")
+
+    async def _edit_lobby(self, table_id: int,
+                          edit: Callable[[TableRecord, list[SeatRecord]], int | None]) -> LobbyChange:
+        """Apply ``edit`` to a copy of the lobby's seats and commit it if the lobby is unchanged.
+
+        ``edit`` may return a new host id. A lobby left with no human closes in the same transaction.
+        """
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
             if table.status != "lobby":
-                raise Refusal("The game has already started.")
+                raise self._gone(table)
             seats = [replace(s) for s in table.seats]
-            edit(table, seats)
+            host = edit(table, seats)
             for i, seat in enumerate(seats):
                 seat.position = i
+            closed = not any(not s.is_bot for s in seats)
             try:
-                await self.store.set_lobby_seats(table.id, seats)
+                if closed:
+                    await self.store.close_table(table.id, table.revision, seats)
+                else:
+                    await self.store.set_lobby_seats(table.id, table.revision, seats, host)
             except StaleVersion:
-                raise Refusal("The game has already started.") from None
-            return await self.reload(table.id)
+                raise self._gone(await self.reload(table.id)) from None
+            finally:
+                self._records.pop(table.id, None)
+            return LobbyChange(await self.reload(table.id), closed)
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> TableRecord:
+    async def join(self, channel_id: int, user_id: int, name: str, table_id: int | None = None) -> LobbyChange:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
             engine = self.engine_of(table)
             if any(s.user_id == user_id for s in seats):
@@ -175,23 +205,20 @@ class TableService:
                 raise Refusal(f"The table is full ({engine.max_players} seats).")
             seats.append(SeatRecord(len(seats), user_id, name, False))
 
-        return await self._edit_lobby(channel_id, edit)
+        return await self._edit_lobby(table_id or (await self.require_table(channel_id)).id, edit)
 
-    async def leave(self, channel_id: int, user_id: int) -> TableRecord:
-        def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
+    async def leave(self, channel_id: int, user_id: int, table_id: int | None = None) -> LobbyChange:
+        def edit(table: TableRecord, seats: list[SeatRecord]) -> int | None:
             if not any(s.user_id == user_id for s in seats):
                 raise Refusal("You are not at this table.")
             seats[:] = [s for s in seats if s.user_id != user_id]
+            humans = [s for s in seats if not s.is_bot]
+            return humans[0].user_id if humans and table.host_id == user_id else None
 
-        table = await self._edit_lobby(channel_id, edit)
-        humans = [s for s in table.seats if not s.is_bot]
-        if not humans:
-            await self.store.set_status(table.id, "abandoned")
-        elif table.host_id == user_id:
-            await self.store.set_host(table.id, humans[0].user_id or 0)
-        return await self.reload(table.id)
+        return await self._edit_lobby(table_id or (await self.require_table(channel_id)).id, edit)
 
-    async def add_bot(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
+    async def add_bot(self, channel_id: int, user_id: int, is_manager: bool,
+                      table_id: int | None = None) -> LobbyChange:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
             self._require_host(table, user_id, is_manager, "add bot players")
             engine = self.engine_of(table)
@@ -201,19 +228,20 @@ class TableService:
             name = next(n for n in MAX_BOTS_NAMES if n not in taken)
             seats.append(SeatRecord(len(seats), None, name, True))
 
-        return await self._edit_lobby(channel_id, edit)
+        return await self._edit_lobby(table_id or (await self.require_table(channel_id)).id, edit)
 
     @staticmethod
     def _require_host(table: TableRecord, user_id: int, is_manager: bool, what: str) -> None:
         if table.host_id != user_id and not is_manager:
             raise Refusal(f"Only the table's host or a member with Manage Server can {what}.")
 
-    async def start(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
-        table = await self.require_table(channel_id)
-        async with self._lobby_locks.setdefault(table.id, asyncio.Lock()):
-            table = await self.reload(table.id)
+    async def start(self, channel_id: int, user_id: int, is_manager: bool,
+                    table_id: int | None = None) -> TableRecord:
+        table_id = table_id or (await self.require_table(channel_id)).id
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
             if table.status != "lobby":
-                raise Refusal("The game has already started.")
+                raise self._gone(table)
             self._require_host(table, user_id, is_manager, "start the game")
             engine = self.engine_of(table)
             n = len(table.seats)
@@ -224,9 +252,11 @@ class TableService:
             seats = self._seating(engine, table)
             state = engine.new_game(n, table.seed, table.options)
             try:
-                await self.store.start_table(table.id, seats, canonical(engine.dump(state)))
+                await self.store.start_table(table.id, table.revision, seats, canonical(engine.dump(state)))
             except StaleVersion:
-                raise Refusal("The game has already started.") from None
+                raise self._gone(await self.reload(table.id)) from None
+            finally:
+                self._records.pop(table.id, None)
             table = await self.reload(table.id)
             self._states[table.id] = (0, state)
             return table
@@ -251,11 +281,21 @@ class TableService:
             seat.position = i
         return seats
 
-    async def abandon(self, channel_id: int, user_id: int, is_manager: bool) -> TableRecord:
-        table = await self.require_table(channel_id)
-        self._require_host(table, user_id, is_manager, "abandon the table")
-        async with self.lock(table.id):
-            await self.store.set_status(table.id, "abandoned")
+    async def abandon(self, channel_id: int, user_id: int, is_manager: bool,
+                      table_id: int | None = None) -> TableRecord:
+        table_id = table_id or (await self.require_table(channel_id)).id
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
+            if not table.active:
+                raise Refusal(f"Table #{table.id} is already {table.status}.")
+            self._require_host(table, user_id, is_manager, "abandon the table")
+            try:
+                await self.store.close_table(table.id, table.revision)
+            except StaleVersion:
+                table = await self.reload(table.id)
+                raise Refusal(f"Table #{table.id} changed just now ({table.status}); try again.") from None
+            finally:
+                self._records.pop(table.id, None)
             self._states.pop(table.id, None)
             return await self.reload(table.id)
 
@@ -356,7 +396,8 @@ class TableService:
             self._records.pop(table.id, None)  # the transaction rolled back; trust only the database
             raise
         self._states[table.id] = (version, new_state)
-        table = replace(table, version=version, snapshot=snapshot, status="finished" if over else "playing")
+        table = replace(table, version=version, snapshot=snapshot, status="finished" if over else "playing",
+                        revision=table.revision + 1)
         self._records[table.id] = table
         return ActOutcome(table=table, seat=seat, line=line, events=events,
                           turn_changed=engine.to_act(new_state) != to_act or bool(events) or over,

@@ -46,8 +46,7 @@ async def play_some(tables: TableService, table_id: int, n: int) -> None:
 
 
 async def test_wal_mode_and_schema_version(store: Store) -> None:
-    async with store.db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
+    assert await store.pragma("journal_mode") == "wal"
     assert await store.schema_version() == SCHEMA_VERSION
 
 
@@ -84,13 +83,15 @@ async def test_a_failed_commit_leaves_the_table_as_it_was(store: Store, monkeypa
     before = await tables.get(table.id)
     log_before = await store.actions(table.id)
     # A real failure inside the transaction, after the table row was already updated.
-    await store.db.execute("CREATE TRIGGER fail BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    async with store.transaction() as tx:
+        await tx.execute("CREATE TRIGGER fail BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
     state = await tables.state(before)
     engine = tables.engine_of(before)
     seat = engine.to_act(state)[0]
     with pytest.raises(aiosqlite.IntegrityError):
         await tables.act(table.id, before.seats[seat].user_id, engine.legal_actions(state, seat)[0], before.version)
-    await store.db.execute("DROP TRIGGER fail")
+    async with store.transaction() as tx:
+        await tx.execute("DROP TRIGGER fail")
     after = await tables.get(table.id)
     assert (after.version, after.snapshot, after.status) == (before.version, before.snapshot, before.status)
     assert [a.version for a in await store.actions(table.id)] == [a.version for a in log_before]
@@ -129,7 +130,7 @@ async def test_a_corrupt_snapshot_is_rebuilt_from_the_log(store: Store) -> None:
     table = await started(tables)
     await play_some(tables, table.id, 6)
     good = (await tables.get(table.id)).snapshot
-    await store.replace_snapshot(table.id, "{not json")
+    await store.replace_snapshot(table.id, table.version + 6, "{not json")
     fresh = TableService(store)
     t = await fresh.get(table.id)
     engine = get_engine("do_over")
@@ -180,10 +181,10 @@ async def test_host_leaving_passes_the_table_on_and_last_leaving_abandons(store:
     tables = TableService(store)
     await tables.create(guild_id=1, channel_id=5, game_id="do_over", options=None, user_id=1, user_name="a")
     await tables.join(5, 2, "b")
-    table = await tables.leave(5, 1)
-    assert table.host_id == 2
-    table = await tables.leave(5, 2)
-    assert table.status == "abandoned"
+    change = await tables.leave(5, 1)
+    assert change.table.host_id == 2 and not change.closed
+    change = await tables.leave(5, 2)
+    assert change.closed and change.table.status == "abandoned"
     assert await store.active_table(5) is None
 
 

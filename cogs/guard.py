@@ -1,0 +1,99 @@
+"""One guard around every handler: each interaction is answered exactly once.
+
+A handler's work runs inside :meth:`Guard.run`. Whatever it raises becomes
+an answer: a :class:`Refusal` its own text, a stale click a fresh panel (or,
+if even that is refused, the refusal), anything else the apology and a log
+line with the table id. The guard also counts the handlers in flight, so a
+clean stop can let them finish their commit before the store closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from host import Refusal, StaleClick
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. The table is safe; please try again."
+STOPPING = "Deckhand is restarting; nothing was changed. Please try again in a moment."
+
+OnStale = Callable[[StaleClick], Awaitable[None]]
+
+
+def awaiting_answer(interaction: discord.Interaction) -> bool:
+    """Whether the member has not been answered yet (not responded, or deferred with no follow-up)."""
+    return not interaction.response.is_done() or bool(interaction.extras.get("deferred"))
+
+
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    """A private note: the response if none was sent yet, else a follow-up."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text[:2000], ephemeral=True)
+    else:
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+    interaction.extras.pop("deferred", None)
+
+
+class Guard:
+    def __init__(self) -> None:
+        self.closing = False
+        self._inflight: set[asyncio.Task[object]] = set()
+
+    async def run(self, interaction: discord.Interaction, work: Callable[[], Awaitable[None]], *,
+                  table_id: int | None = None, on_stale: OnStale | None = None) -> None:
+        if self.closing:
+            await self._answer(interaction, STOPPING, table_id)
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self._inflight.add(task)
+        try:
+            await work()
+        except Exception as exc:  # noqa: BLE001 - every failure must become an answer
+            await self._fail(interaction, exc, table_id, on_stale)
+        finally:
+            if task is not None:
+                self._inflight.discard(task)
+
+    async def _fail(self, interaction: discord.Interaction, exc: Exception, table_id: int | None,
+                    on_stale: OnStale | None) -> None:
+        if isinstance(exc, StaleClick) and on_stale is not None and awaiting_answer(interaction):
+            try:
+                await on_stale(exc)
+                return
+            except Refusal as again:  # e.g. a stranger's click on an old message
+                exc = again
+            except Exception as again:  # noqa: BLE001
+                exc = again
+        if isinstance(exc, Refusal):
+            text = str(exc)
+        else:
+            log.error("unexpected error (table %s, user %s)", table_id, interaction.user.id,
+                      exc_info=(type(exc), exc, exc.__traceback__))
+            text = APOLOGY
+        await self._answer(interaction, text, table_id)
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, text: str, table_id: int | None) -> None:
+        if not awaiting_answer(interaction):
+            # The member already has their answer (the move was acknowledged); a later
+            # failure, such as posting the table message, is logged above, not told twice.
+            return
+        try:
+            await tell(interaction, text)
+        except Exception:
+            log.warning("could not answer an interaction (table %s)", table_id, exc_info=True)
+
+    async def drain(self, timeout: float) -> bool:
+        """Stop taking new work and wait up to ``timeout`` s for the handlers in flight."""
+        self.closing = True
+        pending = {t for t in self._inflight if t is not asyncio.current_task() and not t.done()}
+        if not pending:
+            return True
+        _, still = await asyncio.wait(pending, timeout=timeout)
+        return not still

@@ -1,0 +1,53 @@
+"""Strict parsing of what members type: whole numbers and table options.
+
+Every number a member can send (an option value, a table id or a version in a
+custom_id) is read the same way: ASCII digits only, within a stated range.
+``str.isdigit`` is not enough: it accepts ``²`` and other digits that ``int``
+refuses or reads as something else.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from host.errors import Refusal
+
+_DIGITS = re.compile(r"[0-9]{1,19}")
+#: No table option needs more: the longest games cap at a few thousand turns.
+MAX_OPTION = 100_000
+_KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
+
+
+def whole_number(text: str, low: int, high: int) -> int | None:
+    """``text`` as an int in ``[low, high]``, or None if it is anything else."""
+    if not _DIGITS.fullmatch(text):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``"max_turns=300 allow_voluntary_take=false"`` → a dict; anything malformed raises Refusal.
+
+    Whether a key belongs to the game is checked later, against the engine's defaults.
+    """
+    options: dict[str, Any] = {}
+    for part in (text or "").replace(",", " ").split():
+        key, sep, raw = part.partition("=")
+        if not sep or not key or not raw or "=" in raw:
+            raise Refusal(f"Options look like `name=value`, e.g. `max_turns=300`; I couldn't read `{part[:40]}`.")
+        if not _KEY.fullmatch(key):
+            raise Refusal(f"`{key[:40]}` isn't an option name; see `/game rules` for the game's options.")
+        low = raw.lower()
+        if low in ("true", "yes", "on"):
+            options[key] = True
+        elif low in ("false", "no", "off"):
+            options[key] = False
+        else:
+            number = whole_number(raw, 1, MAX_OPTION)
+            if number is None:
+                raise Refusal(f"Option `{key}` needs true/false or a whole number from 1 to {MAX_OPTION:,}; "
+                              f"`{raw[:40]}` isn't one.")
+            options[key] = number
+    return options
