@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable
+import weakref
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 import discord
 from discord import app_commands
@@ -60,6 +63,15 @@ DRAIN_SECONDS = 4.0
 
 
 class DeckhandBot(commands.Bot):
+    # Tests that run the bot in SimCord close every bot they built through close(),
+    # the same path as SIGINT; SimCord itself only detaches a bot.
+    _live: ClassVar[weakref.WeakSet[DeckhandBot]] = weakref.WeakSet()
+
+    @classmethod
+    async def close_all(cls) -> None:
+        for bot in list(cls._live):
+            await bot.close()
+
     def __init__(self, settings: Settings) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
@@ -69,6 +81,7 @@ class DeckhandBot(commands.Bot):
         self.guard = Guard()
         self.flow: TableFlow | None = None
         self._closing = False
+        DeckhandBot._live.add(self)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
@@ -125,6 +138,7 @@ class DeckhandBot(commands.Bot):
         if self._closing:
             return
         self._closing = True
+        DeckhandBot._live.discard(self)
         if not await self.guard.drain(DRAIN_SECONDS):
             log.warning("stopping with interactions still in flight after %.0f s", DRAIN_SECONDS)
         if self.flow is not None:
@@ -150,8 +164,9 @@ def setup_logging(level: str) -> None:
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
 
 
-async def until_stopped(work: Awaitable[object]) -> None:
-    """Run ``work`` until it ends or the process gets SIGINT or SIGTERM (once is enough)."""
+@contextlib.contextmanager
+def stop_signals() -> Iterator[asyncio.Future[None]]:
+    """A future that one SIGINT or SIGTERM completes, for as long as the block runs."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
 
@@ -162,14 +177,21 @@ async def until_stopped(work: Awaitable[object]) -> None:
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, on_signal)
+    try:
+        yield stop
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
+async def until_stopped(work: Awaitable[object], stop: asyncio.Future[None]) -> None:
+    """Run ``work`` until it ends or ``stop`` completes; a failure of ``work`` surfaces here."""
     task = asyncio.ensure_future(work)
     try:
         await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
-            task.result()  # a failure to log in, say, surfaces here
+            task.result()
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
         if not task.done():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
@@ -182,10 +204,8 @@ WELCOME = ("👋 **Welcome to the Deckhand sandbox.** Type `/game new` to open a
 
 async def run_sandbox(settings: Settings) -> None:
     """The real bot, unchanged, inside SimCord, with a browser view of #games."""
-    import simcord
-
     # SimCord's gateway has no voice and reports intents its own way: those start-up
-    # warnings are harmless, and they alarm a newcomer.
+    # warnings (some logged while simcord is imported) are harmless, and they alarm a newcomer.
     for noisy in ("discord.client", "discord.state"):
         logging.getLogger(noisy).setLevel(logging.ERROR)
     sandbox_settings = Settings(token=None, database_path=os.environ.get("SANDBOX_DATABASE_PATH", "").strip()
@@ -193,31 +213,40 @@ async def run_sandbox(settings: Settings) -> None:
                                 dev_guild_id=None, log_level=settings.log_level, bot_delay=settings.bot_delay,
                                 sandbox_port=settings.sandbox_port)
     bot = create_bot(sandbox_settings)
-    try:
-        async with simcord.run(bot, check_errors=False) as env:
-            guild = env.create_guild("Deckhand Sandbox")
-            channel = guild.create_text_channel("games")
-            members = [guild.add_member(env.create_user(name)) for name in SANDBOX_MEMBERS]
-            games = bot.get_channel(channel.id)
-            if isinstance(games, discord.TextChannel):
-                await games.send(WELCOME)
-            async with env.preview(channel, viewers=members, layout="channel",
-                                   port=settings.sandbox_port) as preview:
-                print(f"\nDeckhand sandbox is running: open {preview.url}\n"
-                      "Play in #games; switch 'Viewing as' between alice, bob, carol and dave. Ctrl-C stops.\n",
-                      flush=True)
-                await until_stopped(preview.wait_closed())
-                await bot.close()
-    finally:
-        await bot.close()
+    with stop_signals() as stop:
+        try:
+            await _sandbox(bot, settings, stop)
+        finally:
+            await bot.close()
+
+
+async def _sandbox(bot: DeckhandBot, settings: Settings, stop: asyncio.Future[None]) -> None:
+    import simcord
+
+    async with simcord.run(bot, check_errors=False) as env:
+        guild = env.create_guild("Deckhand Sandbox")
+        channel = guild.create_text_channel("games")
+        members = [guild.add_member(env.create_user(name)) for name in SANDBOX_MEMBERS]
+        games = bot.get_channel(channel.id)
+        if isinstance(games, discord.TextChannel):
+            await games.send(WELCOME)
+        async with env.preview(channel, viewers=members, layout="channel",
+                               port=settings.sandbox_port) as preview:
+            print(f"\nDeckhand sandbox is running: open {preview.url}\n"
+                  "Play in #games; switch 'Viewing as' between alice, bob, carol and dave. Ctrl-C stops.\n",
+                  flush=True)
+            await until_stopped(preview.wait_closed(), stop)
+            # Close inside SimCord, so in-flight answers still reach the channel.
+            await bot.close()
 
 
 async def run_discord(settings: Settings) -> None:
     bot = create_bot(settings)
-    try:
-        await until_stopped(bot.start(settings.token or ""))
-    finally:
-        await bot.close()
+    with stop_signals() as stop:
+        try:
+            await until_stopped(bot.start(settings.token or ""), stop)
+        finally:
+            await bot.close()
 
 
 def main(argv: list[str] | None = None) -> int:

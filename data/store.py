@@ -203,13 +203,16 @@ class Store:
 
     # ------------------------------------------------------------------ reads
 
+    # Each read runs to completion in one call on the reader's thread. A statement left
+    # open between calls (a cursor awaiting its next fetch) would hold the connection's
+    # read transaction open, and another coroutine's read would see that older snapshot.
+
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._reader.execute(sql, params) as cur:
-            return await cur.fetchone()
+        rows = await self._reader.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._reader.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self._reader.execute_fetchall(sql, params))
 
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot import create_bot
+from bot import DeckhandBot, create_bot
 from data.store import Store
+from tests.limits import request_violations
 
 
 @pytest.fixture
@@ -23,8 +24,10 @@ def db_path(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> str:
 @pytest.fixture
 async def simcord_bot(db_path: str) -> Any:
     yield create_bot()
-    # SimCord detaches the bot without closing it; close every store a bot opened
-    # (restarts included) so no database thread outlives the test.
+    # SimCord detaches a bot without closing it. Close every bot the test built
+    # (restarts included) through the same path that SIGINT and SIGTERM take, so
+    # no database thread outlives the test; then any store left over.
+    await DeckhandBot.close_all()
     await Store.close_all()
 
 
@@ -36,9 +39,16 @@ class World:
     members: dict[str, Any]
 
 
+def assert_within_limits(env: Any) -> None:
+    bad = [v for entry in env.http_requests for v in request_violations(entry.method, entry.path, entry.json)]
+    assert not bad, "payloads over Discord's limits:\n" + "\n".join(bad[:20])
+
+
 @pytest.fixture
-def world(simcord_env: Any) -> World:
+def world(simcord_env: Any) -> Any:
     guild = simcord_env.create_guild("Deckhand Test")
     channel = guild.create_text_channel("games")
     members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol", "dave")}
-    return World(simcord_env, guild, channel, members)
+    yield World(simcord_env, guild, channel, members)
+    # After every end-to-end test: everything the bot sent fits Discord's limits.
+    assert_within_limits(simcord_env)

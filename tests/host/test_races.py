@@ -1,0 +1,111 @@
+"""Join against abandon, many times over, at two tables in two channels.
+
+Every change that was acknowledged (returned without a Refusal) must be in the
+database afterwards, and every answer must say what really happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from data.store import Store
+from host import LobbyChange, Refusal, TableService
+
+ROUNDS = 60
+
+
+@pytest.fixture
+async def store(tmp_path: Any) -> Any:
+    s = await Store.open(str(tmp_path / "race.sqlite3"))
+    yield s
+    await s.close()
+
+
+async def jitter(rng: random.Random) -> None:
+    for _ in range(rng.randrange(4)):
+        await asyncio.sleep(0)
+
+
+async def test_join_racing_abandon_never_undoes_an_acknowledged_change(store: Store) -> None:
+    tables = TableService(store)
+    rng = random.Random(13)
+    outcomes: dict[str, int] = {"join won": 0, "abandon won": 0}
+    for round_no in range(ROUNDS):
+        lobbies = []
+        for channel in (1, 2):
+            table = await tables.create(guild_id=1, channel_id=channel, game_id="do_over", options=None,
+                                        user_id=10, user_name="host")
+            lobbies.append(table)
+        joiner = 100 + round_no
+
+        async def join(channel: int, joiner: int = joiner) -> LobbyChange | Refusal:
+            await jitter(rng)
+            try:
+                return await tables.join(channel, joiner, "joiner")
+            except Refusal as refusal:
+                return refusal
+
+        async def abandon(channel: int) -> Any:
+            await jitter(rng)
+            return await tables.abandon(channel, 10, False)
+
+        results = await asyncio.gather(join(1), abandon(1), join(2), abandon(2))
+        for lobby, joined, abandoned in ((lobbies[0], results[0], results[1]), (lobbies[1], results[2], results[3])):
+            stored = await store.get_table(lobby.id)
+            assert stored is not None
+            # The abandon was acknowledged, so it stays acknowledged.
+            assert abandoned.status == "abandoned" and stored.status == "abandoned"
+            seated = {s.user_id for s in stored.seats}
+            if isinstance(joined, LobbyChange):
+                outcomes["join won"] += 1
+                assert not joined.closed, "a successful join is never answered 'the table is closed'"
+                assert joiner in seated, "an acknowledged join is in the database"
+            else:
+                outcomes["abandon won"] += 1
+                text = str(joined)
+                assert "already started" not in text, f"a join refused by a close said: {text}"
+                assert "just closed" in text or "no table in this channel" in text, text
+                assert joiner not in seated
+        # The channels are free again: nothing is stuck half-abandoned.
+        assert await store.active_table(1) is None and await store.active_table(2) is None
+    assert outcomes["join won"] and outcomes["abandon won"], f"the race must go both ways: {outcomes}"
+
+
+async def test_concurrent_joins_fill_a_table_exactly(store: Store) -> None:
+    tables = TableService(store)
+    await tables.create(guild_id=1, channel_id=7, game_id="pentawar", options=None, user_id=1, user_name="h")
+    results = await asyncio.gather(*(tables.join(7, uid, f"u{uid}") for uid in range(2, 12)),
+                                   return_exceptions=True)
+    joined = [r for r in results if isinstance(r, LobbyChange)]
+    refused = [r for r in results if isinstance(r, Refusal)]
+    assert len(joined) == 4 and len(refused) == 6
+    assert all("full" in str(r) for r in refused)
+    table = await store.active_table(7)
+    assert table is not None and len(table.seats) == 5
+
+
+async def test_abandon_during_play_races_a_move(store: Store) -> None:
+    """A move and an abandon at once: either the move lands then the table closes, or the move is refused."""
+    from tests.host.test_store import started
+
+    for seed in range(20):
+        tables = TableService(store, new_seed=lambda s=seed: s)
+        table = await started(tables, 2, channel=100 + seed)
+        state = await tables.state(table)
+        engine = tables.engine_of(table)
+        seat = engine.to_act(state)[0]
+        action = engine.legal_actions(state, seat)[0]
+        move, closed = await asyncio.gather(
+            tables.act(table.id, table.seats[seat].user_id, action, table.version),
+            tables.abandon(100 + seed, 100, False), return_exceptions=True)
+        stored = await store.get_table(table.id)
+        assert stored is not None and stored.status == "abandoned" and not isinstance(closed, BaseException)
+        logged = await store.actions(table.id)
+        if isinstance(move, BaseException):
+            assert isinstance(move, Refusal) and "abandoned" in str(move) and not logged
+        else:
+            assert [a.action for a in logged] == [action]

@@ -1,0 +1,127 @@
+"""Every write commits in its own transaction: none can ride along in another coroutine's.
+
+The store's write connection is reachable only through ``Store.transaction()``,
+whose handle refuses to work outside its block or in another task, and reads
+use a read-only connection. These tests fail when a write bypasses that path.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import inspect
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import data.store as store_module
+from data.store import SeatRecord, StaleVersion, Store, TxClosed
+from host import TableService
+from tests.host.test_store import started
+
+DATA = Path(store_module.__file__).parent
+
+
+@pytest.fixture
+async def store(tmp_path: Any) -> Any:
+    s = await Store.open(str(tmp_path / "w.sqlite3"))
+    yield s
+    await s.close()
+
+
+def test_only_the_transaction_touches_the_write_connection() -> None:
+    """A new method that wrote on the connection directly would appear here."""
+    allowed = {"__init__", "open", "close", "transaction"}
+    offenders = []
+    for path in DATA.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Attribute) and node.attr == "_writer" and func.name not in allowed:
+                    offenders.append(f"{path.name}:{func.name}")
+    assert not offenders, f"write connection used outside Store.transaction(): {offenders}"
+
+
+async def test_the_read_connection_cannot_write(store: Store) -> None:
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        await store._reader.execute("UPDATE game_tables SET status = 'abandoned'")
+
+
+async def test_a_transaction_handle_is_dead_outside_its_block(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.fetchone("SELECT 1")
+    with pytest.raises(TxClosed):
+        await tx.execute("DELETE FROM seats")
+
+
+async def test_another_task_cannot_write_through_an_open_transaction(store: Store) -> None:
+    async with store.transaction() as tx:
+        with pytest.raises(TxClosed):
+            await asyncio.create_task(tx.execute("DELETE FROM seats"))
+
+
+async def test_a_write_is_never_undone_by_another_coroutines_rollback(store: Store) -> None:
+    """The race that undid an acknowledged abandon: a join rolls back while an abandon commits."""
+    tables = TableService(store, new_seed=lambda: 3)
+    lobby = (await tables.create(guild_id=1, channel_id=1, game_id="do_over", options=None, user_id=1,
+                                 user_name="a"))
+    game = await started(tables, 2, channel=2)
+    entered = asyncio.Event()
+
+    async def doomed() -> None:
+        async with store.transaction() as tx:
+            await tx.execute("UPDATE game_tables SET updated_at = 0 WHERE id = ?", (lobby.id,))
+            entered.set()
+            await asyncio.sleep(0.05)
+            raise StaleVersion("rolls back")
+
+    async def writes() -> None:
+        await entered.wait()
+        # Every public write of the store, issued while the doomed transaction is open.
+        await store.close_table(lobby.id, lobby.revision)
+        await store.set_posted_version(game.id, 0)
+        await store.replace_snapshot(game.id, game.version, game.snapshot or "")
+
+    results = await asyncio.gather(doomed(), writes(), return_exceptions=True)
+    assert isinstance(results[0], StaleVersion) and results[1] is None
+    assert (await store.get_table(lobby.id)).status == "abandoned"  # type: ignore[union-attr]
+
+
+async def test_every_public_write_goes_through_a_transaction(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each write method opens a transaction of its own (counted), so none can share another's."""
+    opened = 0
+    original = Store.transaction
+
+    def counting(self: Store) -> Any:
+        nonlocal opened
+        opened += 1
+        return original(self)
+
+    monkeypatch.setattr(Store, "transaction", counting)
+    tables = TableService(store, new_seed=lambda: 5)
+    table = await tables.create(guild_id=1, channel_id=1, game_id="do_over", options=None, user_id=1,
+                                user_name="a")
+    calls = {
+        "set_lobby_seats": lambda t: store.set_lobby_seats(t.id, t.revision, [SeatRecord(0, 1, "a", False),
+                                                                               SeatRecord(1, 2, "b", False)]),
+        "start_table": lambda t: store.start_table(t.id, t.revision, t.seats, "{}"),
+        "set_posted_version": lambda t: store.set_posted_version(t.id, 0),
+        "replace_snapshot": lambda t: store.replace_snapshot(t.id, 0, "{}"),
+        "commit_action": lambda t: store.commit_action(t.id, 0, 0, "x", "x", [], "{}"),
+        "close_table": lambda t: store.close_table(t.id, t.revision),
+    }
+    writes = {name for name, fn in inspect.getmembers(Store, inspect.iscoroutinefunction)
+              if not name.startswith("_") and name not in READS}
+    assert writes == set(calls) | {"create_table", "migrate"}, "a new write method needs a test here"
+    for name, call in calls.items():
+        before = opened
+        await call(await store.get_table(table.id))
+        assert opened == before + 1, f"{name} did not open its own transaction"
+
+
+READS = {"get_table", "active_table", "playing_tables", "all_tables", "actions", "results", "schema_version",
+         "pragma", "close", "close_all", "open"}
