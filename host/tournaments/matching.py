@@ -1,0 +1,69 @@
+"""Swiss pairing at 2-player tables by maximum-weight matching.
+
+Weights are integers (networkx's blossom algorithm is exact on integers) in three tiers, each
+dominating everything below it in any perfect matching:
+
+1. a pair that has not met weighs more than any number of repeat pairs can make up, so the
+   matching has the fewest repeats possible (none whenever some pairing avoids them);
+2. then the sum of squared score-group distances is smallest: pairs stay in their points group,
+   and a group with an odd count floats one player to the nearest group;
+3. then the sum of rank distances is smallest: neighbours in the standings meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+import networkx as nx
+
+from host.tournaments.models import EntrantId
+
+Pair = tuple[EntrantId, EntrantId]
+
+#: Above this many players, first try a graph that links only players near each other in the
+#: standings (blossom is cubic); the full graph is the fallback whenever that sparse try does not
+#: give a perfect matching free of repeats, so the guarantee is the same.
+SPARSE_ABOVE = 48
+WINDOW = 24
+
+
+def pair_players(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],
+                 met: Collection[frozenset[EntrantId]]) -> list[Pair]:
+    """Pairs for an even number of players, ``ranked`` best first; ``group[p]`` is p's points
+    group (0 = top); ``met`` holds the pairs that have already played each other."""
+    n = len(ranked)
+    if n % 2:
+        raise ValueError("pair_players needs an even number of players (byes are chosen first)")
+    if n == 0:
+        return []
+    if n > SPARSE_ABOVE:
+        pairs = _match(ranked, group, met, WINDOW)
+        if len(pairs) * 2 == n and not any(frozenset(p) in met for p in pairs):
+            return pairs
+    return _match(ranked, group, met, n)
+
+
+def _match(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],
+           met: Collection[frozenset[EntrantId]], window: int) -> list[Pair]:
+    n = len(ranked)
+    groups = [group[p] for p in ranked]
+    spread = max(groups) - min(groups)
+    rank_cost_max = n * n  # sum of rank distances over n/2 pairs is below n * n / 2
+    group_unit = rank_cost_max + 1
+    cost_max = spread * spread * group_unit + n
+    pairs_count = n // 2
+    repeat_base = cost_max + 1
+    fresh_base = pairs_count * (cost_max + repeat_base) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(i + 1, min(n, i + window + 1)):
+            gap = groups[i] - groups[j]
+            cost = gap * gap * group_unit + (j - i)
+            if frozenset((ranked[i], ranked[j])) in met:
+                graph.add_edge(i, j, weight=repeat_base - cost + cost_max)
+            else:
+                graph.add_edge(i, j, weight=fresh_base + cost_max - cost)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    # Higher-ranked player first, top pair first: a stable order for table numbers.
+    return [(ranked[i], ranked[j]) for i, j in sorted((min(a, b), max(a, b)) for a, b in matching)]
