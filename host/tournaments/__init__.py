@@ -5,6 +5,7 @@ No discord, no database, no clock: every function takes plain data and returns p
 tournament service can store what they return and call them again after a restart.
 """
 
+from host.tournaments.bracket_view import bracket_view
 from host.tournaments.byes import choose_byes
 from host.tournaments.elimination import (
     Match,
@@ -49,8 +50,8 @@ from host.tournaments.top_cut import cut_champions, cut_seeds, next_cut_round
 __all__ = [
     "BYE_POINTS", "OPP_FLOOR", "Bye", "Entrant", "EntrantId", "Format", "Match", "PlayedRound", "Rating",
     "Round", "Settings", "Side", "Standing", "StandingsPage", "Table", "TableResult", "TournamentRefusal",
-    "bracket", "bracket_positions", "champion", "check_start", "choose_byes", "cut_champions", "cut_seeds",
-    "default_table_size", "format_points", "human_sides", "make_settings", "needed_entrants",
+    "bracket", "bracket_positions", "bracket_view", "champion", "check_start", "choose_byes", "cut_champions",
+    "cut_seeds",    "default_table_size", "format_points", "human_sides", "make_settings", "needed_entrants",
     "next_cut_round", "next_elimination_round", "pair_swiss", "rate_table", "recompute",
     "round_robin_round", "round_robin_schedule", "rounds_for", "seat_table", "seed_order", "side_points",
     "standing_line", "standings", "standings_pages", "table_points", "table_sizes", "table_winner",
