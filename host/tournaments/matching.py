@@ -24,7 +24,7 @@ Pair = tuple[EntrantId, EntrantId]
 #: standings (blossom is cubic); the full graph is the fallback whenever that sparse try does not
 #: give a perfect matching free of repeats, so the guarantee is the same.
 SPARSE_ABOVE = 48
-WINDOW = 24
+WINDOW = 12
 
 
 def pair_players(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],

@@ -59,20 +59,29 @@ def standings(entrants: Iterable[Entrant], rounds: Sequence[PlayedRound],
     opp_ratio = {p: v.as_integer_ratio() for p, v in opp.items()}
     oopp = {p: _mean([opp_ratio[o] for o in opps]) for p, opps in met.items()}
     zero = Fraction(0)
+    # Exact integer sort keys: each value over one common denominator per column, so sorting
+    # compares small ints instead of Fractions (ties in points are the rule, not the exception).
+    pts_key = _scaled(points)
+    opp_key = _scaled(opp)
+    oopp_key = _scaled(oopp)
 
-    def key(e: Entrant) -> tuple[float, Fraction, float, Fraction, float, Fraction, int]:
-        # Each float goes before its exact value: comparing floats is fast and never wrong when
-        # they differ (float() of a Fraction is correctly rounded, so monotone); the Fraction
-        # then decides exactly between values that round to the same float.
+    def key(e: Entrant) -> tuple[int, int, int, int]:
         # Sorted in reverse (best first), so the lot goes in negated: the lower lot ranks higher.
-        pts, o, oo = points[e.id], opp.get(e.id, zero), oopp.get(e.id, zero)
-        return (float(pts), pts, float(o), o, float(oo), oo, -e.lot)
+        return (pts_key[e.id], opp_key.get(e.id, 0), oopp_key.get(e.id, 0), -e.lot)
 
     rows = sorted(people.values(), key=key, reverse=True)
     return [Standing(place=i + 1, entrant=e.id, points=points[e.id], opp=opp.get(e.id, zero),
                      oopp=oopp.get(e.id, zero), lot=e.lot, games=games[e.id], byes=byes[e.id],
                      dropped=e.id in dropped, opponents=tuple(met.get(e.id, ())))
             for i, e in enumerate(rows)]
+
+
+def _scaled(values: dict[EntrantId, Fraction]) -> dict[EntrantId, int]:
+    """Each value times the common denominator of all of them: integers in the same order."""
+    if not values:
+        return {}
+    den = math.lcm(*{v.denominator for v in values.values()})
+    return {p: v.numerator * (den // v.denominator) for p, v in values.items()}
 
 
 def _sum(values: Iterable[Fraction]) -> Fraction:
