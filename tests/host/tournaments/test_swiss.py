@@ -199,3 +199,19 @@ def test_mixed_table_sizes_put_the_smaller_tables_last():
     rnd = pair_swiss(cfg, entrants(10), [])
     assert [t.size for t in rnd.tables] == [4, 3, 3]
     assert not rnd.byes
+
+
+def test_two_player_large_field_never_repeats():
+    # Above 48 players the matching first links players within 12 places of each other; its
+    # result must still be repeat-free (the full graph is the fallback).
+    cfg = make_settings("pedwar", "swiss")
+    field = entrants(61)
+    rng = random.Random(4)
+    history: list[PlayedRound] = []
+    for _ in range(7):
+        rnd = pair_swiss(cfg, field, history)
+        met = met_pairs(history)
+        assert not [t for t in rnd.tables if frozenset(t.seats) in met]
+        assert len(rnd.byes) == 1
+        history.append(random_results(rnd, rng))
+    assert max(Counter(p for h in history for p in h.byes).values()) == 1
