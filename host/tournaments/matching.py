@@ -20,11 +20,14 @@ from host.tournaments.models import EntrantId
 
 Pair = tuple[EntrantId, EntrantId]
 
-#: Above this many players, first try a graph that links only players near each other in the
-#: standings (blossom is cubic); the full graph is the fallback whenever that sparse try does not
-#: give a perfect matching free of repeats, so the guarantee is the same.
+#: Above this many players, first try graphs that link only players near each other in the
+#: standings (networkx's blossom is cubic, and a 256-player complete graph takes seconds): within
+#: 12 places, then 48. The complete graph is the last resort whenever a sparse try does not give
+#: a perfect matching free of repeats, so the no-repeat guarantee is the same. Closeness in points
+#: is then optimal among pairings of players within the window, which is where it lies unless
+#: repeats crowd a player's neighbourhood.
 SPARSE_ABOVE = 48
-WINDOW = 12
+WINDOWS = (12, 48)
 
 
 def pair_players(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],
@@ -37,9 +40,12 @@ def pair_players(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],
     if n == 0:
         return []
     if n > SPARSE_ABOVE:
-        pairs = _match(ranked, group, met, WINDOW)
-        if len(pairs) * 2 == n and not any(frozenset(p) in met for p in pairs):
-            return pairs
+        for window in WINDOWS:
+            if window >= n - 1:
+                break
+            pairs = _match(ranked, group, met, window)
+            if len(pairs) * 2 == n and not any(frozenset(p) in met for p in pairs):
+                return pairs
     return _match(ranked, group, met, n)
 
 

@@ -202,7 +202,7 @@ def test_mixed_table_sizes_put_the_smaller_tables_last():
 
 
 def test_two_player_large_field_never_repeats():
-    # Above 48 players the matching first links players within 12 places of each other; its
+    # Above 48 players the matching first links players within 12 (then 48) places of each other; its
     # result must still be repeat-free (the full graph is the fallback).
     cfg = make_settings("pedwar", "swiss")
     field = entrants(61)
