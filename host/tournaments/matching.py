@@ -28,6 +28,11 @@ Pair = tuple[EntrantId, EntrantId]
 #: repeats crowd a player's neighbourhood.
 SPARSE_ABOVE = 48
 WINDOWS = (12, 48)
+#: Larger fields are first cut into blocks of consecutive standings, 32 to 64 players, cut at a
+#: points-group boundary where one falls in that range, each matched on its own (a block with an
+#: odd count passes its lowest-ranked player down: the Swiss floater). Blocks keep a 1,000-player
+#: round under a second; if any block cannot avoid a repeat, the whole field is matched instead.
+BLOCK = 32
 
 
 def pair_players(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],
@@ -40,13 +45,51 @@ def pair_players(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],
     if n == 0:
         return []
     if n > SPARSE_ABOVE:
+        blocked = _by_blocks(ranked, group, met)
+        if blocked is not None:
+            return blocked
         for window in WINDOWS:
             if window >= n - 1:
                 break
             pairs = _match(ranked, group, met, window)
-            if len(pairs) * 2 == n and not any(frozenset(p) in met for p in pairs):
+            if _free(pairs, n, met):
                 return pairs
     return _match(ranked, group, met, n)
+
+
+def _free(pairs: list[Pair], n: int, met: Collection[frozenset[EntrantId]]) -> bool:
+    return len(pairs) * 2 == n and not any(frozenset(p) in met for p in pairs)
+
+
+def _blocks(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int]) -> list[list[EntrantId]]:
+    blocks: list[list[EntrantId]] = []
+    current: list[EntrantId] = []
+    for i, player in enumerate(ranked):
+        current.append(player)
+        boundary = i + 1 == len(ranked) or group[ranked[i + 1]] != group[player]
+        if len(current) >= 2 * BLOCK or (len(current) >= BLOCK and boundary):
+            carry = [current.pop()] if len(current) % 2 else []
+            blocks.append(current)
+            current = carry
+    if current:
+        if blocks and len(current) < BLOCK:
+            blocks[-1].extend(current)  # a short tail joins the block above it
+        else:
+            blocks.append(current)
+    return blocks
+
+
+def _by_blocks(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],
+               met: Collection[frozenset[EntrantId]]) -> list[Pair] | None:
+    pairs: list[Pair] = []
+    for block in _blocks(ranked, group):
+        found = _match(block, group, met, WINDOWS[0])
+        if not _free(found, len(block), met):
+            found = _match(block, group, met, len(block))
+            if not _free(found, len(block), met):
+                return None
+        pairs += found
+    return pairs
 
 
 def _match(ranked: Sequence[EntrantId], group: Mapping[EntrantId, int],

@@ -215,3 +215,15 @@ def test_two_player_large_field_never_repeats():
         assert len(rnd.byes) == 1
         history.append(random_results(rnd, rng))
     assert max(Counter(p for h in history for p in h.byes).values()) == 1
+
+
+def test_large_field_pairs_within_points_groups():
+    # 200 players (matched in blocks): after a round without draws, 100 winners meet winners.
+    cfg = make_settings("pedwar", "swiss")
+    field = entrants(200)
+    rng = random.Random(9)
+    history = [random_results(pair_swiss(cfg, field, []), rng, ties=False)]
+    points = {r.entrant: r.points for r in standings(field, history)}
+    rnd = pair_swiss(cfg, field, history)
+    assert all(points[t.seats[0]] == points[t.seats[1]] for t in rnd.tables)
+    assert not [t for t in rnd.tables if frozenset(t.seats) in met_pairs(history)]
