@@ -1,0 +1,143 @@
+"""Tournament logic at community scale: Swiss pairing, rating updates, standings pages.
+
+    .venv/bin/python -m bench.tournament [--entrants N] [--rounds R] [--tables T]
+
+Three budgets, all on the pure functions of ``host.tournaments`` (no database, no Discord):
+  pairing    - ``pair_swiss`` for one round of N entrants (default 1,000) in pods of 4 (Do Over!),
+               standings and pod building included; rounds 1..R with random results in between
+               (shared places included), budget on the slowest round.
+  rating     - ``rate_table`` for one finished table: 2-6 players, King Pedro partnerships mixed in;
+               budget on the mean over T tables (median, p99 and max printed: on a shared machine
+               the tail is the scheduler, not openskill).
+  standings  - ``standings`` (points, OPP, OOPP) then ``standings_pages`` (embed-sized text) for N
+               entrants after R rounds; budget on the median of 5 runs.
+For information: a 2-player Swiss round of N entrants (maximum-weight matching) and a bracket image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from bench._common import finish, header, median, percentile, verdict
+from host.tournaments import (
+    Entrant,
+    PlayedRound,
+    TableResult,
+    bracket_view,
+    make_settings,
+    next_elimination_round,
+    pair_swiss,
+    rate_table,
+    standings,
+    standings_pages,
+)
+from render.bracket import MatchView, bracket_png
+
+PAIRING_BUDGET_MS = 1000.0
+RATING_BUDGET_MS = 5.0
+STANDINGS_BUDGET_MS = 200.0
+
+
+def _results(rnd, rng: random.Random) -> PlayedRound:
+    tables = tuple(TableResult(t.sides, tuple(rng.randint(1, len(t.sides)) for _ in t.sides)) for t in rnd.tables)
+    return PlayedRound(results=tables, byes=rnd.bye_ids)
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entrants", type=int, default=1000, help="Swiss field size (default 1000)")
+    parser.add_argument("--rounds", type=int, default=6, help="Swiss rounds to pair (default 6)")
+    parser.add_argument("--tables", type=int, default=2000, help="tables to rate (default 2000)")
+    args = parser.parse_args()
+    header("tournament: Swiss pairing, openskill updates, standings pages")
+    rng = random.Random(11)
+    failures: list[str] = []
+
+    # Pairing: pods of 4.
+    field = [Entrant(id=i, name=f"Player {i}", lot=i) for i in range(1, args.entrants + 1)]
+    cfg = make_settings("do_over", "swiss", table_size=4)
+    history: list[PlayedRound] = []
+    pair_ms: list[float] = []
+    for _ in range(args.rounds):
+        t = time.perf_counter()
+        rnd = pair_swiss(cfg, field, history)
+        pair_ms.append(_ms(t))
+        history.append(_results(rnd, rng))
+    worst = max(pair_ms)
+    ok = worst <= PAIRING_BUDGET_MS
+    print(f"pairing   Swiss round, {args.entrants} entrants in pods of 4, rounds 1-{args.rounds}: "
+          + " ".join(f"{x:.0f}" for x in pair_ms) + f" ms; slowest {worst:.0f} ms "
+          f"(budget ≤ {PAIRING_BUDGET_MS:g} ms)  {verdict(ok)}")
+    if not ok:
+        failures.append(f"pairing {worst:.0f} ms > {PAIRING_BUDGET_MS:g} ms")
+
+    # Rating updates.
+    players = list(range(5000))
+    ratings: dict[int, tuple[float, float]] = {}
+    rate_ms: list[float] = []
+    for i in range(args.tables):
+        size = rng.choice([2, 2, 3, 4, 4, 5, 6])
+        seated = rng.sample(players, size)
+        sides = [[seated[0], seated[2]], [seated[1], seated[3]]] if size == 4 and i % 3 == 0 else [[p] for p in seated]
+        places = [rng.randint(1, len(sides)) for _ in sides]
+        t = time.perf_counter()
+        new = rate_table(ratings, sides, places)
+        rate_ms.append(_ms(t))
+        ratings.update(new)
+    mean = sum(rate_ms) / len(rate_ms)
+    ok = mean <= RATING_BUDGET_MS
+    print(f"rating    rate_table over {args.tables} tables of 2-6 players: mean {mean:.3f} ms, median "
+          f"{median(rate_ms):.3f} ms, p99 {percentile(rate_ms, 99):.3f} ms, max {max(rate_ms):.3f} ms "
+          f"(budget mean ≤ {RATING_BUDGET_MS:g} ms)  {verdict(ok)}")
+    if not ok:
+        failures.append(f"rating mean {mean:.2f} ms > {RATING_BUDGET_MS:g} ms")
+
+    # Standings + pages.
+    names = {e.id: e.name for e in field}
+    stand_ms: list[float] = []
+    pages = []
+    for _ in range(5):
+        t = time.perf_counter()
+        rows = standings(field, history)
+        pages = standings_pages(rows, names)
+        stand_ms.append(_ms(t))
+    med = median(stand_ms)
+    ok = med <= STANDINGS_BUDGET_MS
+    print(f"standings {args.entrants} entrants after {len(history)} rounds, computed and paged into "
+          f"{len(pages)} pages: median {med:.0f} ms, max {max(stand_ms):.0f} ms "
+          f"(budget ≤ {STANDINGS_BUDGET_MS:g} ms)  {verdict(ok)}")
+    if not ok:
+        failures.append(f"standings {med:.0f} ms > {STANDINGS_BUDGET_MS:g} ms")
+
+    # Information only.
+    duel_field = field
+    duel_cfg = make_settings("pedwar", "swiss")
+    duel_history: list[PlayedRound] = []
+    duel_ms: list[float] = []
+    for _ in range(5):
+        t = time.perf_counter()
+        rnd = pair_swiss(duel_cfg, duel_field, duel_history)
+        duel_ms.append(_ms(t))
+        duel_history.append(_results(rnd, rng))
+    print(f"info      Swiss round, {len(duel_field)} entrants at 2-player tables (matching), rounds 1-5: "
+          + " ".join(f"{x:.0f}" for x in duel_ms) + " ms")
+    seeds = [e.id for e in field[:64]]
+    results: list[TableResult] = []
+    first = next_elimination_round(seeds, results)
+    assert first is not None
+    results += [TableResult(t.sides, (1, 2)) for t in first.tables]
+    view = [[MatchView(*m) for m in r] for r in bracket_view(seeds, results, names)]
+    t = time.perf_counter()
+    png = bracket_png(view, "Bench cup")
+    print(f"info      bracket image, 64 entrants after round 1: {_ms(t):.0f} ms, {len(png) // 1024} KB")
+    return finish(failures)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""Standings pages: embed-sized, every row once, names made safe."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from host.tournaments import (
+    Standing,
+    format_points,
+    make_settings,
+    pair_swiss,
+    standing_line,
+    standings,
+    standings_pages,
+)
+from host.tournaments.pages import DESCRIPTION_LIMIT, FIELD_LIMIT, safe_name
+from tests.host.tournaments.helpers import entrants, random_results
+
+
+def test_points_are_short():
+    assert format_points(Fraction(4)) == "4"
+    assert format_points(Fraction(9, 2)) == "4½"
+    assert format_points(Fraction(1, 2)) == "½"
+    assert format_points(Fraction(8, 3)) == "2.67"
+
+
+def test_a_line_holds_place_name_points_tiebreakers_games():
+    row = Standing(place=3, entrant=9, points=Fraction(7, 2), opp=Fraction(7, 12), oopp=Fraction(1, 2), lot=4,
+                   games=4, byes=1)
+    assert standing_line(row, "Zoë") == "3. **Zoë** — 3½ pts · OPP 58.3% · OOPP 50.0% · 4 games + 1 bye"
+
+
+def test_names_are_escaped_and_cut_by_grapheme():
+    assert safe_name("*bold* _x_") == r"\*bold\* \_x\_"
+    long = "👨‍👩‍👧" * 40
+    cut = safe_name(long)
+    assert cut.endswith("…") and "👨‍👩‍👧" in cut and len(cut) < len(long)
+    assert cut.count("👨‍👩‍👧") == 31  # whole family emoji, never split
+
+
+def test_a_thousand_entrants_page_within_embed_limits():
+    field = entrants(1000)
+    cfg = make_settings("do_over", "swiss", table_size=4)
+    rng = random.Random(2)
+    history = []
+    for _ in range(3):
+        history.append(random_results(pair_swiss(cfg, field, history), rng))
+    rows = standings(field, history)
+    names = {e.id: "W" * 32 + f" {e.id}" for e in field}  # the longest names Discord allows
+    pages = standings_pages(rows, names)
+    assert len(pages) == 50
+    for page in pages:
+        assert len(page.description) <= DESCRIPTION_LIMIT
+        assert len(page.fields) <= FIELD_LIMIT
+        assert page.title.startswith("Standings (")
+    lines = [ln for p in pages for ln in p.description.splitlines()[1:]]
+    assert [int(ln.split(".")[0]) for ln in lines] == list(range(1, 1001))
+
+
+def test_pages_respect_the_character_limit_with_long_lines():
+    row = Standing(place=1, entrant=1, points=Fraction(1), opp=Fraction(1), oopp=Fraction(1), lot=1, games=1)
+    rows = [Standing(**{**row.__dict__, "place": i, "entrant": i}) for i in range(1, 200)]
+    names = {i: "*" * 32 for i in range(1, 200)}  # escaping doubles them
+    pages = standings_pages(rows, names, per_page=100)
+    assert all(len(p.description) <= DESCRIPTION_LIMIT for p in pages)
+    assert sum(len(p.description.splitlines()) - 1 for p in pages) == 199
+
+
+def test_empty_standings_have_one_page():
+    pages = standings_pages([], {})
+    assert len(pages) == 1 and "No entrants" in pages[0].description
