@@ -22,10 +22,12 @@ from render.common import (
     card_back,
     fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     to_palette,
+)
+from render.common import (
+    draw_text as common_draw_text,
 )
 
 WIDTH = 1000
@@ -47,24 +49,9 @@ SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
 }
 
 
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """Cached anti-aliased text as an "L" mask plus its offset from the anchor point."""
-    f = font(size)
-    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
-    return mask, left, top
-
-
 def draw_text(img: Image.Image, xy: tuple[int, int], text: str, size: int = 16,
               fill: Color = WHITE, anchor: str = "la") -> None:
-    """Like render.common.draw_text, but pastes cached glyph masks (a table image has ~50 labels)."""
-    if not text:
-        return
-    mask, left, top = _text_mask(text, size, anchor)
-    x, y = int(xy[0]) + left, int(xy[1]) + top
-    img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+    common_draw_text(img, xy, text, size, fill, anchor)
 
 
 def _blend(a: Color, b: Color, t: float) -> tuple[int, int, int]:
@@ -103,13 +90,13 @@ def face(code: str, w: int = BIG_W, h: int = BIG_H) -> Image.Image:
     label, sub, ink, bg = SPECIAL_STYLE.get(code, (code, "highest" if code == "11" else "", NUMBER_INK, NUMBER_BG))
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(6, w // 9), fill=bg, outline=INK, width=2)
     big = int(h * (0.42 if len(label) <= 2 else 0.21))
-    d.text((w // 2, h // 2 - (h // 12 if sub else 0)), label, font=font(big), fill=ink, anchor="mm")
+    draw_text(img, (w // 2, h // 2 - (h // 12 if sub else 0)), label, big, ink, "mm")
     if sub and w >= 60:
         small = max(10, h // 9)
-        d.text((w // 2, h - small), fit_text(sub, small, w - 6), font=font(small), fill=ink, anchor="mm")
+        draw_text(img, (w // 2, h - small), fit_text(sub, small, w - 6), small, ink, "mm")
     if len(label) <= 2 and w >= 60:
         corner = max(10, h // 7)
-        d.text((6, 4), label, font=font(corner), fill=ink)
+        draw_text(img, (6, 4), label, corner, ink)
     return img
 
 

@@ -26,7 +26,6 @@ from render.common import (
     draw_text,
     fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     text_width,
@@ -149,27 +148,9 @@ def _width(text: str, size: int) -> int:
     return text_width(text, size)
 
 
-@lru_cache(maxsize=4096)
-def _text_img(text: str, size: int, fill: Color) -> Image.Image:
-    """Text rendered once onto a transparent image (FreeType rendering is the slow part of a frame)."""
-    f = font(size)
-    _, _, right, bottom = f.getbbox(text)
-    im = Image.new("RGBA", (max(1, int(right) + 1), max(1, int(bottom) + 1)), (*fill, 0))
-    ImageDraw.Draw(im).text((0, 0), text, font=f, fill=(*fill, 255))
-    return im
-
-
 def _text(img: Image.Image, xy: tuple[int, int], text: str, size: int = 16, fill: Color = WHITE,
           anchor: str = "la") -> None:
-    if not text:
-        return
-    im = _text_img(text, size, tuple(fill))
-    x, y = xy
-    if anchor[0] == "r":
-        x -= im.width
-    elif anchor[0] == "m":
-        x -= im.width // 2
-    img.paste(im, (int(x), int(y)), im)
+    draw_text(img, xy, text, size, fill, anchor)
 
 
 @lru_cache(maxsize=1)

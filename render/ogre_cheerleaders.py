@@ -24,7 +24,6 @@ from render.common import (
     draw_text,
     fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     text_width,
@@ -76,11 +75,11 @@ def field_face(card: str) -> Image.Image:
     d.rounded_rectangle((2, 2, w - 3, 28), radius=7, fill=col)
     name = edition.TEAM_SHORT[team]
     size = next((z for z in (13, 12, 11, 10) if text_width(name, z) <= w - 8), 10)
-    d.text((w // 2, 15), fit_text(name, size, w - 8), font=font(size), fill=WHITE, anchor="mm")
-    d.text((w // 2, 56), str(num), font=font(38), fill=col, anchor="mm")
-    d.text((6, 32), card, font=font(11), fill=INK)
+    draw_text(img, (w // 2, 15), fit_text(name, size, w - 8), size, WHITE, "mm")
+    draw_text(img, (w // 2, 56), str(num), 38, col, "mm")
+    draw_text(img, (6, 32), card, 11, INK)
     for i, line in enumerate(_wrap(edition.EFFECTS_SHORT[num], 11, w - 8, 3)):
-        d.text((w // 2, 86 + 12 * i), line, font=font(11), fill=INK, anchor="mt")
+        draw_text(img, (w // 2, 86 + 12 * i), line, 11, INK, "mt")
     return img
 
 
@@ -92,8 +91,8 @@ def mini_face(card: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, MINI_W - 1, MINI_H - 1), radius=6, fill=PAPER, outline=INK, width=1)
     d.rounded_rectangle((2, 2, MINI_W - 3, 14), radius=4, fill=col)
-    d.text((MINI_W // 2, 8), team, font=font(11), fill=WHITE, anchor="mm")
-    d.text((MINI_W // 2, 40), str(num), font=font(24), fill=col, anchor="mm")
+    draw_text(img, (MINI_W // 2, 8), team, 11, WHITE, "mm")
+    draw_text(img, (MINI_W // 2, 40), str(num), 24, col, "mm")
     return img
 
 
@@ -108,11 +107,11 @@ def hand_face(card: str) -> Image.Image:
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=12, fill=PAPER, outline=INK, width=2)
     d.rounded_rectangle((3, 3, w - 4, 44), radius=10, fill=col)
     for i, line in enumerate(_wrap(edition.TEAM_NAMES[team], 15, w - 14, 2)):
-        d.text((w // 2, 14 + 17 * i), line, font=font(15), fill=WHITE, anchor="mm")
-    d.text((w // 2, 84), str(num), font=font(54), fill=col, anchor="mm")
-    d.text((8, 48), card, font=font(14), fill=INK)
+        draw_text(img, (w // 2, 14 + 17 * i), line, 15, WHITE, "mm")
+    draw_text(img, (w // 2, 84), str(num), 54, col, "mm")
+    draw_text(img, (8, 48), card, 14, INK)
     for i, line in enumerate(_wrap(edition.EFFECTS[num], 14, w - 16, 7)):
-        d.text((w // 2, 124 + 17 * i), line, font=font(14), fill=INK, anchor="mt")
+        draw_text(img, (w // 2, 124 + 17 * i), line, 14, INK, "mt")
     return img
 
 

@@ -28,7 +28,6 @@ from render.common import (
     draw_text,
     fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     to_palette,
@@ -73,7 +72,7 @@ def mini_face(code: str, w: int = 32, h: int = 44) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=5, fill=bg, outline=INK, width=1)
-    d.text((w // 2, h // 2), code, font=font(15), fill=fg, anchor="mm")
+    draw_text(img, (w // 2, h // 2), code, 15, fg, "mm")
     return img
 
 
@@ -95,7 +94,7 @@ def empty_slot(w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, outline=GREY, width=2)
-    d.text((w // 2, h // 2), "taken", fill=GREY, anchor="mm")
+    draw_text(img, (w // 2, h // 2), "taken", 11, GREY, "mm")
     return img
 
 
@@ -136,7 +135,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     d.rectangle((0, 0, W, 54), fill=FELT_DARK)
     active = view["active"]
     draw_text(d, (16, 8), f"Pedwar  ·  Turn {view['turn']}", 22, GOLD)
-    draw_text(d, (16, 32), fit_text(_ascii(view["status"]), 16, 600), 16, WHITE)
+    draw_text(d, (16, 32), fit_text(view["status"], 16, 600), 16, WHITE)
     if over:
         right = "Game over"
     else:

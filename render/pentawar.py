@@ -23,7 +23,6 @@ from render.common import (
     draw_text,
     fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     to_palette,
@@ -140,13 +139,13 @@ def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 8), fill=bg, outline=WHITE, width=2)
     mark = edition.ABBREVIATIONS.get(kind, kind[:2].title())
     top = max(14, h // 5)
-    d.text((5, 3), mark, font=font(top), fill=ink)
+    draw_text(img, (5, 3), mark, top, ink)
     _sigil(d, edition.SIGILS.get(kind, ""), w - 5 - top * 0.4, 3 + top * 0.55, top * 0.4, ink, bg)
     _sigil(d, edition.SIGILS.get(kind, ""), w / 2, h * 0.56, min(w, h) * 0.27, ink, bg)
     if h >= 70:
         name = edition.NAMES.get(kind, kind)
         size = max(10, h // 8)
-        d.text((w // 2, h - 4), fit_text(name, size, w - 6), font=font(size), fill=ink, anchor="md")
+        draw_text(img, (w // 2, h - 4), fit_text(name, size, w - 6), size, ink, "md")
     return img
 
 
