@@ -7,6 +7,9 @@ Each game has ``render/<game_id>.py`` with::
 
 ``view`` is exactly ``engine.view(state, None)`` (table) or
 ``engine.view(state, seat)`` (hand); ``names`` are the seat names.
+
+``alt_text(game_id, view, names, last_action=None)`` describes the public view in words for the
+attachment's description (screen readers, failed loads).
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from render.alt import alt_text
 from render.common import to_png
+
+__all__ = ["alt_text", "hand_png", "table_png"]
 
 
 def _module(game_id: str) -> ModuleType:
