@@ -90,12 +90,35 @@ def new_canvas(w: int, h: int, bg: Color = FELT) -> tuple[Image.Image, ImageDraw
 
 
 def fixed_palette(colours: list[Color]) -> Image.Image:
-    """A palette image holding ``colours`` (deduplicated, at most 256) for ``to_palette``."""
+    """A palette image holding ``colours`` (deduplicated, at most 256) for ``to_palette``.
+
+    Entries left over hold an even colour cube, so emoji in names keep recognisable colours."""
     unique = list(dict.fromkeys(colours))[:256]
+    levels = (0, 64, 128, 192, 255)
+    for c in ((r, g, b) for r in levels for g in levels for b in levels):
+        if len(unique) >= 256:
+            break
+        if c not in unique:
+            unique.append(c)
     flat = [v for c in unique for v in c]
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat + flat[:3] * (256 - len(unique)))
     return pal
+
+
+def make_palette(inks: list[Color], grounds: list[Color], steps: tuple[float, ...] = (0.25, 0.5, 0.75),
+                 room: int = 131) -> Image.Image:
+    """Flat colours, anti-aliasing steps between each ink and the grounds it is drawn on, at most
+    ``room`` entries; the rest of the 256 is a colour cube (see ``fixed_palette``)."""
+    colours: list[Color] = list(dict.fromkeys([*inks, *grounds]))
+    for a in inks:
+        for b in grounds:
+            for t in steps:
+                c = (round(b[0] + (a[0] - b[0]) * t), round(b[1] + (a[1] - b[1]) * t),
+                     round(b[2] + (a[2] - b[2]) * t))
+                if a != b and c not in colours and len(colours) < room:
+                    colours.append(c)
+    return fixed_palette(colours)
 
 
 def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:

@@ -150,12 +150,14 @@ def _stamp(text: str, size: int, bold: bool, fill: Color) -> tuple[Image.Image, 
 
 @dataclass(frozen=True)
 class Drawn:
-    """One recorded draw: the text as drawn, its size in px and its ink box on the canvas."""
+    """One recorded draw: the text as drawn, its size in px, its ink box on the canvas, the canvas
+    size and the panel it was meant to stay in (None: the whole canvas)."""
 
     text: str
     size: int
     box: tuple[int, int, int, int]
     canvas: tuple[int, int]
+    within: tuple[int, int, int, int] | None = None
 
 
 _recorder: list[list[Drawn]] = []
@@ -173,7 +175,8 @@ def recording() -> Iterator[list[Drawn]]:
 
 
 def draw(target: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 16,
-         fill: Color = (255, 255, 255), anchor: str = "la", bold: bool = False) -> tuple[int, int, int, int]:
+         fill: Color = (255, 255, 255), anchor: str = "la", bold: bool = False,
+         within: tuple[int, int, int, int] | None = None) -> tuple[int, int, int, int]:
     """Draw ``text`` at ``xy`` like ``ImageDraw.text`` with an anchor of Pillow's kind:
     horizontal l/m/r, vertical a (ascender), m (middle), s (baseline), d (descender).
     Returns the ink box on the canvas."""
@@ -192,7 +195,7 @@ def draw(target: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], tex
     ink = _ink(text, size, bold, fill)
     box = (x + ink[0], y + ink[1], x + ink[2], y + ink[3])
     for rec in _recorder:
-        rec.append(Drawn(text, size, box, img.size))
+        rec.append(Drawn(text, size, box, img.size, within))
     return box
 
 
