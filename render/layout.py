@@ -46,3 +46,19 @@ def label(img: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], s: st
 
 def width_of(s: str, size: int, bold: bool = False) -> int:
     return text.text_width(s, size, bold)
+
+
+def fit_name(name: str, rest: str, size: int, room: int, bold: bool = False) -> str:
+    """``name + rest`` where only the name is shortened so the whole fits ``room`` pixels
+    ("Bob Zürich Übersp… to play", never "Bob Zürich Überspieler of Ca…")."""
+    if text.text_width(name + rest, size, bold) <= room:
+        return name + rest
+    keep = max(room - text.text_width(rest, size, bold), room * 3 // 10)
+    return text.fit(name, size, keep, bold) + rest
+
+
+def name_label(img: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], name: str, rest: str, size: int,
+               fill: Color, within: Box, bold: bool = False, inset: int = 0) -> Box:
+    """A left-anchored label that says something about a player, shortening the name first."""
+    room = int(within[2] - inset - xy[0])
+    return label(img, xy, fit_name(name, rest, size, room, bold), size, fill, within, "la", bold, inset)
