@@ -254,6 +254,12 @@ WING_ROW_H = WING_H + 36 + 24
 NAME_COL = 236
 
 
+@lru_cache(maxsize=32)
+def _wing_card(kind: str, covered: bool) -> Image.Image:
+    card = dragon_card(kind, WING_W, WING_H)
+    return Image.blend(card, Image.new("RGB", card.size, FELT_DARK), 0.5) if covered else card
+
+
 def _two_lines(name: str, size: int, width: int) -> tuple[str, str]:
     """A long name split over two lines at a grapheme boundary, the second shortened if need be."""
     if text.text_width(name, size, True) <= width:
@@ -300,10 +306,7 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
         cell = wing.get(place)
         spot = (x - 4, y, x + WING_STEP - 4, box[3])
         if cell:
-            card = dragon_card(cell["kind"], WING_W, WING_H)
-            if cell.get("covered"):
-                card = Image.blend(card, Image.new("RGB", card.size, FELT_DARK), 0.5)
-            img.paste(card, (x, cy))
+            img.paste(_wing_card(cell["kind"], bool(cell.get("covered"))), (x, cy))
             if cell.get("covered"):
                 label(img, (x + WING_W // 2, cy + WING_H - 8), f"under {covers[place]}", SMALL, WHITE, spot, "md",
                       bold=True)

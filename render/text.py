@@ -118,7 +118,7 @@ def line_metrics(size: int, bold: bool = False) -> tuple[int, int]:
     return ascent, descent
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=64)
 def _stamp(text: str, size: int, bold: bool, fill: Color) -> tuple[Image.Image, int]:
     """The whole line drawn once in RGBA (cached: tables redraw the same labels), and the
     y of its baseline inside the image. The image has room above and below the line box for
@@ -183,26 +183,28 @@ def draw(target: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], tex
     img: Image.Image = target._image if isinstance(target, ImageDraw.ImageDraw) else target  # type: ignore[attr-defined]
     if not text:
         return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
-    stamp, base = _stamp(text, size, bold, fill)
+    ink, ix, iy = _ink_stamp(text, size, bold, fill)
     ascent, descent = line_metrics(size, bold)
     pad = size // 2
-    width = stamp.width - 2 * pad
+    width = text_width(text, size, bold)
     h, v = anchor[0], anchor[1] if len(anchor) > 1 else "a"
     x = xy[0] - {"l": 0, "m": width / 2, "r": width}[h] - pad
-    y = xy[1] - {"a": 0, "t": 0, "m": (ascent + descent) / 2, "s": ascent, "d": ascent + descent}[v] - (base - ascent)
-    x, y = round(x), round(y)
-    img.paste(stamp, (x, y), stamp)
-    ink = _ink(text, size, bold, fill)
-    box = (x + ink[0], y + ink[1], x + ink[2], y + ink[3])
+    y = xy[1] - {"a": 0, "t": 0, "m": (ascent + descent) / 2, "s": ascent, "d": ascent + descent}[v] - pad
+    x, y = round(x) + ix, round(y) + iy
+    # Only the ink's box is pasted: a tenth of the padded line's area, and pasting is most of a label's cost.
+    img.paste(ink, (x, y), ink)
+    box = (x, y, x + ink.width, y + ink.height)
     for rec in _recorder:
         rec.append(Drawn(text, size, box, img.size, within))
     return box
 
 
 @lru_cache(maxsize=4096)
-def _ink(text: str, size: int, bold: bool, fill: Color) -> tuple[int, int, int, int]:
+def _ink_stamp(text: str, size: int, bold: bool, fill: Color) -> tuple[Image.Image, int, int]:
+    """The stamp cropped to its ink, and the crop's offset inside the padded stamp."""
     stamp, _ = _stamp(text, size, bold, fill)
-    return stamp.getchannel("A").getbbox() or (0, 0, 0, 0)
+    box = stamp.getchannel("A").getbbox() or (0, 0, 1, 1)
+    return stamp.crop(box), box[0], box[1]
 
 
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
