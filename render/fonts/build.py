@@ -9,10 +9,11 @@ All fonts are under the SIL Open Font License 1.1 (OFL.txt beside them). What is
 - NotoSansSymbols2-Subset.ttf: arrows, geometric shapes, card suits, dingbats (U+2190-2BFF), for the
   symbols people put in nicknames that Noto Sans lacks.
 - NotoSansCJK-Subset.otf: Noto Sans CJK SC cut to GB2312, JIS X 0208, Big5 level 1, all 11,172 Hangul
-  syllables, kana, Jamo and CJK punctuation. The full collection is 19.5 MB; this is about 4.7 MB.
-  Fewer Han or only the 2,350 common Hangul would save 3 MB but draw rarer Korean names as boxes.
-- NotoColorEmoji.ttf: every emoji, its 109 ppem PNG strike re-encoded at 64 ppem with at most 64
-  colours (11 MB -> about 3 MB). Emoji are drawn at 20-40 px, where the difference cannot be seen.
+  syllables, kana, Jamo and CJK punctuation, without hints, vertical forms or the 'locl' variants
+  (thousands of JP/KR/TC glyphs we never select). The full collection is 19.5 MB; this is 3.8 MB.
+  Fewer Han or only the 2,350 common Hangul would be smaller but draw rarer names as boxes.
+- NotoColorEmoji.ttf: every emoji, its 109 ppem PNG strike re-encoded at 48 ppem with at most 64
+  colours (11 MB -> 4.7 MB). Emoji are drawn at 22-32 px, where the difference cannot be seen.
 """
 
 from __future__ import annotations
@@ -90,9 +91,9 @@ EMOJI_PPEM = 48
 def _shrink_emoji(src: Path, dst: Path, ppem: int = EMOJI_PPEM, colours: int = 64) -> None:
     """Re-encode the 109 ppem colour strike at ``ppem`` with at most ``colours`` colours.
 
-    Emoji are drawn at 20-40 px, so a 64 ppem strike loses nothing visible and the font shrinks
-    from 11 MB to about 3 MB. Pillow then opens the font at ``size=ppem`` (the only size a
-    bitmap-only font accepts).
+    Emoji are drawn at 22-32 px, so a 48 ppem strike loses nothing visible and the font shrinks
+    from 11 MB to 4.7 MB. Pillow then opens the font at ``size=ppem`` (the only size a
+    bitmap-only font accepts), and render.text scales the glyphs to the text size.
     """
     font = TTFont(str(src))
     for strike in font["CBLC"].strikes:
