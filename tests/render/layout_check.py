@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from PIL import Image
@@ -27,6 +28,12 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int], slack: 
 def render_checked(draw: Callable[[], Image.Image], *, phone: bool = True,
                    max_ratio: float = 2.0) -> tuple[Image.Image, list[T.Drawn]]:
     """Render with recording and assert the layout rules; returns the image and the texts drawn on it."""
+    # Card faces are cached; clear them so their texts are drawn, recorded and checked here too.
+    for name, module in list(sys.modules.items()):
+        if name.startswith("render.") and name != "render.text":
+            for obj in vars(module).values():
+                if callable(getattr(obj, "cache_clear", None)) and getattr(obj, "__module__", "") == name:
+                    obj.cache_clear()
     with T.recording() as drawn:
         img = draw()
     w, h = img.size
