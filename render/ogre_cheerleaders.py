@@ -195,7 +195,7 @@ def _notes(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
         parts = []
         for f in option:
             a, b = _positions(field, f["cards"])
-            kind = f["label"].split(" ")[0] if f["label"] else ""
+            kind = " + ".join(f.get("kinds") or [])  # team / sequence / number
             parts.append(f"{a + 1}-{b} {kind}".strip())
         points = sum(int(c[1:]) for f in option for c in f["cards"])
         out.append((f"Option {k + 1}: cards " + ", ".join(parts) + f" ({points} pts)",
