@@ -7,6 +7,10 @@ Each game has ``render/<game_id>.py`` with::
 
 ``view`` is exactly ``engine.view(state, None)`` (table) or
 ``engine.view(state, seat)`` (hand); ``names`` are the seat names.
+
+``alt_text(game_id, view, names, last_action=None)`` describes the public view in words for the
+attachment's description (screen readers, failed loads). ``table_png(..., last_action=...)`` adds
+the last public move as a strip above the table, since views do not keep it.
 """
 
 from __future__ import annotations
@@ -15,15 +19,48 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from render.common import to_png
+from PIL import Image
+
+from render.alt import alt_text
+from render.common import FELT_DARK, GOLD, to_png
+from render.layout import PAD, SMALL, label
+
+__all__ = ["alt_text", "hand_png", "table_png"]
 
 
 def _module(game_id: str) -> ModuleType:
     return importlib.import_module(f"render.{game_id}")
 
 
-def table_png(game_id: str, view: dict[str, Any], names: list[str]) -> bytes:
-    return to_png(_module(game_id).table_image(view, names))
+def table_png(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None) -> bytes:
+    """The table image as PNG; with ``last_action`` (the public label of the last move, names
+    filled in), a one-line strip above it says what just happened."""
+    img = _module(game_id).table_image(view, names)
+    if last_action:
+        img = with_last_action(img, last_action)
+    return to_png(img)
+
+
+def with_last_action(img: Image.Image, last_action: str) -> Image.Image:
+    """``img`` with a strip on top: "Last: <action>", shortened to the width if need be.
+
+    The strip is drawn in RGB, mapped to the table's own palette and pasted above it, so the
+    table itself is not quantised twice."""
+    strip_h = SMALL + 3 * PAD
+    strip = Image.new("RGB", (img.width, strip_h), FELT_DARK)
+    label(strip, (2 * PAD, PAD + 2), f"Last: {last_action.rstrip('.')}", SMALL, GOLD, (0, 0, img.width, strip_h),
+          inset=2 * PAD)
+    out = Image.new(img.mode, (img.width, img.height + strip_h))
+    if img.mode == "P":
+        palette = Image.new("P", (1, 1))
+        palette.putpalette(img.getpalette() or [])
+        out.putpalette(img.getpalette() or [])
+        strip = strip.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        strip = strip.convert(img.mode)
+    out.paste(strip, (0, 0))
+    out.paste(img, (0, strip_h))
+    return out
 
 
 def hand_png(game_id: str, view: dict[str, Any], seat: int, names: list[str]) -> bytes:

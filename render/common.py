@@ -1,7 +1,7 @@
 """Shared drawing helpers: fonts, card faces, PNG encoding.
 
-Fonts come from Pillow's built-in scalable font so the renderer never
-depends on a system path.
+All text goes through ``render.text``: bundled Noto fonts with glyph fallback, so names in
+any script and emoji are drawn as glyphs, and truncation never cuts a grapheme.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import io
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from render import text
 
 Color = tuple[int, int, int]
 
@@ -27,28 +29,23 @@ CARD_W = 64
 CARD_H = 90
 
 
-@lru_cache(maxsize=32)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The main (Latin, Greek, Cyrillic) font; draw with ``draw_text`` to get fallback for other scripts."""
+    return text.pil_font(text.REGULAR[0], size)
 
 
-def text_width(text: str, size: int) -> int:
-    left, _, right, _ = font(size).getbbox(text)
-    return int(right - left)
+def text_width(s: str, size: int, bold: bool = False) -> int:
+    return text.text_width(s, size, bold)
 
 
-def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, size: int = 16,
-              fill: Color = WHITE, anchor: str = "la") -> None:
-    draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
+def draw_text(draw: ImageDraw.ImageDraw | Image.Image, xy: tuple[float, float], s: str, size: int = 16,
+              fill: Color = WHITE, anchor: str = "la", bold: bool = False) -> tuple[int, int, int, int]:
+    return text.draw(draw, xy, s, size, fill, anchor, bold)
 
 
-def fit_text(text: str, size: int, max_width: int) -> str:
-    """Shorten ``text`` with an ellipsis so it fits ``max_width`` pixels."""
-    if text_width(text, size) <= max_width:
-        return text
-    while text and text_width(text + "…", size) > max_width:
-        text = text[:-1]
-    return text + "…"
+def fit_text(s: str, size: int, max_width: int, bold: bool = False) -> str:
+    """Shorten ``s`` with an ellipsis at a grapheme boundary so it fits ``max_width`` pixels."""
+    return text.fit(s, size, max_width, bold)
 
 
 @lru_cache(maxsize=512)
@@ -62,9 +59,9 @@ def card_face(label: str, color: Color = INK, sub: str = "", bg: Color = PAPER,
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=bg, outline=INK, width=2)
     size = 30 if len(label) <= 2 else (22 if len(label) <= 4 else 16)
-    d.text((w // 2, h // 2 - (8 if sub else 0)), label, font=font(size), fill=color, anchor="mm")
+    draw_text(img, (w // 2, h // 2 - (8 if sub else 0)), label, size, color, "mm")
     if sub:
-        d.text((w // 2, h - 14), fit_text(sub, 12, w - 6), font=font(12), fill=color, anchor="mm")
+        draw_text(img, (w // 2, h - 14), fit_text(sub, 12, w - 6), 12, color, "mm")
     return img
 
 
@@ -93,12 +90,35 @@ def new_canvas(w: int, h: int, bg: Color = FELT) -> tuple[Image.Image, ImageDraw
 
 
 def fixed_palette(colours: list[Color]) -> Image.Image:
-    """A palette image holding ``colours`` (deduplicated, at most 256) for ``to_palette``."""
+    """A palette image holding ``colours`` (deduplicated, at most 256) for ``to_palette``.
+
+    Entries left over hold an even colour cube, so emoji in names keep recognisable colours."""
     unique = list(dict.fromkeys(colours))[:256]
+    levels = (0, 64, 128, 192, 255)
+    for c in ((r, g, b) for r in levels for g in levels for b in levels):
+        if len(unique) >= 256:
+            break
+        if c not in unique:
+            unique.append(c)
     flat = [v for c in unique for v in c]
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat + flat[:3] * (256 - len(unique)))
     return pal
+
+
+def make_palette(inks: list[Color], grounds: list[Color], steps: tuple[float, ...] = (0.25, 0.5, 0.75),
+                 room: int = 131) -> Image.Image:
+    """Flat colours, anti-aliasing steps between each ink and the grounds it is drawn on, at most
+    ``room`` entries; the rest of the 256 is a colour cube (see ``fixed_palette``)."""
+    colours: list[Color] = list(dict.fromkeys([*inks, *grounds]))
+    for a in inks:
+        for b in grounds:
+            for t in steps:
+                c = (round(b[0] + (a[0] - b[0]) * t), round(b[1] + (a[1] - b[1]) * t),
+                     round(b[2] + (a[2] - b[2]) * t))
+                if a != b and c not in colours and len(colours) < room:
+                    colours.append(c)
+    return fixed_palette(colours)
 
 
 def to_palette(img: Image.Image, palette: Image.Image) -> Image.Image:

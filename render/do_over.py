@@ -1,8 +1,12 @@
-"""Do Over! table and hand images, drawn from engine views only."""
+"""Do Over! table and hand images for a phone column, drawn from engine views only.
+
+Seats are listed in the order of play, starting with the player to act: who plays next is the
+row below, and a Reverse flips the list. That replaced a 2-column grid where seat order and
+direction were unclear.
+"""
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any
 
@@ -20,122 +24,70 @@ from render.common import (
     WHITE,
     Color,
     card_back,
-    fit_text,
-    fixed_palette,
-    font,
+    make_palette,
     new_canvas,
     paste_card,
-    to_palette,
+    text_width,
 )
+from render.common import draw_text as _draw
+from render.common import to_palette as _to_palette
+from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, panel
 
-WIDTH = 1000
-MARGIN = 20
-BIG_W, BIG_H = 80, 112        # pile and hand cards
-MINI_W, MINI_H = 50, 70       # reserve cards in the seat panels
-PANEL_W = (WIDTH - 3 * MARGIN) // 2
-PANEL_H = 168
-TOP_H = 250
+BIG_W, BIG_H = 120, 168       # pile and hand cards
+MINI_W, MINI_H = 66, 90       # face-up reserve cards in the seat rows
+ROW_H = 112
+HEAD_H = 104
+CENTRE_H = 250
 
-# The seed's colours: pink numbers, black Bomb, green Do Over!, blue Reverse.
 NUMBER_BG: Color = (248, 206, 222)
 NUMBER_INK: Color = (150, 18, 82)
+ROW_BG: Color = FELT_DARK
+NOW_BG: Color = (58, 52, 16)
 SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
     # code: (big label, small line, ink, background)
     edition.BOMB: ("BOMB", "removes pile", WHITE, (28, 28, 32)),
-    edition.DO_OVER: ("DO", "Do Over! = 0", WHITE, (46, 150, 76)),
-    edition.REVERSE: ("REV", "Reverse", WHITE, (40, 92, 190)),
+    edition.DO_OVER: ("DO", "value 0", WHITE, (46, 150, 76)),
+    edition.REVERSE: ("REV", "reverse", WHITE, (40, 92, 190)),
 }
-
-
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    """Cached anti-aliased text as an "L" mask plus its offset from the anchor point."""
-    f = font(size)
-    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
-    return mask, left, top
-
-
-def draw_text(img: Image.Image, xy: tuple[int, int], text: str, size: int = 16,
-              fill: Color = WHITE, anchor: str = "la") -> None:
-    """Like render.common.draw_text, but pastes cached glyph masks (a table image has ~50 labels)."""
-    if not text:
-        return
-    mask, left, top = _text_mask(text, size, anchor)
-    x, y = int(xy[0]) + left, int(xy[1]) + top
-    img.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
-
-
-def _blend(a: Color, b: Color, t: float) -> tuple[int, int, int]:
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """A fixed palette: every flat colour we draw plus anti-aliasing steps between the pairs that meet.
+    inks = [WHITE, GOLD, GREY, HIGHLIGHT, INK, NUMBER_INK, (120, 140, 210)]
+    grounds = [FELT, FELT_DARK, NOW_BG, NUMBER_BG, CARD_BACK, *(st[3] for st in SPECIAL_STYLE.values())]
+    return make_palette(inks, grounds)
 
-    Returning palette ("P") images keeps the PNG small and makes encoding several times faster
-    than for RGB (no per-row filter search on three channels).
-    """
-    inks = [WHITE, GOLD, GREY, HIGHLIGHT, INK, NUMBER_INK, CARD_BACK, (120, 140, 210)]
-    grounds = [FELT, FELT_DARK, NUMBER_BG, CARD_BACK, WHITE] + [st[3] for st in SPECIAL_STYLE.values()]
-    colors: list[tuple[int, int, int]] = []
-    for c in inks + grounds:
-        if c not in colors:
-            colors.append(c)
-    for a in inks:
-        for b in grounds:
-            if a == b:
-                continue
-            for t in (0.2, 0.4, 0.6, 0.8):
-                c = _blend(b, a, t)
-                if c not in colors and len(colors) < 256:
-                    colors.append(c)
-    return fixed_palette(colors)
+
+def to_palette(img: Image.Image, _pal: Image.Image | None = None) -> Image.Image:
+    return _to_palette(img, _palette())
+
+
+def _largest(text: str, sizes: tuple[int, ...], width: int) -> int:
+    return next((z for z in sizes if text_width(text, z, True) <= width), sizes[-1])
 
 
 @lru_cache(maxsize=64)
 def face(code: str, w: int = BIG_W, h: int = BIG_H) -> Image.Image:
-    """A cached Do Over! card face."""
+    """A cached Do Over! card face: the number or the special's name as large as fits."""
     img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
-    label, sub, ink, bg = SPECIAL_STYLE.get(code, (code, "highest" if code == "11" else "", NUMBER_INK, NUMBER_BG))
+    label_, sub, ink, bg = SPECIAL_STYLE.get(code, (code, "highest" if code == "11" else "", NUMBER_INK,
+                                                    NUMBER_BG))
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(6, w // 9), fill=bg, outline=INK, width=2)
-    big = int(h * (0.42 if len(label) <= 2 else 0.21))
-    d.text((w // 2, h // 2 - (h // 12 if sub else 0)), label, font=font(big), fill=ink, anchor="mm")
-    if sub and w >= 60:
-        small = max(10, h // 9)
-        d.text((w // 2, h - small), fit_text(sub, small, w - 6), font=font(small), fill=ink, anchor="mm")
-    if len(label) <= 2 and w >= 60:
-        corner = max(10, h // 7)
-        d.text((6, 4), label, font=font(corner), fill=ink)
+    big = _largest(label_, (int(h * 0.46), int(h * 0.36), int(h * 0.3), SMALL), w - 8)
+    big = max(big, SMALL)
+    cy = h // 2 - (h // 10 if sub and h >= 120 else 0)
+    _draw(img, (w // 2, cy), label_, big, ink, "mm", bold=True)
+    if sub and h >= 120:
+        _draw(img, (w // 2, h - SMALL), sub, _largest(sub, (SMALL,), w - 6), ink, "mm")
     return img
 
 
 @lru_cache(maxsize=8)
 def empty_slot(w: int, h: int) -> Image.Image:
-    img = Image.new("RGB", (w, h), FELT)
-    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=6, outline=FELT_DARK, width=2)
+    img = Image.new("RGB", (w, h), FELT_DARK)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=6, outline=GREY, width=2)
     return img
-
-
-def _direction_arrow(d: ImageDraw.ImageDraw, cx: int, cy: int, r: int, clockwise: bool) -> None:
-    """A circular arrow showing the direction of play."""
-    d.arc((cx - r, cy - r, cx + r, cy + r), start=200, end=520, fill=GOLD, width=5)
-    ang = math.radians(520 if clockwise else 200)
-    ex, ey = cx + r * math.cos(ang), cy + r * math.sin(ang)
-    # tangent direction at the arrow end
-    t = 1 if clockwise else -1
-    tx, ty = -math.sin(ang) * t, math.cos(ang) * t
-    nx, ny = -ty, tx
-    tip = (ex + tx * 12, ey + ty * 12)
-    d.polygon([tip, (ex + nx * 9, ey + ny * 9), (ex - nx * 9, ey - ny * 9)], fill=GOLD)
-
-
-def _turn_marker(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
-    """A gold triangle pointing right, at (x, y) = left middle."""
-    d.polygon([(x, y - 10), (x + 16, y), (x, y + 10)], fill=HIGHLIGHT)
 
 
 def _cards(k: int) -> str:
@@ -143,105 +95,112 @@ def _cards(k: int) -> str:
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+    return names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+
+
+def play_order(view: dict[str, Any]) -> list[int]:
+    """Seats in the order they will play, starting with the one to act (or the dealer's left)."""
+    n = view["num_players"]
+    step = 1 if view.get("direction", "clockwise") == "clockwise" else -1
+    to_act = view.get("to_act") or []
+    start = view.get("current") if view.get("phase") == "play" and view.get("current") is not None else (
+        to_act[0] if to_act else 0)
+    return [(start + i * step) % n for i in range(n)]
 
 
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     n = view["num_players"]
-    rows = (n + 1) // 2
-    height = TOP_H + rows * (PANEL_H + MARGIN) + MARGIN
+    height = HEAD_H + CENTRE_H + 60 + n * (ROW_H + PAD) + PAD
     img, d = new_canvas(WIDTH, height)
-    to_act = set(view.get("to_act", []))
     swap = view.get("phase") == "swap"
+    over = bool(view.get("over"))
+    to_act = set(view.get("to_act", []))
 
-    # ---- header
-    draw_text(img, (MARGIN, 12), "Do Over!", 30, GOLD)
-    draw_text(img, (MARGIN + 150, 20), fit_text(view.get("status", ""), 18, WIDTH - 2 * MARGIN - 150), 18, WHITE)
-
-    # ---- the discard pile: its top cards fanned, value, count
-    pile = view.get("pile", [])
-    px, py = MARGIN, 60
-    d.rounded_rectangle((px - 6, py - 6, px + 430, py + BIG_H + 50), radius=12, fill=FELT_DARK)
-    top = pile[-5:]
-    if not top:
-        paste_card(img, empty_slot(BIG_W, BIG_H), (px + 4, py + 4))
-        draw_text(img, (px + 4 + BIG_W // 2, py + 4 + BIG_H // 2), "empty", 16, GREY, "mm")
-    for i, code in enumerate(top):
-        paste_card(img, face(code), (px + 4 + i * 52, py + 4), highlight=(i == len(top) - 1))
-    info_x = px + 4 + max(len(top) - 1, 0) * 52 + BIG_W + 18
-    draw_text(img, (info_x, py + 8), "Pile value", 18, WHITE)
-    draw_text(img, (info_x, py + 30), str(view.get("pile_value", 0)), 52, GOLD)
-    draw_text(img, (px + 4, py + BIG_H + 14), f"Discard Pile: {_cards(view.get('pile_count', len(pile)))}"
-              + ("  (top 5 shown)" if len(pile) > 5 else ""), 18, WHITE)
-
-    # ---- draw pile, removed cards, direction
-    dx = 470
-    d.rounded_rectangle((dx - 6, py - 6, WIDTH - MARGIN, py + BIG_H + 50), radius=12, fill=FELT_DARK)
-    draw_count = view.get("draw_count", 0)
-    if draw_count:
-        paste_card(img, card_back(BIG_W, BIG_H), (dx + 4, py + 4))
-        draw_text(img, (dx + 4 + BIG_W // 2, py + 4 + BIG_H // 2), str(draw_count), 30, WHITE, "mm")
-    else:
-        paste_card(img, empty_slot(BIG_W, BIG_H), (dx + 4, py + 4))
-    draw_text(img, (dx + 4, py + BIG_H + 14), f"Draw Pile: {draw_count}", 18, WHITE)
-    rx = dx + 120
-    draw_text(img, (rx, py + 8), f"Out of the game: {view.get('removed_count', 0)}", 18, WHITE)
-    turns = f"Turns played: {view.get('turns', 0)} (limit {view.get('max_turns', '?')})"
-    draw_text(img, (rx, py + 32), turns, 16, GREY)
-    clockwise = view.get("direction", "clockwise") == "clockwise"
-    _direction_arrow(d, rx + 36, py + 92, 26, clockwise)
-    draw_text(img, (rx + 78, py + 80), "Play goes", 16, WHITE)
-    draw_text(img, (rx + 78, py + 98), "clockwise" if clockwise else "counterclockwise", 20, GOLD)
-    if view.get("over"):
+    # ---- header: title and the one line that says what is going on
+    head = (0, 0, WIDTH, HEAD_H)
+    label(img, (2 * PAD, PAD), "Do Over!", TITLE, GOLD, head, bold=True)
+    turns = f"turn {view.get('turns', 0) + 1} of max {view.get('max_turns', '?')}"
+    label(img, (WIDTH - 2 * PAD, PAD + 4), turns, SMALL, GREY, head, "ra")
+    if over:
         winner = view.get("winner")
-        text = f"{_name(names, winner)} wins!" if winner is not None else "Turn limit reached"
-        draw_text(img, (rx, py + BIG_H + 14), fit_text(text, 20, WIDTH - MARGIN - rx - 10), 20, GOLD)
+        line = f"{_name(names, winner)} wins!" if winner is not None else "Turn limit reached"
+    elif swap:
+        ready = sum(1 for s in view["seats"] if s.get("ready"))
+        line = f"Swap step: {ready} of {n} ready"
+    else:
+        line = f"{_name(names, view.get('current', 0))} to play: beat {view.get('pile_value', 0)}"
+    label(img, (2 * PAD, 54), line, BODY, HIGHLIGHT if not over else GOLD, head, bold=True, inset=2 * PAD)
 
-    # ---- seats
-    outcome = view.get("outcome") if view.get("over") else None
-    for s, seat in enumerate(view["seats"]):
-        col, row = s % 2, s // 2
-        x = MARGIN + col * (PANEL_W + MARGIN)
-        y = TOP_H + row * (PANEL_H + MARGIN)
+    # ---- centre: the pile (top cards), its value, the draw pile
+    cy = HEAD_H
+    centre = panel(d, (PAD, cy, WIDTH - PAD, cy + CENTRE_H), FELT_DARK)
+    pile = view.get("pile", [])
+    top = pile[-4:]
+    px, py = 2 * PAD + 4, cy + 2 * PAD
+    if not top:
+        img.paste(empty_slot(BIG_W, BIG_H), (px, py))
+        label(img, (px + BIG_W // 2, py + BIG_H // 2), "empty", SMALL, GREY, centre, "mm")
+    for i, code in enumerate(top):
+        paste_card(img, face(code), (px + i * 40, py), highlight=(i == len(top) - 1))
+    vx = px + BIG_W + 40 * 3 + 24
+    label(img, (vx, py), "Pile value", SMALL, WHITE, centre)
+    label(img, (vx, py + 28), str(view.get("pile_value", 0)), 2 * BIG, GOLD, centre, bold=True)
+    label(img, (vx, py + 136), _cards(view.get("pile_count", len(pile))), SMALL, WHITE, centre)
+    dx = WIDTH - 2 * PAD - 4 - 100
+    draw_count = view.get("draw_count", 0)
+    img.paste(card_back(100, 140) if draw_count else empty_slot(100, 140), (dx, py))
+    if draw_count:
+        label(img, (dx + 50, py + 70), str(draw_count), BIG, WHITE, centre, "mm", bold=True)
+    label(img, (dx + 50, py + 150), "draw pile", SMALL, WHITE, centre, "ma")
+    label(img, (px, py + BIG_H + 14), f"Out of the game: {view.get('removed_count', 0)}", SMALL, GREY, centre)
+
+    # ---- seats, in the order of play
+    y = cy + CENTRE_H + PAD
+    ltr = view.get("direction", "clockwise") == "clockwise"
+    order_box = (0, y, WIDTH, y + 54)
+    label(img, (2 * PAD, y + 8), "Order of play ↓", BODY, WHITE, order_box, bold=True)
+    label(img, (WIDTH - 2 * PAD, y + 12), "clockwise" if ltr else "reversed: counterclockwise", SMALL,
+          GOLD, order_box, "ra")
+    y += 54
+    outcome = view.get("outcome") if over else None
+    for k, s in enumerate(play_order(view)):
+        seat = view["seats"][s]
         acting = s in to_act
-        d.rounded_rectangle((x, y, x + PANEL_W, y + PANEL_H), radius=12, fill=FELT_DARK,
-                            outline=HIGHLIGHT if acting else FELT_DARK, width=4)
-        nx = x + 14
-        if acting:
-            _turn_marker(d, x + 12, y + 22)
-            nx = x + 36
-        label = _name(names, s)
+        now = (k == 0 and not over and not swap)
+        box = panel(d, (PAD, y, WIDTH - PAD, y + ROW_H), NOW_BG if now else ROW_BG,
+                    HIGHLIGHT if acting else None, 4)
+        tag = ("now" if now else "next" if k == 1 and not over and not swap else "")
         if outcome:
-            label = f"#{outcome[s]}  {label}"
-        draw_text(img, (nx, y + 10), fit_text(label, 22, PANEL_W - (nx - x) - 150), 22, GOLD if acting else WHITE)
-        badge = ("ready" if seat.get("ready") else "swapping") if swap else (
-            {"hand": "plays Hand", "up": "plays face-up", "down": "flips blind"}.get(seat.get("source") or "", ""))
-        draw_text(img, (x + PANEL_W - 12, y + 14), badge, 16, GOLD if acting else GREY, "ra")
-        # hand: a card back with the count
-        hy = y + 46
-        paste_card(img, card_back(MINI_W, MINI_H), (x + 14, hy))
-        draw_text(img, (x + 14 + MINI_W // 2, hy + MINI_H // 2), str(seat["hand_count"]), 22, WHITE, "mm")
-        draw_text(img, (x + 14 + MINI_W // 2, hy + MINI_H + 12), "Hand", 14, WHITE, "mm")
-        # reserve: per pile a face-down back (if any) with the face-up card slightly lower on top
+            tag = f"#{outcome[s]}"
+        tag_box = (box[0], box[1], box[0] + 84, box[3])
+        label(img, (box[0] + 42, y + ROW_H // 2), tag, BODY if tag.startswith("#") else SMALL,
+              HIGHLIGHT if now else GOLD, tag_box, "mm", bold=True)
+        right = WIDTH - 2 * PAD - 96
+        reserve_x = right - 3 * (MINI_W + 6) - 8
+        name_box = (box[0] + 84, box[1], reserve_x - 8, box[3])
+        label(img, (name_box[0], y + 12), _name(names, s), BODY, GOLD if acting else WHITE, name_box, bold=True)
+        if swap:
+            state = "ready" if seat.get("ready") else "swapping"
+        else:
+            state = {"hand": "from Hand", "up": "from face-up", "down": "flips blind"}.get(seat.get("source") or "",
+                                                                                       "")
+        detail = f"Hand {seat['hand_count']} · {seat.get('down_count', sum(seat['down']))} down"
+        label(img, (name_box[0], y + 60), f"{detail} · {state}" if state else detail, SMALL, GREY, name_box)
         for j in range(3):
-            rx0 = x + 100 + j * (MINI_W + 22)
-            down = seat["down"][j]
-            up = seat["up"][j]
-            if down:
-                paste_card(img, card_back(MINI_W, MINI_H), (rx0, hy - 6))
-            else:
-                paste_card(img, empty_slot(MINI_W, MINI_H), (rx0, hy - 6))
-            if up is not None:
-                paste_card(img, face(up, MINI_W, MINI_H), (rx0 + 6, hy + 4))
-        draw_text(img, (x + 100, hy + MINI_H + 12), f"Reserve: {sum(1 for u in seat['up'] if u is not None)} up, "
-                  f"{seat.get('down_count', sum(seat['down']))} down"
-                  + ("  (as dealt)" if seat.get("up_as_dealt") else ""), 14, WHITE)
-        draw_text(img, (x + PANEL_W - 14, y + 62), str(seat["cards_left"]), 40, GOLD, "ra")
-        draw_text(img, (x + PANEL_W - 14, y + 108), "cards left", 14, WHITE, "ra")
-    return to_palette(img, _palette())
+            rx = reserve_x + j * (MINI_W + 6)
+            up, down = seat["up"][j], seat["down"][j]
+            card = face(up, MINI_W, MINI_H) if up is not None else (
+                card_back(MINI_W, MINI_H) if down else empty_slot(MINI_W, MINI_H))
+            img.paste(card, (rx, y + (ROW_H - MINI_H) // 2))
+        left_box = (right, box[1], box[2], box[3])
+        label(img, (box[2] - 2 * PAD, y + 6), str(seat["cards_left"]), BIG, GOLD, left_box, "ra", bold=True)
+        label(img, (box[2] - 2 * PAD, y + 66), "left", SMALL, WHITE, left_box, "ra")
+        y += ROW_H + PAD
+    return to_palette(img)
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+    """The player's hand, and what the choice is about: the pile's value and top, the reserve."""
     hand: list[str] = view.get("hand", [])
     groups: list[tuple[str, int]] = []
     for code in hand:
@@ -249,62 +208,56 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
             groups[-1] = (code, groups[-1][1] + 1)
         else:
             groups.append((code, 1))
-    per_row = 10
-    rows = max(1, (len(groups) + per_row - 1) // per_row)
-    step = (WIDTH - 2 * MARGIN) // per_row
-    hand_h = rows * (BIG_H + 34)
-    height = 90 + hand_h + 40 + BIG_H + 70
-    img, d = new_canvas(WIDTH, height)
+    per_row = 5
+    step = (WIDTH - 2 * PAD) // per_row
+    rows = max(1, -(-len(groups) // per_row))
+    hand_h = rows * (BIG_H + 44)
+    height = 120 + hand_h + 60 + BIG_H + 80
+    img, _ = new_canvas(WIDTH, height)
     me = view["seats"][seat]
     acting = seat in view.get("to_act", [])
-    title = f"{_name(names, seat)}: Hand of {_cards(len(hand))}"
-    draw_text(img, (MARGIN, 14), fit_text(title, 26, 560), 26, GOLD)
+    pv = view.get("pile_value", 0)
+    head = (0, 0, WIDTH, 116)
+    label(img, (2 * PAD, PAD), f"{_name(names, seat)}: Hand of {_cards(len(hand))}", TITLE, GOLD, head,
+          bold=True, inset=2 * PAD)
     if view.get("phase") == "swap":
-        note = ("Swap step: swap Hand cards with your face-up Reserve cards, then say Ready" if acting
-                else "Ready: waiting for the other players")
+        note = "Your turn: swap Hand and face-up cards, then Ready" if acting else "Ready: waiting for others"
     elif view.get("over"):
         note = "Game over"
     elif acting:
-        note = f"Your turn: beat {view.get('pile_value', 0)}"
+        note = f"Your turn: play {pv} or higher, or a special"
     else:
-        note = f"Pile value {view.get('pile_value', 0)}"
-    if acting:
-        _turn_marker(d, MARGIN, 58)
-    draw_text(img, (MARGIN + (26 if acting else 0), 48), fit_text(note, 20, WIDTH - 2 * MARGIN - 30), 20,
-              HIGHLIGHT if acting else WHITE)
-
-    y0 = 80
-    pv = view.get("pile_value", 0)
+        note = f"Not your turn · pile value {pv}"
+    label(img, (2 * PAD, 62), note, BODY, HIGHLIGHT if acting else WHITE, head, bold=acting, inset=2 * PAD)
+    y0 = 120
+    hand_box = (0, y0, WIDTH, y0 + hand_h)
     if not groups:
-        draw_text(img, (MARGIN, y0 + 40), "Your Hand is empty: you play from your Reserve.", 20, WHITE)
+        label(img, (2 * PAD, y0 + 20), "Your Hand is empty: you play from your Reserve.", BODY, WHITE, hand_box)
     for k, (code, count) in enumerate(groups):
-        x = MARGIN + (k % per_row) * step
-        y = y0 + (k // per_row) * (BIG_H + 34)
+        x = PAD + (k % per_row) * step + (step - BIG_W) // 2
+        y = y0 + (k // per_row) * (BIG_H + 44)
         playable = view.get("phase") == "play" and acting and me.get("source") == "hand" and (
             not code.isdigit() or int(code) >= pv)
-        paste_card(img, face(code), (x + 4, y + 4), highlight=playable)
+        paste_card(img, face(code), (x, y + 6), highlight=playable)
         if count > 1:
-            draw_text(img, (x + 4 + BIG_W // 2, y + BIG_H + 8), f"x{count}", 20, GOLD, "ma")
-
-    ry = y0 + hand_h + 12
-    draw_text(img, (MARGIN, ry), "Your Reserve", 18, WHITE)
+            label(img, (x + BIG_W // 2, y + BIG_H + 10), f"×{count}", SMALL, GOLD, hand_box, "ma", bold=True)
+    ry = y0 + hand_h + 10
+    half = WIDTH // 2
+    res_box = (0, ry, half, height)
+    label(img, (2 * PAD, ry), "Your Reserve", BODY, WHITE, res_box, bold=True)
     for j in range(3):
-        x = MARGIN + j * (BIG_W + 30)
-        y = ry + 28
-        if me["down"][j]:
-            paste_card(img, card_back(BIG_W, BIG_H), (x, y))
-            draw_text(img, (x + BIG_W // 2, y + BIG_H // 2), "?", 34, WHITE, "mm")
-        else:
-            paste_card(img, empty_slot(BIG_W, BIG_H), (x, y))
-        if me["up"][j] is not None:
-            paste_card(img, face(me["up"][j]), (x + 8, y + 10))
-        draw_text(img, (x + BIG_W // 2 + 4, y + BIG_H + 16), f"pile {j + 1}", 14, GREY, "ma")
-    draw_text(img, (MARGIN, ry + 28 + BIG_H + 34), "Face-down cards (?) are hidden from you too", 14, GREY)
-    pile = view.get("pile", [])
-    px = MARGIN + 3 * (BIG_W + 30) + 40
-    draw_text(img, (px, ry), f"Discard Pile ({len(pile)}), value {pv}", 18, WHITE)
-    for i, code in enumerate(pile[-5:]):
-        paste_card(img, face(code), (px + i * 48, ry + 28))
-    draw_text(img, (WIDTH - MARGIN, ry + 28 + BIG_H + 14), f"Draw Pile: {view.get('draw_count', 0)}   "
-              f"Play goes {view.get('direction', 'clockwise')}", 16, WHITE, "ra")
-    return to_palette(img, _palette())
+        x = 2 * PAD + j * (100 + 16)
+        card = face(me["up"][j], 100, 140) if me["up"][j] is not None else (
+            card_back(100, 140) if me["down"][j] else empty_slot(100, 140))
+        img.paste(card, (x, ry + 44))
+        if me["down"][j] and me["up"][j] is None:
+            label(img, (x + 50, ry + 114), "?", BIG, WHITE, res_box, "mm", bold=True)
+    label(img, (2 * PAD, ry + 196), f"{me.get('down_count', sum(me['down']))} face down under them",
+          SMALL, GREY, res_box)
+    pile_box = (half, ry, WIDTH, height)
+    label(img, (half + PAD, ry), f"Pile: value {pv}", BODY, WHITE, pile_box, bold=True)
+    for i, code in enumerate(view.get("pile", [])[-3:]):
+        img.paste(face(code, 100, 140), (half + PAD + i * 44, ry + 44))
+    label(img, (half + PAD, ry + 196), f"Draw pile {view.get('draw_count', 0)} · {view.get('direction', '')}",
+          SMALL, GREY, pile_box)
+    return to_palette(img)

@@ -1,7 +1,9 @@
-"""King Pedro table and hand images, drawn only from engine views.
+"""King Pedro table and hand images for a phone column, drawn only from engine views.
 
-Four-colour suits (spades black, hearts red, diamonds blue, clubs green) with drawn pips, since the
-built-in font has no suit glyphs. Seat 1 (index 0) sits at the bottom, then clockwise: left, top, right.
+Four-colour suits (spades black, hearts red, diamonds blue, clubs green) with drawn pips. The table
+is a stack of full-width bands: teams and scores (with the bidding team's points against its bid),
+the contract, the trick in play order (the card winning it is marked), and one row per seat.
+Trumps have a gold border and tint; cards legal now get a cyan frame, so the two never look alike.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.king_pedro.rules import trick_winner
 from render.common import (
     CARD_BACK,
     FELT,
@@ -24,32 +27,29 @@ from render.common import (
     Color,
     card_back,
     draw_text,
-    fit_text,
-    fixed_palette,
-    font,
+    make_palette,
     new_canvas,
-    paste_card,
-    text_width,
     to_palette,
 )
+from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, panel
 
 SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (20, 130, 60)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
-TEAM_COLOURS: tuple[Color, Color] = ((70, 150, 255), (255, 140, 50))
+TEAM_COLOURS: tuple[Color, Color] = ((110, 175, 255), (255, 150, 70))
 TEAM_NAMES = ("Team A", "Team B")
 TRUMP_TINT: Color = (255, 243, 200)
-HEADER_BG: Color = (14, 50, 33)
+LEGAL: Color = (40, 220, 255)      # cyan: never confused with the gold trump border
+WINNING: Color = (255, 255, 255)
 BOX_BG: Color = (10, 36, 24)
 FOLDED_BG: Color = (40, 40, 40)
-BACK_LINE: Color = (120, 140, 210)
 NOTE_INK: Color = (120, 80, 0)
 POINTS = {"A": 1, "K": 30, "J": 1, "10": 10, "9": 9, "5": 5, "2": 1}
 SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
-_SYMBOL_WORDS = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
 
-CW, CH = 70, 98      # card size on the table and in the hand
-SW, SH = 46, 64      # small cards (discards, last trick)
-TABLE_W, TABLE_H = 1000, 720
+CW, CH = 120, 168    # trick cards
+HW, HH = 96, 134     # hand cards
+SW, SH = 84, 118     # last trick, discards
+TABLE_W = WIDTH
 
 
 # ---------------------------------------------------------------- pips and faces
@@ -86,28 +86,28 @@ def pip(suit: str, size: int, colour: Color | None = None) -> Image.Image:
 @lru_cache(maxsize=512)
 def face(card: str, w: int = CW, h: int = CH, trump: bool = False, points: int = 0,
          dim: bool = False, note: str = "") -> Image.Image:
-    """A card face: rank top-left, a big pip; trumps get a warm tint, scoring cards a gold points badge."""
+    """A card face: rank top-left, a big pip; trumps get a gold border and tint, scoring cards a points badge."""
     rank, suit = card[:-1], card[-1]
     colour = SUIT_COLOURS[suit]
     bg = TRUMP_TINT if trump else PAPER
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 9), fill=bg,
-                        outline=GOLD if trump else INK, width=3 if trump else 2)
-    big = max(14, int(h * 0.27))
-    draw_text(d, (5, 3), rank, big, colour)
-    ps = int(w * 0.48)
+                        outline=GOLD if trump else INK, width=5 if trump else 2)
+    big = max(SMALL, int(h * 0.26))
+    draw_text(d, (7, 3), rank, big, colour, bold=True)
+    ps = int(w * 0.46)
     p = pip(suit, ps)
-    img.paste(p, ((w - ps) // 2 + (4 if w >= 60 else 2), int(h * 0.42)), p)
-    small = pip(suit, max(8, big // 2))
-    img.paste(small, (w - small.width - 5, 6), small)
+    img.paste(p, ((w - ps) // 2 + 6, int(h * 0.40)), p)
+    small = pip(suit, max(12, big // 2))
+    img.paste(small, (w - small.width - 8, 10), small)
     if points:
-        br = max(9, w // 6)
-        cx, cy = w - br - 3, h - br - 3
+        br = max(SMALL // 2 + 4, w // 6)
+        cx, cy = w - br - 4, h - br - 4
         d.ellipse((cx - br, cy - br, cx + br, cy + br), fill=GOLD, outline=INK, width=1)
-        draw_text(d, (cx, cy), str(points), max(10, br), INK, anchor="mm")
+        draw_text(d, (cx, cy), str(points), SMALL, INK, anchor="mm", bold=True)
     if note:
-        draw_text(d, (5, h - 5), note, max(10, h // 8), NOTE_INK, anchor="ld")
+        draw_text(d, (6, h - 4), note, SMALL, NOTE_INK, anchor="ld", bold=True)
     if dim:
         img = Image.blend(img, Image.new("RGB", (w, h), (70, 80, 75)), 0.55)
     return img
@@ -129,7 +129,9 @@ def _card(card: str, trump: str | None, w: int = CW, h: int = CH, dim: bool = Fa
     return face(card, w, h, t, _points(card, trump), dim, note)
 
 
-def _name(names: list[str], seat: int) -> str:
+def _name(names: list[str], seat: int | None) -> str:
+    if seat is None:
+        return "?"
     return names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
 
 
@@ -137,316 +139,290 @@ def _team_names(names: list[str], team: int) -> str:
     return f"{_name(names, team)} & {_name(names, team + 2)}"
 
 
-# ---------------------------------------------------------------- cached text and palette
-
-@lru_cache(maxsize=4096)
-def _fit(text: str, size: int, max_width: int) -> str:
-    return fit_text(text, size, max_width)
-
-
-@lru_cache(maxsize=1024)
-def _width(text: str, size: int) -> int:
-    return text_width(text, size)
-
-
-@lru_cache(maxsize=4096)
-def _text_img(text: str, size: int, fill: Color) -> Image.Image:
-    """Text rendered once onto a transparent image (FreeType rendering is the slow part of a frame)."""
-    f = font(size)
-    _, _, right, bottom = f.getbbox(text)
-    im = Image.new("RGBA", (max(1, int(right) + 1), max(1, int(bottom) + 1)), (*fill, 0))
-    ImageDraw.Draw(im).text((0, 0), text, font=f, fill=(*fill, 255))
-    return im
-
-
-def _text(img: Image.Image, xy: tuple[int, int], text: str, size: int = 16, fill: Color = WHITE,
-          anchor: str = "la") -> None:
-    if not text:
-        return
-    im = _text_img(text, size, tuple(fill))
+def _frame(img: Image.Image, xy: tuple[int, int], w: int, h: int, colour: Color, width: int = 6) -> None:
     x, y = xy
-    if anchor[0] == "r":
-        x -= im.width
-    elif anchor[0] == "m":
-        x -= im.width // 2
-    img.paste(im, (int(x), int(y)), im)
+    ImageDraw.Draw(img).rounded_rectangle((x - width, y - width, x + w + width - 1, y + h + width - 1),
+                                          radius=14, outline=colour, width=width)
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    """A fixed 256-colour palette: every colour the table uses plus anti-aliasing blends between them."""
-    backs = [FELT, FELT_DARK, HEADER_BG, BOX_BG, FOLDED_BG, PAPER, TRUMP_TINT, CARD_BACK]
-    fores = [INK, WHITE, GOLD, GREY, HIGHLIGHT, *SUIT_COLOURS.values(), *TEAM_COLOURS, BACK_LINE, NOTE_INK]
-    colours: list[Color] = []
-    for c in backs + fores:
-        if c not in colours:
-            colours.append(c)
-    mixes = [(b, f) for b in backs for f in fores] + [(a, b) for i, a in enumerate(backs) for b in backs[i + 1:]]
-    for t in (0.5, 0.3, 0.7):
-        for a, b in mixes:
-            c = tuple(round(a[k] * (1 - t) + b[k] * t) for k in range(3))
-            if c not in colours and len(colours) < 256:
-                colours.append(c)
-    return fixed_palette(colours)
+    grounds = [FELT, FELT_DARK, BOX_BG, FOLDED_BG, PAPER, TRUMP_TINT, CARD_BACK]
+    inks = [INK, WHITE, GOLD, GREY, HIGHLIGHT, LEGAL, *SUIT_COLOURS.values(), *TEAM_COLOURS, NOTE_INK]
+    return make_palette(inks, grounds, (0.33, 0.66), room=150)
 
 
 # ---------------------------------------------------------------- table
 
-_SEAT_BOX = {0: (390, 598), 1: (12, 300), 2: (390, 118), 3: (768, 300)}
-_TRICK_POS = {0: (465, 420), 1: (345, 330), 2: (465, 225), 3: (585, 330)}
-BOX_W, BOX_H = 220, 92
+HEAD_H = 100
+TEAM_H = 92
+CONTRACT_H = 84
+TRICK_H = 320
+SEAT_H = 92
+
+
+def _who_acts(view: dict[str, Any], names: list[str]) -> str:
+    if view.get("over"):
+        w = view.get("winner")
+        if w == "tie":
+            return "Game over: a shared win"
+        return f"Game over: {TEAM_NAMES[w]} wins" if w is not None else "Game over"
+    acting = view.get("to_act", [])
+    verb = {"bidding": "to bid", "trump": "to name trump", "passing": "to pass trumps",
+            "discarding": "to discard to 6", "playing": "to play"}.get(view.get("phase", ""), "to act")
+    if len(acting) == 1:
+        return f"{_name(names, acting[0])} {verb}"
+    return f"{len(acting)} players {verb}"
 
 
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
-    img, d = new_canvas(TABLE_W, TABLE_H)
+    height = HEAD_H + 2 * TEAM_H + CONTRACT_H + TRICK_H + 4 * (SEAT_H + PAD) + 4 * PAD
+    img, d = new_canvas(TABLE_W, height)
     trump = view.get("trump")
-    to_act = set(view.get("to_act", []))
-    _header(img, d, view, names)
-    d.ellipse((250, 190, 750, 560), fill=FELT_DARK)
-    for seat in range(4):
-        _seat_box(img, d, view, names, seat, seat in to_act)
-    _trump_panel(img, d, view, names)
-    # the current trick, or the last trick faded in the middle
-    trick = view.get("trick") or []
-    for seat, card in trick:
-        x, y = _TRICK_POS[seat]
-        paste_card(img, _card(card, trump), (x, y))
-    if trick:
-        leader = trick[0][0]
-        x, y = _TRICK_POS[leader]
-        _text(img, (x + CW // 2, y + CH + 3), "led", 14, GOLD, anchor="ma")
+    head = (0, 0, WIDTH, HEAD_H)
+    label(img, (2 * PAD, PAD), "King Pedro", TITLE, GOLD, head, bold=True)
+    label(img, (WIDTH - 2 * PAD, PAD + 4), f"round {view.get('round', 1)} · first to {view.get('target', 262)}",
+          SMALL, GREY, head, "ra")
+    label(img, (2 * PAD, 52), _who_acts(view, names), BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
+
+    # ---- teams: score, and during play the bidding team's points against its bid
+    y = HEAD_H
+    bidder = view.get("bidder")
+    bid = view.get("bid")
+    for team in (0, 1):
+        box = panel(d, (PAD, y, WIDTH - PAD, y + TEAM_H - PAD), BOX_BG, TEAM_COLOURS[team], 3)
+        score = str(view.get("scores", [0, 0])[team])
+        sw = 170
+        left = (box[0], box[1], box[2] - sw, box[3])
+        label(img, (box[0] + 2 * PAD, y + 8), f"{TEAM_NAMES[team]}: {_team_names(names, team)}", BODY,
+              TEAM_COLOURS[team], left, bold=True, inset=PAD)
+        pts = view.get("round_points", [0, 0])[team]
+        tricks = view.get("tricks_won", [0, 0])[team]
+        if view.get("phase") == "playing" and bid and bidder is not None and bidder % 2 == team:
+            line = f"{pts} of {bid} bid · {tricks} tricks"
+        elif view.get("phase") == "playing":
+            line = f"{pts} points · {tricks} tricks this round"
+        else:
+            line = ""
+        if line:
+            label(img, (box[0] + 2 * PAD, y + 48), line, SMALL, WHITE, left, inset=PAD)
+        right = (box[2] - sw, box[1], box[2], box[3])
+        label(img, (box[2] - 2 * PAD, y + (TEAM_H - PAD) // 2), score, BIG, GOLD, right, "rm", bold=True)
+        y += TEAM_H
+
+    # ---- the contract: bid, bidder, trump and the other five
+    box = panel(d, (PAD, y, WIDTH - PAD, y + CONTRACT_H - PAD), BOX_BG)
+    if bid:
+        label(img, (box[0] + 2 * PAD, y + 8), f"Bid {bid} by {_name(names, bidder)}", BODY, GOLD,
+              (box[0], box[1], box[2] - 300, box[3]), bold=True, inset=PAD)
     else:
-        _centre(img, d, view, names)
-    _discards(img, d, view, names)
-    status = view.get("status", "")
-    for sym, word in _SYMBOL_WORDS.items():
-        status = status.replace(sym, word)
-    _text(img, (12, TABLE_H - 26), _fit(status, 18, TABLE_W - 24), 18, WHITE)
+        label(img, (box[0] + 2 * PAD, y + 8), "No bid yet", BODY, GREY, box, bold=True)
+    if trump:
+        other = view.get("other_five_suit") or SAME_COLOUR[trump]
+        tx = box[2] - 290
+        d.rounded_rectangle((tx, y + 8, tx + 56, y + 64), radius=8, fill=PAPER, outline=GOLD, width=3)
+        p = pip(trump, 44)
+        img.paste(p, (tx + 6, y + 14), p)
+        tbox = (tx + 60, box[1], box[2], box[3])
+        label(img, (tx + 68, y + 6), f"Trump {SUIT_NAMES[trump]}", SMALL, WHITE, tbox, inset=PAD)
+        label(img, (tx + 68, y + 36), f"+ the 5 of {SUIT_NAMES[other]}", SMALL, GOLD, tbox, inset=PAD)
+    elif bid:
+        label(img, (box[2] - 2 * PAD, y + 14), "trump not named", SMALL, GREY, box, "ra")
+    if view.get("faceup_discards") and not view.get("trick"):
+        pass
+    y += CONTRACT_H
+    _middle(img, d, view, names, (PAD, y, WIDTH - PAD, y + TRICK_H - PAD))
+    y += TRICK_H
+    to_act = set(view.get("to_act", []))
+    for seat in range(4):
+        _seat_row(img, d, view, names, seat, seat in to_act, y)
+        y += SEAT_H + PAD
     return to_palette(img, _palette())
 
 
-def _header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> None:
-    d.rectangle((0, 0, TABLE_W, 104), fill=HEADER_BG)
-    _text(img, (12, 8), "King Pedro", 24, GOLD)
-    rnd = f"Round {view.get('round', 1)} of max {view.get('max_rounds', '?')}"
-    _text(img, (12, 40), rnd, 16, WHITE)
-    _text(img, (12, 62), f"Target {view.get('target', 262)} on a made bid", 16, WHITE)
-    winner = view.get("winner")
-    for team in (0, 1):
-        x = 250 + team * 375
-        col = TEAM_COLOURS[team]
-        crown = winner == team or winner == "tie"
-        d.rounded_rectangle((x, 6, x + 360, 98), radius=10, fill=BOX_BG, outline=col, width=3)
-        label = f"{TEAM_NAMES[team]}: {_team_names(names, team)}"
-        _text(img, (x + 10, 10), _fit(label, 17, 230 if crown else 340), 17, col)
-        score = view.get("scores", [0, 0])[team]
-        _text(img, (x + 10, 32), f"{score}", 34, GOLD if crown else WHITE)
-        _text(img, (x + 14 + _width(f"{score}", 34), 46), f"/ {view.get('target', 262)}", 18, GREY)
-        tw = view.get("tricks_won", [0, 0])[team]
-        pts = view.get("round_points", [0, 0])[team]
-        if view.get("phase") in ("playing",) or tw:
-            _text(img, (x + 350, 40), f"tricks {tw}", 16, WHITE, anchor="ra")
-            _text(img, (x + 350, 62), f"{pts} pts this round", 16, WHITE, anchor="ra")
-        if crown:
-            _text(img, (x + 350, 12), "WINNER" if winner != "tie" else "SHARED WIN", 16, GOLD, anchor="ra")
-
-
-def _seat_box(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], seat: int,
-              acting: bool) -> None:
-    x, y = _SEAT_BOX[seat]
-    team = seat % 2
-    folded = seat in view.get("folded", [])
-    fill = FOLDED_BG if folded else BOX_BG
-    d.rounded_rectangle((x, y, x + BOX_W, y + BOX_H), radius=10, fill=fill,
-                        outline=HIGHLIGHT if acting else TEAM_COLOURS[team], width=5 if acting else 3)
-    _text(img, (x + 10, y + 6), _fit(_name(names, seat), 20, BOX_W - 20), 20, TEAM_COLOURS[team])
-    tags = []
-    if view.get("dealer") == seat:
-        tags.append("DEALER")
-    if view.get("bidder") == seat and view.get("bid"):
-        tags.append(f"BIDDER {view['bid']}")
-    if folded:
-        tags.append("FOLDED")
-    _text(img, (x + 10, y + 34), _fit("  ".join(tags), 15, BOX_W - 90), 15, GOLD)
-    if acting:
-        _text(img, (x + BOX_W - 10, y + 34), "TO ACT", 15, HIGHLIGHT, anchor="ra")
+def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str],
+            box: tuple[int, int, int, int]) -> None:
+    """The trick in play order with the winning card marked; else the last trick, or the auction."""
+    panel(d, box, FELT_DARK)
+    trump = view.get("trump")
+    trick = view.get("trick") or []
+    x0, y0 = box[0] + 2 * PAD, box[1] + PAD
+    if trick or view.get("last_trick"):
+        current = bool(trick)
+        cards = trick if current else view["last_trick"]
+        w, h = (CW, CH) if current else (SW, SH)
+        if current:
+            title = f"Trick {view.get('tricks_played', 0) + 1} of 6, in play order"
+            win = trick_winner([c for _, c in cards], trump) if trump else 0
+        else:
+            title = f"Last trick, won by {_name(names, view.get('last_trick_winner'))}"
+            win = next((i for i, (s, _) in enumerate(cards) if s == view.get("last_trick_winner")), -1)
+        label(img, (x0, y0), title, SMALL, WHITE, box, inset=2 * PAD)
+        slot = (box[2] - box[0] - 4 * PAD) // 4
+        cy = y0 + 44
+        for i, (seat, card) in enumerate(cards):
+            cx = x0 + i * slot + (slot - w) // 2
+            img.paste(_card(card, trump, w, h), (cx, cy))
+            if i == win:
+                _frame(img, (cx, cy), w, h, WINNING, 5)
+            cell = (x0 + i * slot, cy + h + 6, x0 + (i + 1) * slot - 4, box[3])
+            label(img, (cell[0] + slot // 2 - 2, cy + h + 10), _name(names, seat), SMALL,
+                  TEAM_COLOURS[seat % 2], cell, "ma")
+            tag = "winning" if i == win and current else ("won" if i == win else ("led" if i == 0 else ""))
+            if tag:
+                label(img, (cell[0] + slot // 2 - 2, cy + h + 40), tag, SMALL, WINNING if i == win else GREY,
+                      cell, "ma", bold=True)
+        return
+    # before play: the auction, newest last, two columns
     phase = view.get("phase")
+    # (who, what, colour): the name is shortened, never what they did
+    lines: list[tuple[str, str, Color]] = []
+    if phase in ("passing", "discarding"):
+        for frm, to, count in view.get("trump_passes", []):
+            lines.append((_name(names, frm), f"passed {count} to {_name(names, to)}"[:40], WHITE))
+        for seat in view.get("folded", []):
+            lines.append((_name(names, seat), "folded", GREY))
+        ups = view.get("faceup_discards", [])
+        if ups:
+            lines.append(("", "Face-up discards: " + ", ".join(c for _, c in ups), WHITE))
+        title = "Passing trumps" if phase == "passing" else "Reducing hands to 6"
+    else:
+        calls = view.get("auction", [])
+        title = f"Auction ({len(calls)} calls)" if calls else "Auction: no calls yet"
+        last = view.get("last_round")
+        if last and not calls:
+            verdict = "made it" if last["made"] else "was set"
+            lines.append(("", f"Last round: {TEAM_NAMES[last['bidding_team']]} bid {last['bid']} and {verdict}", GOLD))
+            lines.append(("", f"Points {last['points'][0]} to {last['points'][1]}", WHITE))
+        for seat, call in calls:
+            lines.append((_name(names, seat), "passes" if call == "pass" else f"bids {call}", TEAM_COLOURS[seat % 2]))
+    label(img, (x0, y0), title, SMALL, GOLD, box, bold=True, inset=2 * PAD)
+    per_col = 7
+    wide = any(not who for who, _, _ in lines) or phase in ("passing", "discarding")
+    lines = lines[-per_col:] if wide else lines[-2 * per_col:]
+    col_w = (box[2] - box[0] - 4 * PAD) // (1 if wide else 2)
+    for i, (who, what, colour) in enumerate(lines):
+        col, row = divmod(i, per_col)
+        cell = (x0 + col * col_w, y0 + 36 + row * 34, x0 + (col + 1) * col_w - PAD, y0 + 36 + (row + 1) * 34)
+        if not who:
+            label(img, (cell[0], cell[1]), what, SMALL, colour, cell)
+            continue
+        what_cell = (cell[0] + (cell[2] - cell[0]) * 2 // 5, cell[1], cell[2], cell[3])
+        what_box = label(img, (cell[2], cell[1]), what, SMALL, WHITE, what_cell, "ra")
+        label(img, (cell[0], cell[1]), who, SMALL, colour, (cell[0], cell[1], what_box[0] - PAD, cell[3]))
+
+
+def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], seat: int,
+              acting: bool, y: int) -> None:
+    folded = seat in view.get("folded", [])
+    box = panel(d, (PAD, y, WIDTH - PAD, y + SEAT_H), FOLDED_BG if folded else BOX_BG,
+                HIGHLIGHT if acting else None, 4)
+    team = seat % 2
     n = view.get("hand_counts", [0, 0, 0, 0])[seat]
-    line = f"{n} card{'s' if n != 1 else ''}"
-    if phase == "bidding":
+    right_w = 170
+    left = (box[0], box[1], box[2] - right_w, box[3])
+    label(img, (box[0] + 2 * PAD, y + 8), _name(names, seat), BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
+    tags = []
+    if acting:
+        tags.append("to act")
+    if view.get("dealer") == seat:
+        tags.append("dealer")
+    if view.get("bidder") == seat and view.get("bid"):
+        tags.append(f"bid {view['bid']}")
+    if folded:
+        tags.append("folded")
+    if view.get("phase") == "bidding":
         calls = [c for p, c in view.get("auction", []) if p == seat]
         if calls:
-            line += f" · {'passed' if calls[-1] == 'pass' else 'bid ' + str(calls[-1])}"
-    elif phase == "discarding" and seat in view.get("discard_done", []):
-        line += " · done"
-    for frm, _to, count in view.get("trump_passes", []):
-        if frm == seat:
-            line = f"passed {count} trump{'s' if count != 1 else ''} to partner"
-    _text(img, (x + 10, y + 62), _fit(line, 16, BOX_W - 20 - (min(n, 8) * 8 + 16 if n else 0)), 16, WHITE)
+            tags.append("passed" if calls[-1] == "pass" else f"bid {calls[-1]}")
+    down = view.get("facedown_counts", [0, 0, 0, 0])[seat]
+    if down:
+        tags.append(f"{down} discarded face down")
+    label(img, (box[0] + 2 * PAD, y + 52), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY, left, inset=PAD)
+    right = (box[2] - right_w, box[1], box[2], box[3])
     if n and not folded:
-        back = card_back(16, 22)
-        for i in range(min(n, 8)):
-            img.paste(back, (x + BOX_W - 26 - i * 8, y + 60))
-
-
-def _centre(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> None:
-    """Between tricks and before play: the auction, the passes or the last trick."""
-    phase = view.get("phase")
-    trump = view.get("trump")
-    lines: list[tuple[str, Color]] = []
-    if phase in ("bidding", "trump"):
-        last = view.get("last_round")
-        if last and not view.get("auction"):
-            team = last["bidding_team"]
-            verdict = "made it" if last["made"] else "were set"
-            lines.append((f"Last round: {TEAM_NAMES[team]} bid {last['bid']} and {verdict}", GOLD))
-            lines.append((f"Points {last['points'][0]} - {last['points'][1]}, "
-                          f"change {last['deltas'][0]:+d} / {last['deltas'][1]:+d}", WHITE))
-        lines.append(("Auction", GOLD))
-        calls = view.get("auction", [])
-        if not calls:
-            lines.append(("no calls yet", GREY))
-        for seat, call in calls[-7:]:
-            text = "passes" if call == "pass" else f"bids {call}"
-            lines.append((_fit(f"{_name(names, seat)} {text}", 18, 380), TEAM_COLOURS[seat % 2]))
-    elif phase in ("passing", "discarding"):
-        lines.append(("Passing trumps" if phase == "passing" else "Reducing hands to 6", GOLD))
-        for frm, to, count in view.get("trump_passes", []):
-            lines.append((_fit(f"{_name(names, frm)} passed {count} to {_name(names, to)}", 18, 380), WHITE))
-        for seat in view.get("folded", []):
-            if not any(frm == seat for frm, _t, _c in view.get("trump_passes", [])):
-                lines.append((_fit(f"{_name(names, seat)} folded (no trumps)", 18, 380), GREY))
-    elif view.get("last_trick"):
-        last = view["last_trick"]
-        total = len(last) * (SW + 6)
-        x0 = 500 - total // 2
-        _text(img, (500, 290), "Last trick", 16, WHITE, anchor="ma")
-        for i, (seat, card) in enumerate(last):
-            img.paste(_card(card, trump, SW, SH), (x0 + i * (SW + 6), 312))
-            _text(img, (x0 + i * (SW + 6) + SW // 2, 380), _fit(_name(names, seat), 12, SW + 4), 12,
-                      TEAM_COLOURS[seat % 2], anchor="ma")
-        w = view.get("last_trick_winner")
-        if w is not None:
-            _text(img, (500, 400), _fit(f"won by {_name(names, w)}", 18, 300), 18, GOLD, anchor="ma")
-        last_round = view.get("last_round")
-        if phase == "over" and last_round:
-            team = last_round["bidding_team"]
-            verdict = "made it" if last_round["made"] else "were set"
-            _text(img, (500, 440), f"Final round: {TEAM_NAMES[team]} bid {last_round['bid']} and {verdict}", 18,
-                  WHITE, anchor="ma")
-            pts = last_round["points"]
-            _text(img, (500, 466), f"Points {pts[0]} - {pts[1]}", 18, WHITE, anchor="ma")
-        return
-    y = 375 - len(lines) * 13
-    for text, colour in lines:
-        _text(img, (500, y), text, 18, colour, anchor="ma")
-        y += 26
-
-
-def _trump_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> None:
-    x, y = 768, 118
-    d.rounded_rectangle((x, y, x + 220, y + 168), radius=10, fill=BOX_BG, outline=GOLD, width=2)
-    bid, bidder = view.get("bid"), view.get("bidder")
-    if bid:
-        _text(img, (x + 10, y + 8), f"Bid {bid}", 20, GOLD)
-        _text(img, (x + 10, y + 32), _fit(f"by {_name(names, bidder)}", 16, 200), 16, WHITE)
-    else:
-        _text(img, (x + 10, y + 8), "No bid yet", 20, GOLD)
-    trump = view.get("trump")
-    if trump:
-        _text(img, (x + 10, y + 60), "Trump", 18, WHITE)
-        d.rounded_rectangle((x + 66, y + 50, x + 118, y + 102), radius=8, fill=PAPER)
-        p = pip(trump, 44)
-        img.paste(p, (x + 70, y + 54), p)
-        _text(img, (x + 122, y + 62), SUIT_NAMES[trump], 16, WHITE)
-        other = view.get("other_five_suit") or SAME_COLOUR[trump]
-        _text(img, (x + 10, y + 112), "+ other five", 16, WHITE)
-        img.paste(face("5" + other, 40, 56, True, 5), (x + 120, y + 104))
-    else:
-        _text(img, (x + 10, y + 60), "Trump: not named", 16, GREY)
-
-
-def _discards(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str]) -> None:
-    x, y = 12, 118
-    d.rounded_rectangle((x, y, x + 360, y + 168), radius=10, fill=BOX_BG, outline=GREY, width=2)
-    ups = view.get("faceup_discards", [])
-    downs = view.get("facedown_counts", [0, 0, 0, 0])
-    trump = view.get("trump")
-    _text(img, (x + 10, y + 6), "Face-up discards (score for nobody)", 15, WHITE)
-    if not ups:
-        _text(img, (x + 10, y + 30), "none", 15, GREY)
-    for i, (seat, card) in enumerate(ups[:7]):
-        cx = x + 10 + i * (SW + 4)
-        cy = y + 30
-        img.paste(_card(card, trump, SW, SH), (cx, cy))
-        _text(img, (cx + SW // 2, cy + SH + 1), _fit(_name(names, seat), 12, SW + 8), 12,
-                  TEAM_COLOURS[seat % 2], anchor="ma")
-    if len(ups) > 7:
-        _text(img, (x + 350, y + 6), f"+{len(ups) - 7} more", 15, WHITE, anchor="ra")
-    if any(downs):
-        text = "Face down: " + ", ".join(f"{_name(names, s)[:10]} {c}" for s, c in enumerate(downs) if c)
-        _text(img, (x + 10, y + 146), _fit(text, 14, 340), 14, GREY)
+        back = card_back(34, 48)
+        for i in range(min(n, 3)):
+            img.paste(back, (right[0] + 6 + i * 12, y + 22))
+    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), f"{n} card{'s' if n != 1 else ''}", SMALL, WHITE, right, "rm")
 
 
 # ---------------------------------------------------------------- hand
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+    """The hand (legal cards framed in cyan), the contract and the trick so far: enough to choose from."""
     hand = view.get("hand", [])
     trump = view.get("trump")
     phase = view.get("phase")
     playable = set(view.get("playable", [])) | set(view.get("discardable", []))
     acting = seat in view.get("to_act", []) and phase in ("playing", "discarding") and bool(playable)
-    gap = 6
-    n = max(len(hand), 1)
-    width = max(720, 24 + n * (CW + gap))
+    per_row = 7
+    step = (WIDTH - 2 * PAD) // per_row
+    rows = max(1, -(-len(hand) // per_row))
     extra = view.get("facedown_discards", []) + view.get("folded_cards", [])
-    height = 266 + (SH + 34 if extra else 0)
-    img, _d = new_canvas(width, height)
+    trick = view.get("trick") or []
+    height = 150 + rows * (HH + 20) + (SH + 110 if trick else 0) + (60 if extra else 0) + 60
+    img, d = new_canvas(WIDTH, height)
     team = seat % 2
-    title = f"{_name(names, seat)} ({TEAM_NAMES[team]}) · Round {view.get('round', 1)}"
-    _text(img, (12, 8), _fit(title, 22, width - 24), 22, TEAM_COLOURS[team])
+    head = (0, 0, WIDTH, 146)
+    label(img, (2 * PAD, PAD), f"{_name(names, seat)} · {TEAM_NAMES[team]}", TITLE, TEAM_COLOURS[team], head,
+          bold=True, inset=2 * PAD)
     info = []
     if view.get("bid"):
-        info.append(f"Bid {view['bid']} by {_name(names, view['bidder'])}")
+        info.append(f"Bid {view['bid']} by {_name(names, view.get('bidder'))}")
     if trump:
-        info.append(f"Trump {SUIT_NAMES[trump]} + 5 of {SUIT_NAMES[SAME_COLOUR[trump]]}")
-    _text(img, (12, 38), _fit(" · ".join(info) or "Bidding: trump not named yet", 17, width - 24), 17, WHITE)
+        info.append(f"trump {SUIT_NAMES[trump]} + 5 of {SUIT_NAMES[SAME_COLOUR[trump]]}")
+    label(img, (2 * PAD, 52), " · ".join(info) or "Bidding: trump not named yet", SMALL, WHITE, head, inset=2 * PAD)
+    mine = seat in view.get("to_act", [])
     if seat in view.get("folded", []):
         hint = "You have folded this round."
     elif acting and phase == "playing":
-        hint = "Your turn: framed cards may be played."
+        hint = "Your turn: play a framed card"
     elif acting and phase == "discarding":
-        hint = f"Discard to 6 ({len(hand) - 6} to go): framed cards may be discarded."
-    elif seat in view.get("to_act", []) and phase == "bidding":
-        hint = f"Your turn to bid more than {view['bid']}, or pass." if view.get("bid") else \
-            "Your turn to bid (30 to 62), or pass."
-    elif seat in view.get("to_act", []) and phase == "trump":
-        hint = "You won the auction: name the trump suit."
-    elif seat in view.get("to_act", []) and phase == "passing":
-        hint = "Pass your trumps to your partner (and fold), or keep them."
-    elif seat in view.get("to_act", []):
-        hint = "Your turn: done keeps these 6 cards." if phase == "discarding" else "Your turn."
+        hint = f"Your turn: discard {len(hand) - 6} (framed cards may go)"
+    elif mine and phase == "bidding":
+        hint = f"Your turn: bid more than {view['bid']}, or pass" if view.get("bid") else \
+            "Your turn: bid 30 to 62, or pass"
+    elif mine and phase == "trump":
+        hint = "Your turn: you won the auction, name trump"
+    elif mine and phase == "passing":
+        hint = "Your turn: pass your trumps to your partner, or keep them"
+    elif mine:
+        hint = "Your turn"
     else:
-        hint = "Waiting for others."
-    _text(img, (12, 62), _fit(hint, 17, width - 24), 17, HIGHLIGHT if seat in view.get("to_act", []) else GREY)
-    y = 112
-    verb = "PLAY" if phase == "playing" else "DISCARD"
+        hint = "Waiting for others"
+    label(img, (2 * PAD, 92), hint, BODY, HIGHLIGHT if mine else GREY, head, bold=mine, inset=2 * PAD)
+    y = 156
     for i, card in enumerate(hand):
-        x = 12 + i * (CW + gap)
+        r, c = divmod(i, per_row)
+        x = PAD + c * step + (step - HW) // 2
+        cy = y + r * (HH + 20)
         legal = card in playable
-        paste_card(img, _card(card, trump, dim=acting and not legal), (x, y), highlight=acting and legal)
+        img.paste(_card(card, trump, HW, HH, dim=acting and not legal), (x, cy))
         if acting and legal:
-            _text(img, (x + CW // 2, y - 22), verb, 13 if verb == "DISCARD" else 15, HIGHLIGHT, anchor="ma")
+            _frame(img, (x, cy), HW, HH, LEGAL, 5)
     if not hand:
-        _text(img, (12, y + 30), "No cards in play.", 18, GREY)
-    legend = "Gold border = trump · gold badge = points it scores · yellow frame = legal now"
-    if trump:
-        legend += " · '5th' = the other five"
-    _text(img, (12, y + CH + 12), _fit(legend, 15, width - 24), 15, GREY)
+        label(img, (2 * PAD, y + 20), "No cards in play.", BODY, GREY, (0, y, WIDTH, y + HH))
+    y += rows * (HH + 20)
+    if trick:
+        box = (PAD, y, WIDTH - PAD, y + SH + 100)
+        panel(d, box, FELT_DARK)
+        label(img, (3 * PAD, y + 6), "The trick so far", SMALL, WHITE, box)
+        win = trick_winner([c for _, c in trick], trump) if trump else 0
+        slot = (WIDTH - 6 * PAD) // 4
+        for i, (s, card) in enumerate(trick):
+            cx = 3 * PAD + i * slot + (slot - SW) // 2
+            img.paste(_card(card, trump, SW, SH), (cx, y + 40))
+            if i == win:
+                _frame(img, (cx, y + 40), SW, SH, WINNING, 4)
+            cell = (3 * PAD + i * slot, y + 40 + SH, 3 * PAD + (i + 1) * slot - 4, y + SH + 100)
+            tag = f"{_name(names, s)}{' wins' if i == win else ''}"
+            label(img, (cell[0] + slot // 2, y + 44 + SH), tag, SMALL, TEAM_COLOURS[s % 2], cell, "ma")
+        y += SH + 110
     if extra:
-        ey = y + CH + 40
-        label = "Your face-down discards" if view.get("facedown_discards") else "Your folded cards"
-        _text(img, (12, ey), label + " (out of play)", 14, GREY)
-        for i, card in enumerate(extra[:max(1, (width - 24) // (SW + 4))]):
-            img.paste(_card(card, trump, SW, SH, dim=True), (12 + i * (SW + 4), ey + 20))
-    return img
+        what = "Your face-down discards" if view.get("facedown_discards") else "Your folded cards"
+        label(img, (2 * PAD, y), f"{what}: {', '.join(extra)}", SMALL, GREY, (0, y, WIDTH, y + 50), inset=2 * PAD)
+        y += 60
+    legend = "Gold border: trump · cyan frame: legal now · white frame: winning"
+    label(img, (2 * PAD, y + 10), legend, SMALL, GREY, (0, y, WIDTH, height), inset=2 * PAD)
+    return to_palette(img, _palette())

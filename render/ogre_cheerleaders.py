@@ -20,29 +20,34 @@ from render.common import (
     PAPER,
     WHITE,
     Color,
-    card_back,
     draw_text,
     fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     text_width,
     to_palette,
 )
+from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_name, label, name_label, panel
 
-WIDTH = 1000
-MARGIN = 20
 TEAM_COLORS: dict[str, Color] = {
     "O": (232, 118, 24),   # orange
     "S": (52, 140, 64),    # swamp green
     "C": (128, 78, 190),   # club purple
     "U": (36, 120, 206),   # unicorn blue
 }
-FIELD_W, FIELD_H, FIELD_GAP = 88, 126, 8
-MINI_W, MINI_H, MINI_GAP = 46, 64, 5
-HAND_W, HAND_H, HAND_GAP = 178, 236, 14
+FIELD_W, FIELD_H = 112, 150
+FIELD_STEP = 128
+HAND_W, HAND_H, HAND_GAP = 248, 330, 12
 DEALT: Color = (170, 170, 170)
+RESOLVING: Color = (255, 90, 60)
+CHOSEN: Color = (40, 220, 255)
+OPTION_COLOURS: tuple[Color, ...] = ((255, 221, 0), (40, 220, 255), (255, 120, 200), (150, 240, 150))
+KEYWORD = {1: "join", 2: "move", 3: "swap", 4: "take", 5: "bench", 6: "steal", 7: "deck", 8: "draw 2",
+           9: "shuffle", 10: "bench 2"}
+PER_ROW = (WIDTH - 2 * PAD) // FIELD_STEP
+# Team names short enough for a field card's band
+BAND = {"O": "Onions", "S": "Swamp", "C": "Clubs", "U": "Unicorns"}
 
 
 def _wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
@@ -66,34 +71,17 @@ def _wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
 
 @lru_cache(maxsize=128)
 def field_face(card: str) -> Image.Image:
-    """A field card: team band and name, big number, the effect in short."""
+    """A field card: team band, a big number, the effect as one word."""
     team, num = card[0], int(card[1:])
     col = TEAM_COLORS[team]
     w, h = FIELD_W, FIELD_H
     img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=9, fill=PAPER, outline=INK, width=2)
-    d.rounded_rectangle((2, 2, w - 3, 28), radius=7, fill=col)
-    name = edition.TEAM_SHORT[team]
-    size = next((z for z in (13, 12, 11, 10) if text_width(name, z) <= w - 8), 10)
-    d.text((w // 2, 15), fit_text(name, size, w - 8), font=font(size), fill=WHITE, anchor="mm")
-    d.text((w // 2, 56), str(num), font=font(38), fill=col, anchor="mm")
-    d.text((6, 32), card, font=font(11), fill=INK)
-    for i, line in enumerate(_wrap(edition.EFFECTS_SHORT[num], 11, w - 8, 3)):
-        d.text((w // 2, 86 + 12 * i), line, font=font(11), fill=INK, anchor="mt")
-    return img
-
-
-@lru_cache(maxsize=128)
-def mini_face(card: str) -> Image.Image:
-    team, num = card[0], int(card[1:])
-    col = TEAM_COLORS[team]
-    img = Image.new("RGB", (MINI_W, MINI_H), FELT_DARK)
-    d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, MINI_W - 1, MINI_H - 1), radius=6, fill=PAPER, outline=INK, width=1)
-    d.rounded_rectangle((2, 2, MINI_W - 3, 14), radius=4, fill=col)
-    d.text((MINI_W // 2, 8), team, font=font(11), fill=WHITE, anchor="mm")
-    d.text((MINI_W // 2, 40), str(num), font=font(24), fill=col, anchor="mm")
+    d.rounded_rectangle((2, 2, w - 3, 34), radius=7, fill=col)
+    draw_text(img, (w // 2, 18), fit_text(BAND[team], SMALL, w - 8), SMALL, WHITE, "mm")
+    draw_text(img, (w // 2, 78), str(num), 56, col, "mm", bold=True)
+    draw_text(img, (w // 2, h - 22), KEYWORD[num], SMALL, INK, "mm")
     return img
 
 
@@ -106,13 +94,12 @@ def hand_face(card: str) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=12, fill=PAPER, outline=INK, width=2)
-    d.rounded_rectangle((3, 3, w - 4, 44), radius=10, fill=col)
-    for i, line in enumerate(_wrap(edition.TEAM_NAMES[team], 15, w - 14, 2)):
-        d.text((w // 2, 14 + 17 * i), line, font=font(15), fill=WHITE, anchor="mm")
-    d.text((w // 2, 84), str(num), font=font(54), fill=col, anchor="mm")
-    d.text((8, 48), card, font=font(14), fill=INK)
-    for i, line in enumerate(_wrap(edition.EFFECTS[num], 14, w - 16, 7)):
-        d.text((w // 2, 124 + 17 * i), line, font=font(14), fill=INK, anchor="mt")
+    d.rounded_rectangle((3, 3, w - 4, 70), radius=10, fill=col)
+    for i, line in enumerate(_wrap(edition.TEAM_NAMES[team], SMALL, w - 16, 2)):
+        draw_text(img, (w // 2, 20 + 28 * i), line, SMALL, WHITE, "mm")
+    draw_text(img, (w // 2, 112), str(num), 60, col, "mm", bold=True)
+    for i, line in enumerate(_wrap(edition.EFFECTS[num], SMALL, w - 16, 6)):
+        draw_text(img, (w // 2, 152 + 29 * i), line, SMALL, INK, "mt")
     return img
 
 
@@ -125,117 +112,158 @@ def _fill(text: str, names: list[str]) -> str:
 
 
 def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
 
 
 def _rows(count: int, per_row: int) -> int:
     return max(1, -(-count // per_row))
 
 
-def _text_lines(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
-    """Below-the-field lines: the pending choice, the final round, the result."""
+def _positions(field: list[str], cards: list[str]) -> tuple[int, int]:
+    """Where a formation (a contiguous slice) sits on the field: (start, stop), stop exclusive."""
+    for i in range(len(field) - len(cards) + 1):
+        if field[i:i + len(cards)] == cards:
+            return i, i + len(cards)
+    return 0, 0
+
+
+def _field_height(view: dict[str, Any]) -> int:
+    field = view.get("field", [])
+    options = (view.get("pending") or {}).get("options") or []
+    return 40 + _rows(len(field), PER_ROW) * (FIELD_H + 72 + 14 * len(options)) + 20
+
+
+def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    """The field as one line read left to right, wrapped into rows: every card has its position
+    number (1 = the left end), the two ends are labelled, and the card whose effect is resolving
+    and the card already picked are framed and tagged. Scoring options are bars under their cards."""
+    field = view.get("field", [])
+    pend = view.get("pending") or {}
+    options = pend.get("options") or []
+    h = _field_height(view)
+    box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
+    label(img, (3 * PAD, y + 6), f"Field: {len(field)} cards", SMALL, WHITE, box, bold=True)
+    label(img, (box[2] - 2 * PAD, y + 6), "read left to right, row by row", SMALL, GREY,
+          (box[0] + 260, box[1], box[2], box[1] + 40), "ra")
+    dealt = {c for rec in view.get("dealt_formations", []) for c in rec}
+    resolving, chosen = pend.get("card"), pend.get("chosen")
+    row_h = FIELD_H + 72 + 14 * len(options)
+    spans = [[_positions(field, f["cards"]) for f in option] for option in options]
+    for i, card in enumerate(field):
+        r, c = divmod(i, PER_ROW)
+        x = 2 * PAD + c * FIELD_STEP
+        cy = y + 40 + r * row_h + 30
+        cell = (x - 6, cy - 30, x + FIELD_STEP - 10, cy)
+        label(img, (x + FIELD_W // 2, cy - 28), str(i + 1), SMALL, GOLD if i in (0, len(field) - 1) else GREY,
+              cell, "ma", bold=i in (0, len(field) - 1))
+        below = cy + FIELD_H + 8 + 14 * len(options)
+        if i == 0:
+            label(img, (x, below), "◀ left end", SMALL, GOLD, (x - 6, below, x + FIELD_STEP + 40, below + 30))
+        elif i == len(field) - 1:
+            label(img, (x + FIELD_W, below), "right end ▶", SMALL, GOLD,
+                  (max(box[0], x - FIELD_STEP), below, box[2], below + 30), "ra")
+        elif c == PER_ROW - 1:
+            label(img, (x + FIELD_W, below), "next row ↓", SMALL, GREY,
+                  (x - FIELD_STEP + 40, below, box[2], below + 30), "ra")
+        paste_card(img, field_face(card), (x, cy))
+        if card in (resolving, chosen):
+            colour = RESOLVING if card == resolving else CHOSEN
+            d.rounded_rectangle((x - 4, cy - 4, x + FIELD_W + 3, cy + FIELD_H + 3), radius=11, outline=colour,
+                                width=5)
+        if card in dealt:
+            d.rectangle((x + 4, cy + FIELD_H + 3, x + FIELD_W - 4, cy + FIELD_H + 8), fill=DEALT)
+        for k, option in enumerate(spans):
+            if any(a <= i < b for a, b in option):
+                by = cy + FIELD_H + 6 + 14 * k
+                d.rectangle((x - 4, by, x + FIELD_STEP - 8, by + 8), fill=OPTION_COLOURS[k % len(OPTION_COLOURS)])
+    if not field:
+        label(img, (3 * PAD, y + 60), "(empty)", SMALL, GREY, box)
+    return box[3] + PAD
+
+
+def _notes(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
+    """Full-width lines under the field: resolving effect, scoring options, last scoring, end."""
     out: list[tuple[str, Color]] = []
-    pend = view.get("pending")
-    if pend:
-        who = _name(names, pend["seat"])
-        out.append((f"{who}: {pend['prompt']}" + (" (bonus play)" if view.get("bonus") else ""), GOLD))
-        for i, option in enumerate(pend.get("options") or []):
-            out.append((f"  option {i}: " + " + ".join(f["label"] for f in option), WHITE))
+    pend = view.get("pending") or {}
+    field = view.get("field", [])
+    if pend.get("card"):
+        num = int(pend["card"][1:])
+        out.append((f"Resolving {pend['card']} (red frame): {edition.EFFECTS_SHORT[num]}", RESOLVING))
+    if pend.get("chosen"):
+        out.append((f"Already picked: {pend['chosen']} (blue frame)", CHOSEN))
+    for k, option in enumerate(pend.get("options") or []):
+        parts = []
+        for f in option:
+            a, b = _positions(field, f["cards"])
+            kind = " + ".join(f.get("kinds") or [])  # team / sequence / number
+            parts.append(f"{a + 1}-{b} {kind}".strip())
+        points = sum(int(c[1:]) for f in option for c in f["cards"])
+        out.append((f"Option {k + 1}: cards " + ", ".join(parts) + f" ({points} pts)",
+                    OPTION_COLOURS[k % len(OPTION_COLOURS)]))
+    ls = view.get("last_scoring")
+    if ls and ls.get("highlight"):
+        cards = [ls["field"][i] for i in ls["highlight"] if i < len(ls["field"])]
+        out.append(("Just scored by " + fit_name(_name(names, ls["seat"]), f": {' '.join(cards)}", SMALL, 560),
+                    GOLD))
+    line = f"Deck {view.get('deck_count', 0)} · bench {view.get('bench_count', 0)}"
+    if view.get("bench_top"):
+        line += f" (top {view['bench_top']})"
+    if view.get("transit_count"):
+        line += f" · {view['transit_count']} in play, not shown"
+    out.append((line, WHITE))
     if view.get("final_round") and not view.get("over"):
-        out.append((f"Final round: the deck is empty; the game ends after {_name(names, view['last_seat'])}'s turn",
-                    WHITE))
+        rest = "'s turn"
+        out.append(("Final round: the game ends after "
+                    + fit_name(_name(names, view["last_seat"]), rest, SMALL, 300), WHITE))
+    return out
+
+
+def _title(view: dict[str, Any], names: list[str]) -> tuple[str, str]:
     if view.get("over"):
-        places = view.get("outcome") or []
-        order = sorted(range(len(places)), key=lambda q: places[q])
-        out.append(("Final: " + ", ".join(f"{places[q]}. {_name(names, q)}" for q in order), GOLD))
-    return out[:8]
+        return "", _fill(view.get("status", "Game over"), names)
+    pend = view.get("pending") or {}
+    if pend:
+        return _name(names, pend["seat"]), f": {pend['prompt']}"
+    return "", _fill(view.get("status", ""), names)
 
 
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
-    field = view.get("field", [])
-    per_row = (WIDTH - 2 * MARGIN + FIELD_GAP) // (FIELD_W + FIELD_GAP)
-    field_rows = _rows(len(field), per_row)
-    ls = view.get("last_scoring")
-    ls_x = MARGIN + 400
-    mini_per_row = (WIDTH - ls_x - MARGIN + MINI_GAP) // (MINI_W + MINI_GAP)
-    ls_h = (24 + _rows(len(ls["field"]), mini_per_row) * (MINI_H + 8)) if ls else 0
-    lines = _text_lines(view, names)
     n = view.get("num_players", len(names))
-    header_h, seats_h = 40, 62
-    field_h = 28 + field_rows * (FIELD_H + 14)
-    piles_h = max(FIELD_H + 10, ls_h)
-    height = header_h + seats_h + field_h + piles_h + 22 * len(lines) + 10
+    notes = _notes(view, names)
+    row_h = 92
+    height = 100 + n * (row_h + PAD) + _field_height(view) + 12 + 34 * len(notes) + 2 * PAD
     img, d = new_canvas(WIDTH, height)
-
-    # header: title, status
-    d.rectangle((0, 0, WIDTH, header_h), fill=FELT_DARK)
-    draw_text(d, (MARGIN, 9), edition.TITLE, 22, GOLD)
-    status = _fill(view.get("status", ""), names)
-    draw_text(d, (MARGIN + 210, 12), fit_text(status, 15, WIDTH - 230 - MARGIN), 15, WHITE)
-
-    # players: score, scored cards, hand size; the seat to act outlined in gold
-    y = header_h + 6
-    box_w = (WIDTH - 2 * MARGIN - 10 * (n - 1)) // n
+    head = (0, 0, WIDTH, 100)
+    label(img, (2 * PAD, PAD), edition.TITLE, TITLE, GOLD, head, bold=True)
+    who, what = _title(view, names)
+    name_label(img, (2 * PAD, 54), who, what, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
+    y = 100
     to_act = set(view.get("to_act", []))
     outcome = view.get("outcome")
     for q in range(n):
-        x = MARGIN + q * (box_w + 10)
-        active = q in to_act
-        d.rounded_rectangle((x, y, x + box_w, y + seats_h - 10), radius=8, fill=FELT_DARK,
-                            outline=GOLD if active else GREY, width=4 if active else 1)
-        tag = "  TO ACT" if active else ""
-        if q == view.get("first"):
-            tag += "  (1st)"
-        draw_text(d, (x + 10, y + 5), fit_text(_name(names, q) + tag, 16, box_w - 20), 16, GOLD if active else WHITE)
-        score = f"{view['scores'][q]} pts, {view['scored_counts'][q]} scored, {view['hand_counts'][q]} in hand"
+        acting = q in to_act
+        box = panel(d, (PAD, y, WIDTH - PAD, y + row_h), FELT_DARK, HIGHLIGHT if acting else None, 4)
+        right = (box[2] - 200, box[1], box[2], box[3])
+        label(img, (box[2] - 2 * PAD, y + row_h // 2), f"{view['scores'][q]} pts", BODY, GOLD, right, "rm",
+              bold=True)
+        left = (box[0], box[1], box[2] - 200, box[3])
+        label(img, (box[0] + 2 * PAD, y + 8), _name(names, q), BODY, GOLD if acting else WHITE, left, bold=True,
+              inset=PAD)
+        tags = []
         if outcome:
-            score = f"#{outcome[q]}  " + score
-        draw_text(d, (x + 10, y + 28), fit_text(score, 14, box_w - 20), 14, WHITE)
-
-    # field, one row wrapping onto more lines; dealt formations underlined in grey
-    y = header_h + seats_h
-    dealt = {c for rec in view.get("dealt_formations", []) for c in rec}
-    draw_text(d, (MARGIN, y + 2), f"Field: {len(field)} cards, left to right"
-              + ("  (grey bar: dealt formation, does not score yet)" if dealt else ""), 15, WHITE)
-    y += 26
-    for i, card in enumerate(field):
-        r, c = divmod(i, per_row)
-        x = MARGIN + c * (FIELD_W + FIELD_GAP)
-        cy = y + r * (FIELD_H + 14)
-        paste_card(img, field_face(card), (x, cy))
-        if card in dealt:
-            d.rectangle((x + 4, cy + FIELD_H + 3, x + FIELD_W - 4, cy + FIELD_H + 8), fill=DEALT)
-    if not field:
-        draw_text(d, (MARGIN, y + 10), "(empty)", 16, GREY)
-
-    # deck and bench (top card and count); cards in play face down
-    y = header_h + seats_h + field_h
-    paste_card(img, card_back(), (MARGIN, y + 4))
-    draw_text(d, (MARGIN + 8, y + 100), f"Deck {view.get('deck_count', 0)}", 16, WHITE)
-    bx = MARGIN + 90
-    top = view.get("bench_top")
-    if top:
-        paste_card(img, field_face(top), (bx, y))
-    else:
-        d.rounded_rectangle((bx, y, bx + FIELD_W, y + FIELD_H), radius=9, outline=GREY, width=2)
-    draw_text(d, (bx + FIELD_W + 10, y + 10), f"Bench: {view.get('bench_count', 0)}", 16, WHITE)
-    draw_text(d, (bx + FIELD_W + 10, y + 32), "top card shown" if top else "empty", 13, GREY)
-    if view.get("transit_count"):
-        draw_text(d, (bx + FIELD_W + 10, y + 60), f"{view['transit_count']} card(s) in play,", 14, GOLD)
-        draw_text(d, (bx + FIELD_W + 10, y + 78), "not yet shown", 14, GOLD)
-
-    # last scoring: the field before the cards left, the scored cards highlighted
-    if ls:
-        draw_text(d, (ls_x, y), f"Just scored by {_name(names, ls['seat'])} (highlighted):", 15, GOLD)
-        hl = set(ls["highlight"])
-        for i, card in enumerate(ls["field"]):
-            r, c = divmod(i, mini_per_row)
-            paste_card(img, mini_face(card), (ls_x + c * (MINI_W + MINI_GAP), y + 24 + r * (MINI_H + 8)),
-                       highlight=i in hl)
-    y += piles_h
-    for text, colour in lines:
-        draw_text(d, (MARGIN, y), fit_text(text, 15, WIDTH - 2 * MARGIN), 15, colour)
-        y += 22
+            tags.append(f"place {outcome[q]}")
+        if acting:
+            tags.append("to act")
+        if q == view.get("first"):
+            tags.append("first player")
+        tags.append(f"{view['scored_counts'][q]} scored · {view['hand_counts'][q]} in hand")
+        label(img, (box[0] + 2 * PAD, y + 52), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY, left,
+              inset=PAD)
+        y += row_h + PAD
+    y = _draw_field(img, d, view, y)
+    box = panel(d, (PAD, y, WIDTH - PAD, y + 12 + 34 * len(notes)), FELT_DARK)
+    for i, (text, colour) in enumerate(notes):
+        label(img, (3 * PAD, y + 6 + 34 * i), text, SMALL, colour, box, inset=2 * PAD)
     return to_palette(img, _PALETTE)
 
 
@@ -244,17 +272,15 @@ def _mix(a: Color, b: Color, t: float) -> Color:
 
 
 def _palette_image() -> Image.Image:
-    """A fixed palette: the colours this renderer draws, blends for anti-aliased edges, a 6x6x6 cube."""
-    keys = [FELT, FELT_DARK, GOLD, GREY, HIGHLIGHT, INK, PAPER, WHITE, CARD_BACK, DEALT, (120, 140, 210),
-            *TEAM_COLORS.values()]
+    """A fixed palette: the colours this renderer draws, blends for anti-aliased edges, a colour cube."""
+    keys = [FELT, FELT_DARK, GOLD, GREY, HIGHLIGHT, INK, PAPER, WHITE, CARD_BACK, DEALT, RESOLVING, CHOSEN,
+            *OPTION_COLOURS, *TEAM_COLORS.values()]
     cols: list[Color] = list(keys)
-    for bg, fg in [(FELT, WHITE), (FELT_DARK, WHITE), (FELT_DARK, GOLD), (FELT, GOLD), (PAPER, INK)]:
+    for bg, fg in [(FELT, WHITE), (FELT_DARK, WHITE), (FELT_DARK, GOLD), (FELT_DARK, GREY), (FELT_DARK, HIGHLIGHT),
+                   (PAPER, INK), (FELT_DARK, RESOLVING), (FELT_DARK, CHOSEN)]:
         cols += [_mix(bg, fg, t) for t in (0.25, 0.5, 0.75)]
     for team in TEAM_COLORS.values():
-        cols += [_mix(PAPER, team, 0.5), _mix(team, WHITE, 0.5)]
-    steps = (0, 51, 102, 153, 204, 255)
-    cols += [(r, g, b) for r in steps for g in steps for b in steps]
-    assert len(dict.fromkeys(cols)) <= 256
+        cols += [_mix(PAPER, team, t) for t in (0.25, 0.5, 0.75)] + [_mix(team, WHITE, 0.5)]
     return fixed_palette(cols)
 
 
@@ -262,47 +288,51 @@ _PALETTE = _palette_image()
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+    """The hand with full effect texts, any card in transit, and the field the choice is about."""
     hand = view.get("hand", [])
     pend = view.get("pending") or {}
     acting = seat in view.get("to_act", [])
     transit = pend.get("transit") if acting else None
-    options = pend.get("options") if acting else None
-    per_row = (WIDTH - 2 * MARGIN + HAND_GAP) // (HAND_W + HAND_GAP)
+    per_row = (WIDTH - 2 * PAD + HAND_GAP) // (HAND_W + HAND_GAP)
     rows = _rows(len(hand), per_row)
     t_rows = _rows(len(transit), per_row) if transit else 0
-    height = 60 + rows * (HAND_H + HAND_GAP) + (t_rows * (HAND_H + HAND_GAP) + 40 if transit else 0) \
-        + (30 + 24 * len(options) if options else 0) + 20
+    notes = _notes(view, names) if acting else []
+    height = (110 + rows * (HAND_H + HAND_GAP) + (t_rows * (HAND_H + HAND_GAP) + 50 if transit else 0)
+              + _field_height(view) + 12 + 34 * len(notes) + 2 * PAD)
     img, d = new_canvas(WIDTH, height)
-    draw_text(d, (MARGIN, 14), f"{_name(names, seat)}: your hand ({len(hand)} cards)", 22, GOLD)
-    sub = pend.get("prompt", "") if acting and pend else ("Game over" if view.get("over") else "Not your turn")
-    draw_text(d, (MARGIN + 480, 18), fit_text(sub[:1].upper() + sub[1:], 16, WIDTH - 500 - MARGIN), 16,
-              GOLD if acting else WHITE)
-    y = 56
+    head = (0, 0, WIDTH, 106)
+    label(img, (2 * PAD, PAD), f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}", TITLE, GOLD, head,
+          bold=True)
+    if acting and pend:
+        sub = f"Your turn: {pend.get('prompt', '')}"
+    else:
+        sub = "Game over" if view.get("over") else "Not your turn"
+    label(img, (2 * PAD, 56), sub, BODY, HIGHLIGHT if acting else WHITE, head, bold=acting, inset=2 * PAD)
+    y = 110
+    hand_box = (0, y, WIDTH, y + rows * (HAND_H + HAND_GAP))
     for i, card in enumerate(hand):
         r, c = divmod(i, per_row)
-        paste_card(img, hand_face(card), (MARGIN + c * (HAND_W + HAND_GAP), y + r * (HAND_H + HAND_GAP)))
+        paste_card(img, hand_face(card), (PAD + c * (HAND_W + HAND_GAP), y + r * (HAND_H + HAND_GAP)))
     if not hand:
-        draw_text(d, (MARGIN, y + 10), "(no cards)", 18, GREY)
+        label(img, (2 * PAD, y + 10), "(no cards)", BODY, GREY, hand_box)
     y += rows * (HAND_H + HAND_GAP)
     if transit:
         kind = pend.get("kind", "")
         if kind == "place" and "from_seat" in pend:
-            label = f"You must play this card, taken from {_name(names, pend['from_seat'])}'s hand:"
+            what = f"You must play this card, taken from {_name(names, pend['from_seat'])}'s hand"
         else:
-            label = {"place": "You must play this card from the deck:", "join": "This card joins the field:",
-                     "eight": "The 8's cards: keep one"}.get(kind, "In play:")
-        draw_text(d, (MARGIN, y + 6), label, 18, GOLD)
-        y += 36
+            what = {"place": "You must play this card from the deck", "join": "This card joins the field",
+                    "eight": "The 8's cards: keep one"}.get(kind, "In play")
+        label(img, (2 * PAD, y + 6), what, SMALL, GOLD, (0, y, WIDTH, y + 50), inset=2 * PAD)
+        y += 50
         for i, card in enumerate(transit):
             r, c = divmod(i, per_row)
-            paste_card(img, hand_face(card), (MARGIN + c * (HAND_W + HAND_GAP), y + r * (HAND_H + HAND_GAP)),
+            paste_card(img, hand_face(card), (PAD + c * (HAND_W + HAND_GAP), y + r * (HAND_H + HAND_GAP)),
                        highlight=True)
         y += t_rows * (HAND_H + HAND_GAP)
-    if options:
-        draw_text(d, (MARGIN, y + 4), "Formations you may score (choose one option):", 18, GOLD)
-        y += 30
-        for i, option in enumerate(options):
-            text = f"option {i}: " + " + ".join(f["label"] for f in option)
-            draw_text(d, (MARGIN, y), fit_text(text, 16, WIDTH - 2 * MARGIN), 16, WHITE)
-            y += 24
-    return img
+    y = _draw_field(img, d, view, y)
+    if notes:
+        box = panel(d, (PAD, y, WIDTH - PAD, y + 12 + 34 * len(notes)), FELT_DARK)
+        for i, (text, colour) in enumerate(notes):
+            label(img, (3 * PAD, y + 6 + 34 * i), text, SMALL, colour, box, inset=2 * PAD)
+    return to_palette(img, _PALETTE)

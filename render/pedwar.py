@@ -23,18 +23,17 @@ from render.common import (
     INK,
     PAPER,
     WHITE,
-    card_back,
-    card_face,
+    Color,
     draw_text,
-    fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     to_palette,
 )
+from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, panel
 
-W = 1000
+CW, CH = 100, 140
+HEAD_H = 100
 #: Card colours: background, label colour.
 COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "R": ((206, 52, 52), WHITE),
@@ -49,44 +48,54 @@ MANEUVER_BG = {"1+": (236, 236, 226), "2+": (236, 236, 226), "3": (226, 232, 242
                "5": (226, 232, 242), "OP": (40, 40, 48)}
 
 
-def _ascii(text: str) -> str:
-    """The built-in font lacks the en dash."""
-    return text.replace("–", "-").replace("—", "-")
-
-
 def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
 
 
 @lru_cache(maxsize=256)
 def object_face(code: str, w: int, h: int) -> Image.Image:
-    bg, fg = COLOURS[code[0]]
-    if code[1] == "W":
-        return card_face(f"{code[0]}W", fg, "Wild", bg, w, h)
-    return card_face(code, fg, COLOUR_NAMES[code[0]] if w >= 60 else "", bg, w, h)
-
-
-@lru_cache(maxsize=64)
-def mini_face(code: str, w: int = 32, h: int = 44) -> Image.Image:
-    """A small collection card: colour background, the code in a font that fits."""
+    """An Object card: colour, its shape (a cue that survives colour-blindness), number and colour name."""
     bg, fg = COLOURS[code[0]]
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=5, fill=bg, outline=INK, width=1)
-    d.text((w // 2, h // 2), code, font=font(15), fill=fg, anchor="mm")
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=bg, outline=INK, width=2)
+    value = "W" if code[1] == "W" else code[1:]
+    big = max(SMALL, int(h * 0.34))
+    draw_text(img, (w // 2, int(h * 0.42)), value, big, fg, "mm", bold=True)
+    _shape(d, code[0], 16, 16, 9 if w < 90 else 11, fg)
+    if h >= 120:
+        word = "Wild" if value == "W" else COLOUR_NAMES[code[0]]
+        draw_text(img, (w // 2, h - 22), word, SMALL, fg, "mm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def mini_face(code: str, w: int = 50, h: int = 64) -> Image.Image:
+    """A small collection card: colour, shape and the number."""
+    bg, fg = COLOURS[code[0]]
+    img = Image.new("RGB", (w, h), FELT_DARK)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=6, fill=bg, outline=INK, width=1)
+    _shape(d, code[0], 11, 11, 7, fg)
+    draw_text(img, (w // 2, h // 2 + 6), code[1:], SMALL + 4, fg, "mm", bold=True)
     return img
 
 
 @lru_cache(maxsize=32)
-def maneuver_face(kind: str, w: int = 96, h: int = 134) -> Image.Image:
+def maneuver_face(kind: str, w: int = 100, h: int = 140) -> Image.Image:
+    """A Maneuver card: its kind large, what it is for, and its pips as red dots."""
     bg = MANEUVER_BG[kind]
     fg = GOLD if kind == "OP" else INK
     sub = "Overpower" if kind == "OP" else ("pairs" if kind.endswith("+") else "")
-    img = card_face(kind, fg, sub, bg, w, h).copy()
+    img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, fill=bg, outline=INK, width=2)
+    draw_text(img, (w // 2, h // 2), kind, int(h * 0.3), fg, "mm", bold=True)
+    if sub:
+        draw_text(img, (w // 2, h - 20), sub, SMALL, fg, "mm")
     for i in range(PIPS[kind]):
-        x = 10 + i * 14
-        d.ellipse((x, 8, x + 10, 18), fill=(214, 40, 40), outline=INK)
+        x = 10 + i * 18
+        d.ellipse((x, 10, x + 13, 23), fill=(214, 40, 40), outline=INK)
     return img
 
 
@@ -95,7 +104,7 @@ def empty_slot(w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, outline=GREY, width=2)
-    d.text((w // 2, h // 2), "taken", fill=GREY, anchor="mm")
+    draw_text(img, (w // 2, h // 2), "taken", SMALL, GREY, "mm")
     return img
 
 
@@ -111,121 +120,151 @@ def _grouped(collection: list[str]) -> list[list[str]]:
     return [groups[c] for c in "RBGY" if c in groups]
 
 
+def _shape(d: ImageDraw.ImageDraw, colour: str, cx: float, cy: float, r: float, fill: Color) -> None:
+    """A second cue beside the hue, for colour-blind players: Red ●, Blue ■, Green ▲, Yellow ◆."""
+    if colour == "R":
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+    elif colour == "B":
+        d.rectangle((cx - r * 0.85, cy - r * 0.85, cx + r * 0.85, cy + r * 0.85), fill=fill)
+    elif colour == "G":
+        d.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=fill)
+    else:
+        d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill)
+
+
+def _seat_colour(seat: int) -> Color:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def _row_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    """The row of six Object cards (a frame marks the one in play). Returns the block's bottom."""
+    col = (WIDTH - 2 * PAD) // 6
+    box = panel(d, (PAD, y, WIDTH - PAD, y + CH + 60), FELT_DARK)
+    for slot in view["row"]:
+        x = PAD + slot["slot"] * col + (col - CW) // 2
+        code = slot["card"]
+        face = object_face(code, CW, CH) if code else empty_slot(CW, CH)
+        paste_card(img, face, (x, y + PAD), highlight=slot["in_play"])
+        cell = (PAD + slot["slot"] * col, y, PAD + (slot["slot"] + 1) * col, box[3])
+        under = slot["ref"] if slot["ref"] and slot["ref"] != code else ("in play" if slot["in_play"] else "")
+        if under:
+            label(img, (cell[0] + col // 2, y + CH + 20), under, SMALL, HIGHLIGHT, cell, "ma", bold=True)
+    return box[3] + PAD
+
+
+def _bids_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], y: int) -> int:
+    """One line per card with bids: the high bid and who holds it. Names are shortened, bids never."""
+    lines = [(slot, slot["bids"]) for slot in view["row"] if slot["bids"]]
+    if not lines:
+        return y
+    h = 44 + 36 * len(lines)
+    box = panel(d, (PAD, y, WIDTH - PAD, y + h), FELT_DARK)
+    label(img, (3 * PAD, y + 6), "Bids (highest shown)", SMALL, WHITE, box, bold=True)
+    for i, (slot, bids) in enumerate(lines):
+        ly = y + 42 + 36 * i
+        cell = (box[0] + 2 * PAD, ly, box[2] - 2 * PAD, ly + 34)
+        top = bids[-1]
+        card = slot["card"] or slot["ref"] or "?"
+        label(img, (cell[0], ly), card, SMALL, WHITE, cell, bold=True)
+        more = f" · {len(bids)} bids" if len(bids) > 1 else ""
+        right = label(img, (cell[2], ly), _bid_text(top) + more, SMALL, HIGHLIGHT, cell, "ra", bold=True)
+        label(img, (cell[0] + 70, ly), _name(names, top["seat"]), SMALL, _seat_colour(top["seat"]),
+              (cell[0] + 70, ly, right[0] - PAD, ly + 34))
+    return box[3] + PAD
+
+
+def _info_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    """Decks, and the turn's discards, actions and cards taken by Overpower: full width, never hidden."""
+    info = [f"Object deck {view['object_deck']} · Maneuver deck {view['maneuver_deck']} · "
+            f"discards {view['maneuver_discard']}"]
+    if view["discarded"]:
+        info.append(f"Discarded this turn: {' '.join(view['discarded'])} ({view['pips']} pips)")
+    if view["phase"] in ("action", "trump") and view["actions"]:
+        info.append(f"Actions used: {view['actions_used']} of {view['actions']}")
+    if view["spent"]:
+        info.append(f"Taken by Overpower: {' '.join(view['spent'])}")
+    box = panel(d, (PAD, y, WIDTH - PAD, y + 12 + 34 * len(info)), FELT_DARK)
+    for i, line in enumerate(info):
+        label(img, (3 * PAD, y + 6 + 34 * i), line, SMALL, WHITE if i else GREY, box, inset=2 * PAD)
+    return box[3] + PAD
+
+
+MINI_W, MINI_H, MINI_STEP = 50, 64, 54
+
+
+def _player_height(p: dict[str, Any], over: bool) -> int:
+    per_line = (WIDTH - 6 * PAD) // MINI_STEP
+    cards = len(p["collection"]) + len(_grouped(p["collection"]))
+    lines = max(1, -(-cards // per_line)) if p["collection"] else 1
+    h = 52 + lines * (MINI_H + 8) + 8
+    if over:
+        h += 34 * (len(p.get("breakdown", [])) + 1)
+    return h
+
+
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     players = view["players"]
     over = view["over"]
     to_act = set(view["to_act"])
-    mini_w, mini_h, step = 32, 44, 34
-    coll_x = 250
-    per_line = (W - coll_x - 20) // step
-    heights = []
-    for p in players:
-        cards = len(p["collection"]) + 2 * len(_grouped(p["collection"]))
-        lines = max(1, -(-cards // per_line))
-        h = max(64, 14 + lines * (mini_h + 6))
-        if over:
-            h += 20 * (len(p.get("breakdown", [])) + 1)
-        heights.append(h)
-    most = max((min(len(slot["bids"]), 8) for slot in view["row"]), default=0)
-    cw, ch = 96, 134
-    row_h = max(150, ch + 16 + (26 + 22 * most if most else 0))
-    height = 62 + row_h + sum(heights) + 8 * len(players) + 6
-    img, d = new_canvas(W, height)
-
-    # header: phase and whose turn
-    d.rectangle((0, 0, W, 54), fill=FELT_DARK)
     active = view["active"]
-    draw_text(d, (16, 8), f"Pedwar  ·  Turn {view['turn']}", 22, GOLD)
-    draw_text(d, (16, 32), fit_text(_ascii(view["status"]), 16, 600), 16, WHITE)
+    n_bids = sum(1 for slot in view["row"] if slot["bids"])
+    n_info = 1 + bool(view["discarded"]) + bool(view["phase"] in ("action", "trump") and view["actions"]) + bool(
+        view["spent"])
+    height = (HEAD_H + CH + 60 + PAD + (44 + 36 * n_bids + PAD if n_bids else 0) + 12 + 34 * n_info + PAD
+              + sum(_player_height(p, over) + PAD for p in players) + PAD)
+    img, d = new_canvas(WIDTH, height)
+    head = (0, 0, WIDTH, HEAD_H)
+    label(img, (2 * PAD, PAD), f"Pedwar · turn {view['turn']}", TITLE, GOLD, head, bold=True)
     if over:
-        right = "Game over"
+        line = "Game over: every Goal revealed"
     else:
         acting = ", ".join(_name(names, s) for s in view["to_act"])
-        right = f"Active: {_name(names, active)}   To act: {acting}"
-    draw_text(d, (W - 16, 18), fit_text(right, 18, 460), 18, HIGHLIGHT, anchor="ra")
-
-    # the row
-    col = 132
-    x0, y0 = 16, 64
-    for slot in view["row"]:
-        x = x0 + slot["slot"] * col
-        code = slot["card"]
-        face = object_face(code, cw, ch) if code else empty_slot(cw, ch)
-        paste_card(img, face, (x + (col - cw) // 2 - 8, y0), highlight=slot["in_play"])
-        if slot["ref"] and slot["ref"] != code:
-            draw_text(d, (x + col // 2 - 8, y0 + ch + 4), slot["ref"], 14, HIGHLIGHT, anchor="ma")
-        bids = slot["bids"]
-        by = y0 + ch + 24
-        shown = bids[-7:]
-        if len(bids) > len(shown):
-            draw_text(d, (x, by), f"+{len(bids) - len(shown)} earlier", 13, GREY)
-            by += 22
-        for i, bid in enumerate(shown):
-            top = i == len(shown) - 1
-            colour = SEAT_COLOURS[bid["seat"] % len(SEAT_COLOURS)]
-            who = fit_text(_name(names, bid["seat"]), 14, 66)
-            if top:
-                d.rounded_rectangle((x - 2, by - 2, x + col - 10, by + 19), radius=4, fill=(60, 60, 30),
-                                    outline=HIGHLIGHT)
-            draw_text(d, (x + 2, by), who, 14, colour)
-            draw_text(d, (x + col - 14, by), _bid_text(bid), 15, HIGHLIGHT if top else WHITE, anchor="ra")
-            by += 22
-    # decks
-    dx = x0 + 6 * col + 4
-    for i, (label, count) in enumerate((("Object deck", view["object_deck"]),
-                                        ("Maneuver deck", view["maneuver_deck"]),
-                                        ("Discards", view["maneuver_discard"]))):
-        y = y0 + i * 46
-        paste_card(img, card_back(28, 40), (dx, y))
-        draw_text(d, (dx + 36, y + 2), label, 13, WHITE)
-        draw_text(d, (dx + 36, y + 18), str(count), 18, GOLD)
-    info = []
-    if view["discarded"]:
-        info.append(f"Discarded: {' '.join(view['discarded'])} ({view['pips']} pips)")
-    if view["phase"] in ("action", "trump") and view["actions"]:
-        info.append(f"Actions: {view['actions_used']}/{view['actions']}")
-    if view["spent"]:
-        info.append(f"On cards taken by OP: {' '.join(view['spent'])}")
-    for i, line in enumerate(info):
-        draw_text(d, (dx, y0 + 142 + i * 18), fit_text(line, 13, W - dx - 6), 13, WHITE)
-
-    # players
-    y = 62 + row_h
-    for p, h in zip(players, heights, strict=True):
+        line = f"{acting} to act · {view['phase']}"
+    label(img, (2 * PAD, 52), line, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
+    y = _row_block(img, d, view, HEAD_H)
+    y = _bids_block(img, d, view, names, y)
+    y = _info_block(img, d, view, y)
+    for p in players:
         seat = p["seat"]
-        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        box_outline = HIGHLIGHT if seat in to_act else (colour if seat == active and not over else FELT_DARK)
-        d.rounded_rectangle((8, y, W - 8, y + h), radius=8, fill=FELT_DARK, outline=box_outline,
-                            width=3 if seat in to_act else 2)
-        if seat == active and not over:
-            d.polygon([(16, y + 12), (16, y + 30), (28, y + 21)], fill=HIGHLIGHT)
-        draw_text(d, (34, y + 10), fit_text(_name(names, seat), 20, 200), 20, colour)
-        score = f"Score {p['score']}" if not over else f"Final {p['final_score']}  (place {p['place']})"
-        draw_text(d, (16, y + 36), score, 16, GOLD)
-        status = f"Hand {p['hand_count']}"
-        if seat in to_act:
-            status += "  - to act"
-        draw_text(d, (140 if not over else 16, y + 36 if not over else y + 56), status, 14, WHITE)
-        cx, cy = coll_x, y + 8
-        if not p["collection"]:
-            draw_text(d, (cx, cy + 12), "no cards yet", 14, GREY)
-        for group in _grouped(p["collection"]):
-            if cx + step * len(group) > W - 16 and cx > coll_x:
-                cx, cy = coll_x, cy + mini_h + 6
-            for card in group:
-                if cx + step > W - 16:
-                    cx, cy = coll_x, cy + mini_h + 6
-                img.paste(mini_face(card, mini_w, mini_h), (cx, cy))
-                cx += step
-            cx += 12
+        h = _player_height(p, over)
+        acting = seat in to_act
+        # Two different marks in two different forms: a yellow frame and the words "to act" for
+        # whoever must act now; an "active" chip for the player whose turn it is.
+        box = panel(d, (PAD, y, WIDTH - PAD, y + h), FELT_DARK, HIGHLIGHT if acting else None, 4)
+        score = f"{p['score']} pts" if not over else f"{p['final_score']} pts"
+        right = (box[2] - 220, box[1], box[2], box[1] + 52)
+        sbox = label(img, (box[2] - 2 * PAD, y + 4), score, BODY, GOLD, right, "ra", bold=True)
+        tags = []
         if over:
-            by = y + h - 20 * (len(p.get("breakdown", [])) + 1) - 4
+            tags.append(f"place {p['place']}")
+        if seat == active and not over:
+            tags.append("active")
+        if acting:
+            tags.append("to act")
+        tags.append(f"hand {p['hand_count']}")
+        tag_box = label(img, (sbox[0] - 2 * PAD, y + 10), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY,
+                        (box[0] + 200, box[1], sbox[0] - PAD, box[1] + 52), "ra")
+        label(img, (box[0] + 2 * PAD, y + 6), _name(names, seat), BODY, _seat_colour(seat),
+              (box[0], box[1], tag_box[0] - PAD, box[1] + 52), bold=True, inset=PAD)
+        cx, cy = box[0] + 2 * PAD, y + 52
+        if not p["collection"]:
+            label(img, (cx, cy + 12), "no cards yet", SMALL, GREY, box)
+        for group in _grouped(p["collection"]):
+            for card in group:
+                if cx + MINI_W > box[2] - 2 * PAD:
+                    cx, cy = box[0] + 2 * PAD, cy + MINI_H + 8
+                img.paste(mini_face(card, MINI_W, MINI_H), (cx, cy))
+                cx += MINI_STEP
+            cx += MINI_STEP // 2
+        if over:
+            by = y + 52 + max(1, -(-(len(p["collection"]) + len(_grouped(p["collection"])))
+                                    // ((WIDTH - 6 * PAD) // MINI_STEP))) * (MINI_H + 8) + 4
             goal = f"Goal {p['goal']}: {' '.join(p['goal_cards'])}"
-            draw_text(d, (coll_x, by), goal, 15, HIGHLIGHT)
+            label(img, (box[0] + 2 * PAD, by), goal, SMALL, HIGHLIGHT, box, inset=2 * PAD)
             for line in p.get("breakdown", []):
-                by += 20
-                draw_text(d, (coll_x, by), fit_text(_ascii(line), 15, W - coll_x - 20), 15, WHITE)
-        y += h + 8
+                by += 34
+                label(img, (box[0] + 2 * PAD, by), line, SMALL, WHITE, box, inset=2 * PAD)
+        y += h + PAD
     return to_palette(img, _palette())
 
 
@@ -260,38 +299,48 @@ def _palette() -> Image.Image:
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+    """Maneuver cards with their pips, the Goal, and the row the bids are about."""
     hand = view.get("hand", [])
-    cw, ch, gap = 96, 134, 10
-    height = 250
-    img, d = new_canvas(W, height)
-    if view.get("over"):
-        draw_text(d, (16, height - 28), "Game over: every Goal is now shown on the table", 15, HIGHLIGHT)
+    hw, hh = 100, 140
+    per_row = 7
+    rows = max(1, -(-len(hand) // per_row))
+    goal_h = 250
+    height = 150 + rows * (hh + 16) + CH + 70 + goal_h
+    img, d = new_canvas(WIDTH, height)
     pips = sum(PIPS[k] for k in hand)
-    title = f"{_name(names, seat)}: {len(hand)} Maneuver card{'' if len(hand) == 1 else 's'}, {pips} pips"
-    draw_text(d, (16, 10), fit_text(title, 20, 620), 20, GOLD)
-    draw_text(d, (16, 36), fit_text(_ascii(view.get("status", "")), 15, 620), 15, WHITE)
-    x = 16
+    head = (0, 0, WIDTH, 146)
+    title = f"Your hand: {len(hand)} Maneuver card{'' if len(hand) == 1 else 's'}, {pips} pips"
+    label(img, (2 * PAD, PAD), title, TITLE, GOLD, head, bold=True, inset=2 * PAD)
+    mine = seat in view.get("to_act", [])
+    label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, head,
+          bold=mine)
+    label(img, (2 * PAD, 96), view.get("status", ""), SMALL, WHITE, head, inset=2 * PAD)
+    y = 150
     if not hand:
-        draw_text(d, (x, 110), "No Maneuver cards", 18, GREY)
-    for kind in hand:
-        paste_card(img, maneuver_face(kind, cw, ch), (x, 66))
-        x += cw + gap
+        label(img, (2 * PAD, y + 30), "No Maneuver cards", BODY, GREY, (0, y, WIDTH, y + hh))
+    step = (WIDTH - 2 * PAD) // per_row
+    for i, kind in enumerate(hand):
+        r, c = divmod(i, per_row)
+        paste_card(img, maneuver_face(kind, hw, hh), (PAD + c * step + (step - hw) // 2, y + r * (hh + 16)))
+    y += rows * (hh + 16)
+    y = _row_block(img, d, view, y)
     # the Goal card
-    gx = W - 250
-    d.rounded_rectangle((gx, 12, W - 12, height - 12), radius=10, fill=PAPER, outline=GOLD, width=3)
+    box = panel(d, (PAD, y, WIDTH - PAD, y + goal_h - 2 * PAD), PAPER, GOLD, 3)
     goal = view.get("goal")
-    draw_text(d, (gx + 14, 22), f"Goal {goal}" if goal else "Goal", 20, INK)
-    draw_text(d, (gx + 14, 46), "hidden until the end", 12, GREY)
+    label(img, (3 * PAD, y + 8), f"Your Goal: {goal}" if goal else "Your Goal", BODY, INK, box, bold=True)
+    secret = "revealed: the game is over" if view.get("over") else "secret until the end"
+    label(img, (box[2] - 2 * PAD, y + 14), secret, SMALL, GREY, (box[0] + 300, box[1], box[2], box[3]), "ra")
     held = set()
     for p in view.get("players", []):
         if p["seat"] == seat:
             held = set(p["collection"])
     for i, card in enumerate(view.get("goal_cards", [])):
-        cx = gx + 16 + (i % 2) * 112
-        cy = 68 + (i // 2) * 74
-        paste_card(img, object_face(card, 46, 62), (cx, cy), highlight=card in held)
+        cx = 3 * PAD + i * 150
+        cy = y + 60
+        paste_card(img, object_face(card, 70, 98), (cx, cy), highlight=card in held)
         if card in held:
-            draw_text(d, (cx + 54, cy + 22), "held", 14, INK)
+            label(img, (cx + 80, cy + 36), "held", SMALL, INK, (cx + 76, cy, cx + 148, cy + 98), bold=True)
     if "score_with_goal" in view:
-        draw_text(d, (gx + 14, height - 36), f"Score with Goal: {view['score_with_goal']}", 15, INK)
+        label(img, (box[2] - 2 * PAD, box[3] - 40), f"Score with Goal: {view['score_with_goal']}", SMALL, INK, box,
+              "ra")
     return to_palette(img, _palette())

@@ -10,6 +10,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from data.editions import pentawar as edition
+from render import text
 from render.common import (
     CARD_BACK,
     FELT,
@@ -23,20 +24,20 @@ from render.common import (
     draw_text,
     fit_text,
     fixed_palette,
-    font,
     new_canvas,
     paste_card,
     to_palette,
 )
+from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
 
 Color = tuple[int, int, int]
 
-WIDTH = 1000
-WAR_W, WAR_H = 62, 86
-WING_W, WING_H = 56, 78
-WING_DY = 30          # how far a covering row sits below the row it lies on
-SMALL_W, SMALL_H = 50, 70
-HAND_W, HAND_H = 76, 106
+WAR_W, WAR_H = 100, 130
+WING_W, WING_H = 92, 104
+WING_STEP = 104
+TAB_W, TAB_H, TAB_STEP = 68, 92, 74   # ten kinds fit one row
+SMALL_W, SMALL_H = 84, 110
+HAND_W, HAND_H = 100, 130
 PLACES = ("A", "B", "C", "D", "E")
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
 
@@ -139,14 +140,14 @@ def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 8), fill=bg, outline=WHITE, width=2)
     mark = edition.ABBREVIATIONS.get(kind, kind[:2].title())
-    top = max(14, h // 5)
-    d.text((5, 3), mark, font=font(top), fill=ink)
+    top = max(SMALL, h // 5)
+    draw_text(img, (5, 3), mark, top, ink)
     _sigil(d, edition.SIGILS.get(kind, ""), w - 5 - top * 0.4, 3 + top * 0.55, top * 0.4, ink, bg)
     _sigil(d, edition.SIGILS.get(kind, ""), w / 2, h * 0.56, min(w, h) * 0.27, ink, bg)
-    if h >= 70:
+    if h >= 110:
         name = edition.NAMES.get(kind, kind)
-        size = max(10, h // 8)
-        d.text((w // 2, h - 4), fit_text(name, size, w - 6), font=font(size), fill=ink, anchor="md")
+        size = SMALL
+        draw_text(img, (w // 2, h - 4), fit_text(name, size, w - 6), size, ink, "md")
     return img
 
 
@@ -158,73 +159,62 @@ def _slot(w: int, h: int) -> Image.Image:
 
 
 def _star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    """Pentagram points: position 0 at the top, then clockwise."""
+    """Pentagram points: position 1 at the top, then clockwise."""
     return [(cx + r * math.cos(-math.pi / 2 + 2 * math.pi * p / 5),
              cy + r * math.sin(-math.pi / 2 + 2 * math.pi * p / 5)) for p in range(5)]
 
 
+STAR_W, STAR_H = 470, 440
+
+
 def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0: int, y0: int) -> None:
-    cx, cy, r = x0 + 190, y0 + 178, 128
+    """The five dragons on a pentagram, numbered 1-5 clockwise from the top."""
+    box = (x0, y0, x0 + STAR_W, y0 + STAR_H)
+    cx, cy, r = x0 + STAR_W // 2, y0 + 48 + WAR_H // 2 + 140, 140
     pts = _star_points(cx, cy, r)
-    d.polygon(pts, outline=STAR_EDGE)
     for p in range(5):  # the across-lines: the star
         d.line([pts[p], pts[(p + 2) % 5]], fill=GOLD, width=4)
+    label(img, (x0 + PAD, y0 + 4), "The pentawar", SMALL, GOLD, box, bold=True)
     for p, (px, py) in enumerate(pts):
-        paste_card(img, dragon_card(war[p], WAR_W, WAR_H), (int(px - WAR_W / 2), int(py - WAR_H / 2)))
-        lx, ly = px - WAR_W / 2 - 14, py - WAR_H / 2 + 12
-        d.ellipse((lx - 11, ly - 11, lx + 11, ly + 11), fill=GOLD)
-        draw_text(d, (int(lx), int(ly)), str(p), 16, INK, "mm")
-    draw_text(d, (x0 + 8, y0 + 2), "The pentawar", 18, GOLD)
+        if p < len(war):
+            paste_card(img, dragon_card(war[p], WAR_W, WAR_H), (int(px - WAR_W / 2), int(py - WAR_H / 2)))
+        lx, ly = px - WAR_W / 2 - 4, py - WAR_H / 2 - 4
+        d.ellipse((lx - 17, ly - 17, lx + 17, ly + 17), fill=GOLD, outline=INK, width=2)
+        draw_text(d, (int(lx), int(ly)), str(p + 1), SMALL, INK, "mm", bold=True)
 
 
-def _wing_height() -> int:
-    return WING_H + 2 * WING_DY
-
-
-def _draw_wing(img: Image.Image, d: ImageDraw.ImageDraw, wing: dict[str, Any], x0: int, y0: int) -> None:
-    gap = 8
-    spots = {
-        "A": (x0, y0), "B": (x0 + WING_W + gap, y0),
-        "C": (x0, y0 + WING_DY), "D": (x0 + WING_W + gap, y0 + WING_DY),
-        "E": (x0 + (WING_W + gap) // 2, y0 + 2 * WING_DY),
-    }
-    supports = {"A": (), "B": (), "C": ("A",), "D": ("B",), "E": ("C", "D")}
-    for place in PLACES:
-        x, y = spots[place]
-        cell = wing.get(place)
-        if cell:
-            if supports[place]:  # a shadow so the card it lies on reads as underneath
-                d.rounded_rectangle((x + 3, y - 3, x + WING_W + 2, y + 4), radius=4, fill=SHADOW)
-            paste_card(img, dragon_card(cell["kind"], WING_W, WING_H), (x, y))
-        elif place in "AB":  # empty places of row 1; higher rows would be drawn over the cards they lie on
-            img.paste(_slot(WING_W, WING_H), (x, y), _slot(WING_W, WING_H))
-            draw_text(d, (x + WING_W // 2, y + WING_H // 2), place, 18, SLOT, "mm")
-
-
-def _draw_player(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, names: list[str],
-                 box: tuple[int, int, int, int]) -> None:
-    x0, y0, x1, _ = box
-    acting = seat in view.get("to_act", [])
-    d.rounded_rectangle(box, radius=10, fill=FELT_DARK, outline=HIGHLIGHT if acting else PANEL_LINE,
-                        width=4 if acting else 2)
-    tx = x0 + 10
-    if acting:  # a play marker before the name of the seat to act
-        d.polygon([(tx, y0 + 10), (tx + 13, y0 + 18), (tx, y0 + 26)], fill=HIGHLIGHT)
-        tx += 19
-    draw_text(d, (tx, y0 + 8), fit_text(_name(names, seat), 20, x1 - tx - 50), 20, HIGHLIGHT if acting else WHITE)
-    counts = view.get("hand_counts", [])
-    wings = view.get("wings", [])
-    wing = wings[seat] if seat < len(wings) else {}
-    n_wing = sum(1 for p in PLACES if wing.get(p))
-    hand = counts[seat] if seat < len(counts) else 0
-    draw_text(d, (x0 + 10, y0 + 34), f"wing {n_wing}/5 · hand {hand}", 16, WHITE)
-    outcome = view.get("outcome")
-    if outcome and seat < len(outcome):
-        place = outcome[seat]
-        label = {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
-        draw_text(d, (x1 - 10, y0 + 8), label, 20, GOLD if place == 1 else WHITE, "ra")
-    wing_w = 2 * WING_W + 8
-    _draw_wing(img, d, wing, x0 + (x1 - x0 - wing_w) // 2, y0 + 60)
+def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y0: int, h: int) -> None:
+    """Deck, discard, reshuffle, and the dragon being placed by an Alter war."""
+    box = panel(d, (x0, y0, WIDTH - PAD, y0 + h), FELT_DARK)
+    x = x0 + 2 * PAD
+    paste_card(img, card_back(SMALL_W, SMALL_H), (x, y0 + 2 * PAD))
+    label(img, (x + SMALL_W // 2, y0 + 2 * PAD + SMALL_H // 2), str(view.get("deck_count", 0)), BODY, WHITE,
+          box, "mm", bold=True)
+    label(img, (x + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6), "deck", SMALL, WHITE, box, "ma")
+    dx = x + SMALL_W + 3 * PAD
+    discard = view.get("discard") or []
+    if discard:
+        paste_card(img, dragon_card(discard[-1], SMALL_W, SMALL_H), (dx, y0 + 2 * PAD))
+    else:
+        img.paste(_slot(SMALL_W, SMALL_H), (dx, y0 + 2 * PAD), _slot(SMALL_W, SMALL_H))
+    label(img, (dx + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6), f"discard {view.get('discard_count', 0)}", SMALL,
+          WHITE, (dx - 20, y0, box[2], box[3]), "ma")
+    resh = view.get("reshuffle") or {}
+    if not resh.get("allowed"):
+        lines = ["No reshuffle", "(2-3 players)"]
+    else:
+        lines = ["Reshuffled once:", "last deck"] if resh.get("done") else ["One reshuffle", "of the discards left"]
+    ty = y0 + 2 * PAD + SMALL_H + 44
+    for i, line in enumerate(lines):
+        label(img, (x, ty + 30 * i), line, SMALL, GREY, box, inset=PAD)
+    label(img, (x, ty + 70), f"Turn {view.get('turn_number', 1)}", SMALL, WHITE, box, inset=PAD)
+    pending = view.get("pending")
+    if pending:
+        py = ty + 112
+        label(img, (x, py), "Alter war: placing", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
+        paste_card(img, dragon_card(pending["kind"], SMALL_W, SMALL_H), (x + 4, py + 36), highlight=True)
+        where = "from hand" if pending.get("from") == "hand" else "from the tableau"
+        label(img, (x + SMALL_W + 16, py + 60), where, SMALL, HIGHLIGHT, box, inset=PAD)
 
 
 def _grouped(cards: list[str]) -> list[tuple[str, int]]:
@@ -235,94 +225,151 @@ def _grouped(cards: list[str]) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda kv: order.get(kv[0], 99))
 
 
-def _draw_count_badge(d: ImageDraw.ImageDraw, x: int, y: int, count: int) -> None:
-    d.ellipse((x - 13, y - 13, x + 13, y + 13), fill=GOLD, outline=INK, width=2)
-    draw_text(d, (x, y), f"{count}", 15, INK, "mm")
+def _tableau_height(view: dict[str, Any]) -> int:
+    kinds = len(_grouped(view.get("tableau") or []))
+    per_row = (WIDTH - 4 * PAD) // TAB_STEP
+    return 50 + max(1, -(-kinds // per_row)) * (TAB_H + 40) if kinds else 90
 
 
-def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y0: int) -> None:
-    # piles
-    draw_text(d, (x0, y0 + 2), "Deck", 18, GOLD)
-    paste_card(img, card_back(SMALL_W, SMALL_H), (x0, y0 + 26))
-    draw_text(d, (x0 + SMALL_W // 2, y0 + 26 + SMALL_H // 2), str(view.get("deck_count", 0)), 22, WHITE, "mm")
-    draw_text(d, (x0 + 80, y0 + 2), "Discard", 18, GOLD)
-    discard = view.get("discard") or []
-    if discard:
-        paste_card(img, dragon_card(discard[-1], SMALL_W, SMALL_H), (x0 + 80, y0 + 26))
-    else:
-        img.paste(_slot(SMALL_W, SMALL_H), (x0 + 80, y0 + 26), _slot(SMALL_W, SMALL_H))
-    _draw_count_badge(d, x0 + 80 + SMALL_W, y0 + 26 + SMALL_H - 6, int(view.get("discard_count", 0)))
-    resh = view.get("reshuffle") or {}
-    if not resh.get("allowed"):
-        text = "No reshuffle (2-3 players)"
-    else:
-        text = "Discards reshuffled once: last deck" if resh.get("done") else "One reshuffle of the discards left"
-    draw_text(d, (x0 + 160, y0 + 30), text, 16, WHITE)
-    draw_text(d, (x0 + 160, y0 + 54), f"Turn {view.get('turn_number', 1)}", 16, WHITE)
-    pending = view.get("pending")
-    if pending:
-        where = "hand" if pending.get("from") == "hand" else "the tableau"
-        draw_text(d, (x0 + 480, y0 + 2), "Alter war", 18, HIGHLIGHT, "ma")
-        paste_card(img, dragon_card(pending["kind"], SMALL_W, SMALL_H), (x0 + 455, y0 + 26), highlight=True)
-        draw_text(d, (x0 + 480, y0 + 30 + SMALL_H), f"from {where}", 14, HIGHLIGHT, "ma")
-    # tableau
-    ty = y0 + 112
+def _draw_tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    """The shared tableau: one card per kind, its count written under it (never over its name)."""
     tableau = view.get("tableau") or []
-    draw_text(d, (x0, ty), f"Shared tableau ({len(tableau)})", 18, GOLD)
+    h = _tableau_height(view)
+    box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
+    label(img, (3 * PAD, y + 6), f"Shared tableau: {len(tableau)} card{'s' if len(tableau) != 1 else ''}", SMALL,
+          GOLD, box, bold=True)
     if not tableau:
-        draw_text(d, (x0, ty + 30), "empty", 16, GREY)
-    per_row = 8
+        label(img, (3 * PAD, y + 44), "empty", SMALL, GREY, box)
+    per_row = (WIDTH - 4 * PAD) // TAB_STEP
     for i, (kind, count) in enumerate(_grouped(tableau)):
-        x = x0 + (i % per_row) * (SMALL_W + 20)
-        y = ty + 28 + (i // per_row) * (SMALL_H + 14)
-        paste_card(img, dragon_card(kind, SMALL_W, SMALL_H), (x, y))
-        if count > 1:
-            _draw_count_badge(d, x + SMALL_W, y + 4, count)
+        x = 3 * PAD + (i % per_row) * TAB_STEP
+        cy = y + 44 + (i // per_row) * (TAB_H + 40)
+        paste_card(img, dragon_card(kind, TAB_W, TAB_H), (x, cy))
+        label(img, (x + TAB_W // 2, cy + TAB_H + 4), f"×{count}", SMALL, WHITE,
+              (x - 3, cy, x + TAB_STEP - 3, cy + TAB_H + 36), "ma", bold=True)
+    return box[3] + PAD
+
+
+WING_ROW_H = WING_H + 36 + 24
+NAME_COL = 236
+
+
+@lru_cache(maxsize=32)
+def _wing_card(kind: str, covered: bool) -> Image.Image:
+    card = dragon_card(kind, WING_W, WING_H)
+    return Image.blend(card, Image.new("RGB", card.size, FELT_DARK), 0.5) if covered else card
+
+
+def _two_lines(name: str, size: int, width: int) -> tuple[str, str]:
+    """A long name split over two lines at a grapheme boundary, the second shortened if need be."""
+    if text.text_width(name, size, True) <= width:
+        return name, ""
+    cl = text.clusters(name)
+    k = len(cl)
+    while k > 1 and text.text_width("".join(cl[:k]), size, True) > width:
+        k -= 1
+    # prefer breaking after a space
+    space = max((i + 1 for i in range(k) if cl[i] == " "), default=k)
+    k = space if space > k // 2 else k
+    return "".join(cl[:k]).rstrip(), text.fit("".join(cl[k:]).lstrip(), size, width, True)
+
+
+def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, names: list[str],
+                   y: int) -> int:
+    """A player's flight wing as five places A-E side by side at full size; a covered dragon is dimmed
+    and says which place covers it, instead of cards piled over one another."""
+    acting = seat in view.get("to_act", [])
+    box = panel(d, (PAD, y, WIDTH - PAD, y + WING_ROW_H - PAD), FELT_DARK, HIGHLIGHT if acting else None, 4)
+    wings = view.get("wings", [])
+    wing = wings[seat] if seat < len(wings) else {}
+    counts = view.get("hand_counts", [])
+    n_wing = sum(1 for p in PLACES if wing.get(p))
+    left = (box[0], box[1], box[0] + NAME_COL, box[3])
+    line1, line2 = _two_lines(_name(names, seat), BODY, NAME_COL - 3 * PAD)
+    colour = HIGHLIGHT if acting else WHITE
+    label(img, (box[0] + 2 * PAD, y + 6), line1, BODY, colour, left, bold=True, inset=PAD)
+    if line2:
+        label(img, (box[0] + 2 * PAD, y + 40), line2, BODY, colour, left, bold=True, inset=PAD)
+    tags = []
+    outcome = view.get("outcome")
+    if outcome and seat < len(outcome):
+        tags.append({1: "1st", 2: "2nd", 3: "3rd"}.get(outcome[seat], f"{outcome[seat]}th"))
+    if acting:
+        tags.append("to act")
+    label(img, (box[0] + 2 * PAD, y + 80), " · ".join(tags), SMALL, HIGHLIGHT if acting else GOLD, left, inset=PAD)
+    label(img, (box[0] + 2 * PAD, y + 112), f"wing {n_wing}/5 · hand {counts[seat] if seat < len(counts) else 0}",
+          SMALL, GREY, left, inset=PAD)
+    covers = {"A": "C", "B": "D", "C": "E", "D": "E"}
+    for i, place in enumerate(PLACES):
+        x = box[0] + NAME_COL + i * WING_STEP
+        cy = y + 8
+        cell = wing.get(place)
+        spot = (x - 4, y, x + WING_STEP - 4, box[3])
+        if cell:
+            img.paste(_wing_card(cell["kind"], bool(cell.get("covered"))), (x, cy))
+            if cell.get("covered"):
+                label(img, (x + WING_W // 2, cy + WING_H - 8), f"under {covers[place]}", SMALL, WHITE, spot, "md",
+                      bold=True)
+        else:
+            img.paste(_slot(WING_W, WING_H), (x, cy), _slot(WING_W, WING_H))
+        label(img, (x + WING_W // 2, cy + WING_H + 4), place, SMALL, WHITE if cell else SLOT, spot, "ma", bold=True)
+    return box[3] + PAD
+
+
+def _header(img: Image.Image, view: dict[str, Any], names: list[str]) -> None:
+    head = (0, 0, WIDTH, 96)
+    label(img, (2 * PAD, PAD), "Pentawar", TITLE, GOLD, head, bold=True)
+    if view.get("over"):
+        label(img, (2 * PAD, 52), f"Game over: {_sub(str(view.get('end_reason') or ''), names)}", BODY, HIGHLIGHT,
+              head, bold=True, inset=2 * PAD)
+        return
+    acting = view.get("to_act", [])
+    who = ", ".join(_name(names, s) for s in acting)
+    what = " to act" if not view.get("pending") else " to alter the war"
+    name_label(img, (2 * PAD, 52), who, what, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
 
 
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     n = int(view.get("num_players", len(names)))
-    panel_h = 60 + _wing_height() + 14
-    top_h = 372
-    height = 48 + top_h + panel_h + 16
+    height = 96 + STAR_H + PAD + _tableau_height(view) + n * WING_ROW_H + PAD
     img, d = new_canvas(WIDTH, height)
-    status = _sub(str(view.get("status", "")), names)
-    if view.get("over"):
-        head = f"Pentawar · Game over: {_sub(str(view.get('end_reason') or ''), names)}"
-    else:
-        actors = ", ".join(_name(names, s) for s in view.get("to_act", []))
-        head = f"Pentawar · {actors} to act · {status}"
-    d.rectangle((0, 0, WIDTH, 40), fill=FELT_DARK)
-    draw_text(d, (14, 20), fit_text(head, 20, WIDTH - 28), 20, WHITE, "lm")
-    _draw_pentawar(img, d, list(view.get("pentawar", [])), 10, 48)
-    _draw_side(img, d, view, 420, 56)
-    gap = 8
-    pw = (WIDTH - 16 - gap * (n - 1)) // max(n, 1)
-    py = 48 + top_h
+    _header(img, view, names)
+    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, 96)
+    _draw_side(img, d, view, STAR_W + PAD, 96, STAR_H)
+    y = _draw_tableau(img, d, view, 96 + STAR_H + PAD)
     for seat in range(n):
-        x = 8 + seat * (pw + gap)
-        _draw_player(img, d, view, seat, names, (x, py, x + pw, py + panel_h))
+        y = _draw_wing_row(img, d, view, seat, names, y)
     return to_palette(img, _palette())
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+    """The hand, and what a choice is about: the pentawar and every flight wing (a kill's targets)."""
     hand = list(view.get("hand") or [])
     war = set(view.get("pentawar") or [])
-    per_row = 10
+    per_row = 7
     rows = max(1, math.ceil(len(hand) / per_row))
-    height = 52 + rows * (HAND_H + 14) + 6 + 26 + SMALL_H + 12
+    n = int(view.get("num_players", 0)) or len(view.get("wings", []))
+    height = 150 + rows * (HAND_H + 14) + STAR_H + PAD + n * WING_ROW_H + PAD
     img, d = new_canvas(WIDTH, height)
-    draw_text(d, (16, 14), fit_text(f"{_name(names, seat)} · your hand ({len(hand)})", 22, WIDTH - 32), 22, WHITE)
+    head = (0, 0, WIDTH, 146)
+    label(img, (2 * PAD, PAD), f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}", TITLE, GOLD, head,
+          bold=True)
+    mine = seat in view.get("to_act", [])
+    label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, head,
+          bold=mine)
+    label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, GREY, head, inset=2 * PAD)
+    y = 150
     if not hand:
-        draw_text(d, (16, 70), "No cards in hand", 20, GREY)
+        label(img, (2 * PAD, y + 30), "No cards in hand", BODY, GREY, (0, y, WIDTH, y + HAND_H))
+    step = (WIDTH - 2 * PAD) // per_row
     for i, kind in enumerate(hand):
-        x = 16 + (i % per_row) * (HAND_W + 20)
-        y = 52 + (i // per_row) * (HAND_H + 14)
-        paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y), highlight=kind in war)
-    y = 52 + rows * (HAND_H + 14) + 6
-    draw_text(d, (16, y), "Highlighted: in the pentawar (can strengthen or kill).  The pentawar now:", 16, GOLD)
-    for p, kind in enumerate(view.get("pentawar") or []):
-        x = 16 + p * (SMALL_W + 34)
-        paste_card(img, dragon_card(kind, SMALL_W, SMALL_H), (x + 22, y + 26))
-        draw_text(d, (x + 8, y + 26 + SMALL_H // 2), str(p), 16, GOLD, "mm")
+        x = PAD + (i % per_row) * step + (step - HAND_W) // 2
+        paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y + (i // per_row) * (HAND_H + 14)),
+                   highlight=kind in war)
+    y += rows * (HAND_H + 14)
+    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, y)
+    _draw_side(img, d, view, STAR_W + PAD, y, STAR_H)
+    y += STAR_H + PAD
+    for s in range(n):
+        y = _draw_wing_row(img, d, view, s, names, y)
     return to_palette(img, _palette())

@@ -11,9 +11,10 @@ from engines.bots import RandomBot
 from engines.do_over import ENGINE as E
 from render import hand_png, table_png
 from render.common import to_png
-from render.do_over import face, hand_image, table_image
+from render.do_over import face, hand_image, play_order, table_image
+from tests.render.layout_check import render_checked
+from tests.render.names import LONG_NAMES as NAMES
 
-NAMES = ["Alice", "Bob", "Carol with a very long display name indeed", "Dave", "Eve", "Frank"]
 MAX_PNG = 200 * 1024
 
 
@@ -34,7 +35,7 @@ def states_along_a_game(n: int, seed: int, every: int = 25):
 
 def check(img: Image.Image, png: bytes) -> None:
     assert isinstance(img, Image.Image)
-    assert 900 <= img.width <= 1100 and 200 <= img.height <= 1400
+    assert img.width == 800 and 200 <= img.height <= 1600
     assert png.startswith(b"\x89PNG") and len(png) <= MAX_PNG
 
 
@@ -45,29 +46,29 @@ def test_images_along_a_game(n, seed):
     assert E.is_over(states[-1])
     for s in states:
         pub = json.loads(json.dumps(E.view(s, None)))   # the renderer reads plain JSON
-        check(table_image(pub, names), table_png("do_over", pub, names))
+        img, _ = render_checked(lambda pub=pub: table_image(pub, names))
+        check(img, table_png("do_over", pub, names))
         for seat in range(n):
             v = json.loads(json.dumps(E.view(s, seat)))
-            check(hand_image(v, seat, names), hand_png("do_over", v, seat, names))
+            img, _ = render_checked(lambda v=v, seat=seat: hand_image(v, seat, names))
+            check(img, hand_png("do_over", v, seat, names))
 
 
-def test_table_image_marks_the_seat_to_act():
+def test_seats_are_listed_in_play_order_starting_with_the_player_to_act():
     s = E.new_game(4, 7)
     for seat in range(4):
         s = E.apply(s, seat, "ready")
     v = E.view(s, None)
-    img = table_image(v, NAMES[:4]).convert("RGB")
     cur = v["current"]
-    others = [seat for seat in range(4) if seat != cur]
-    # the acting panel gets a highlight border; sample the top edge of every panel
-    from render.do_over import MARGIN, PANEL_H, PANEL_W, TOP_H
-
-    def border(seat: int) -> tuple[int, int, int]:
-        x = MARGIN + (seat % 2) * (PANEL_W + MARGIN) + PANEL_W // 2
-        y = TOP_H + (seat // 2) * (PANEL_H + MARGIN) + 1
-        return img.getpixel((x, y))
-
-    assert border(cur) != border(others[0]) and border(others[0]) == border(others[1])
+    assert play_order(v) == [(cur + i) % 4 for i in range(4)]
+    _, drawn = render_checked(lambda: table_image(v, NAMES[:4]))
+    texts = [t.text for t in drawn]
+    assert "now" in texts and "next" in texts
+    now_y = next(t.box[1] for t in drawn if t.text == "now")
+    next_y = next(t.box[1] for t in drawn if t.text == "next")
+    assert now_y < next_y
+    reversed_view = {**v, "direction": "counterclockwise"}
+    assert play_order(reversed_view) == [(cur - i) % 4 for i in range(4)]
 
 
 def test_table_image_grows_with_the_number_of_players():
@@ -82,10 +83,10 @@ def test_hand_image_with_a_huge_hand_and_every_card_face():
     d["hands"][0] = [c for c in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "BOMB", "DO", "REV")
                      for _ in range(3)]
     big = E.load(d)
-    img = hand_image(E.view(big, 0), 0, NAMES[:2])
+    img, _ = render_checked(lambda: hand_image(E.view(big, 0), 0, NAMES[:2]), max_ratio=4)
     check(img, to_png(img))
     for code in ("1", "11", "BOMB", "DO", "REV"):
-        assert face(code).size == (80, 112)
+        assert face(code).size == (120, 168)
 
 
 def test_missing_names_fall_back_to_seat_numbers():

@@ -8,8 +8,10 @@ from engines.king_pedro import ENGINE as E
 from engines.rng import Rng
 from render import hand_png, table_png
 from render.king_pedro import hand_image, table_image
+from tests.render.layout_check import render_checked
+from tests.render.names import LONG_NAMES
 
-NAMES = ["Alice", "Bob the Builder", "Carol", "Dmitri Kowalczyk-Longname-Extra"]
+NAMES = LONG_NAMES[:4]
 PNG_LIMIT = 200 * 1024
 
 
@@ -42,14 +44,14 @@ def test_table_and_hand_images_through_a_game() -> None:
     assert {"bidding", "trump", "discarding", "playing", "over"} <= phases
     for s in states:
         view = E.view(s, None)
-        img = table_image(view, NAMES)
+        img, _ = render_checked(lambda view=view: table_image(view, NAMES))
         assert isinstance(img, Image.Image)
-        assert 900 <= img.width <= 1100 and 500 <= img.height <= 900
+        assert img.width == 800 and img.height <= 1300
         check_png(table_png("king_pedro", view, NAMES))
         for seat in range(4):
             sv = E.view(s, seat)
-            himg = hand_image(sv, seat, NAMES)
-            assert isinstance(himg, Image.Image) and himg.width >= 600
+            himg, _ = render_checked(lambda sv=sv, seat=seat: hand_image(sv, seat, NAMES))
+            assert isinstance(himg, Image.Image) and himg.width == 800
             check_png(hand_png("king_pedro", sv, seat, NAMES))
 
 
@@ -60,3 +62,43 @@ def test_images_with_short_and_missing_names_and_passing_phase() -> None:
                 table_image(E.view(s, None), ["a", "", "c", "d"])
                 for seat in range(4):
                     hand_image(E.view(s, seat), seat, ["a", "", "c", "d"])
+
+
+def test_longest_auction_fits_and_progress_against_the_bid_is_shown() -> None:
+    # walk random games for the longest auction seen, and a mid-trick state
+    longest, mid = None, None
+    for seed in range(20):
+        for s in snapshots(seed, {"max_rounds": 2}):
+            v = E.view(s, None)
+            if v["phase"] in ("bidding", "trump") and (longest is None or len(v["auction"]) > len(longest["auction"])):
+                longest = v
+            if v["phase"] == "playing" and v["trick"] and mid is None:
+                mid = v
+    assert longest is not None and mid is not None
+    _, drawn = render_checked(lambda: table_image(longest, NAMES))
+    calls = [t.text for t in drawn if t.text.startswith("bids ") or t.text == "passes"]
+    assert len(calls) == min(len(longest["auction"]), 14)
+    _, drawn = render_checked(lambda: table_image(mid, NAMES))
+    texts = [t.text for t in drawn]
+    assert any(t.startswith(f"{mid['round_points'][mid['bidder'] % 2]} of {mid['bid']} bid") for t in texts)
+    assert "winning" in texts
+
+
+def test_the_winning_card_is_marked_under_the_right_card() -> None:
+    from engines.king_pedro.rules import trick_winner
+
+    rng = Rng(5)
+    s = E.new_game(4, 5)
+    checked = 0
+    while E.to_act(s) and checked < 5:
+        seat = rng.choice(E.to_act(s))
+        s = E.apply(s, seat, rng.choice(E.legal_actions(s, seat)))
+        v = E.view(s, None)
+        if v["phase"] == "playing" and len(v["trick"]) >= 2:
+            win = trick_winner([c for _, c in v["trick"]], v["trump"])
+            _, drawn = render_checked(lambda v=v: table_image(v, NAMES))
+            tag = next(t for t in drawn if t.text == "winning")
+            slot = (800 - 4 * 12) // 4
+            assert (tag.box[0] + tag.box[2]) // 2 // slot == (win * slot + 24 + slot // 2) // slot
+            checked += 1
+    assert checked

@@ -13,8 +13,10 @@ from engines.pedwar import ENGINE as E
 from engines.pedwar import rules as R
 from render import hand_png, table_png
 from render.pedwar import hand_image, table_image
+from tests.render.layout_check import render_checked
+from tests.render.names import LONG_NAMES
 
-NAMES = ["Alice", "Bob", "Carol with a very long display name indeed", "Dai"]
+NAMES = LONG_NAMES[:4]
 MAX_PNG = 200 * 1024
 
 
@@ -36,7 +38,7 @@ def states_along_a_game(n: int, seed: int, every: int = 20) -> list:
 
 def check(img: Image.Image, png: bytes) -> None:
     assert isinstance(img, Image.Image)
-    assert 900 <= img.width <= 1100 and 200 <= img.height <= 1600
+    assert img.width == 800 and 200 <= img.height <= 2000
     assert png.startswith(b"\x89PNG") and len(png) <= MAX_PNG
 
 
@@ -48,10 +50,12 @@ def test_images_along_a_game(n: int, seed: int) -> None:
     assert {s.phase for s in states} >= {"discard", "action", "trump", "over"}
     for s in [*states[::max(1, len(states) // 25)], states[-1]]:
         pub = json.loads(json.dumps(E.view(s, None)))  # the renderer reads plain JSON
-        check(table_image(pub, names), table_png("pedwar", pub, names))
+        img, _ = render_checked(lambda pub=pub: table_image(pub, names))
+        check(img, table_png("pedwar", pub, names))
         for seat in range(n):
             v = json.loads(json.dumps(E.view(s, seat)))
-            check(hand_image(v, seat, names), hand_png("pedwar", v, seat, names))
+            img, _ = render_checked(lambda v=v, seat=seat: hand_image(v, seat, names))
+            check(img, hand_png("pedwar", v, seat, names))
 
 
 def test_crowded_table_stays_in_bounds() -> None:
@@ -64,10 +68,16 @@ def test_crowded_table_stays_in_bounds() -> None:
     s.phase = "trump"
     s.tseat = 1
     pub = E.view(s, None)
-    check(table_image(pub, NAMES), table_png("pedwar", pub, NAMES))
+    img, drawn = render_checked(lambda: table_image(pub, NAMES), max_ratio=2.5)
+    check(img, table_png("pedwar", pub, NAMES))
+    assert any(t.text.startswith("OP · 12 bids") or "12 bids" in t.text for t in drawn)
     R.finish(s, "test")
     pub = E.view(s, None)
-    check(table_image(pub, NAMES), table_png("pedwar", pub, NAMES))
+    img, drawn = render_checked(lambda: table_image(pub, NAMES), max_ratio=2.5)
+    check(img, table_png("pedwar", pub, NAMES))
+    assert not any("hidden" in t.text or "secret" in t.text for t in drawn)
+    _, drawn = render_checked(lambda: hand_image(E.view(s, 0), 0, NAMES))
+    assert any("revealed" in t.text for t in drawn)
 
 
 def test_missing_names_and_empty_hand() -> None:

@@ -10,8 +10,10 @@ from engines.rng import Rng
 from render import hand_png, table_png
 from render.common import to_png
 from render.pentawar import dragon_card, hand_image, table_image
+from tests.render.layout_check import render_checked
+from tests.render.names import LONG_NAMES
 
-NAMES = ["alice", "bob", "carol", "dave", "eve"]
+NAMES = LONG_NAMES[:5]
 LIMIT = 200 * 1024
 
 
@@ -37,14 +39,15 @@ def _snapshots(n: int, seed: int) -> list:
 def test_table_and_hand_images_through_a_game(n):
     for s in _snapshots(n, 17 + n):
         view = E.view(s, None)
-        img = table_image(view, NAMES[:n])
+        img, _ = render_checked(lambda view=view: table_image(view, NAMES[:n]))
         assert isinstance(img, Image.Image)
-        assert 900 <= img.width <= 1100 and 400 <= img.height <= 900
+        assert img.width == 800 and 400 <= img.height <= 1600
         png = to_png(img)
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) <= LIMIT
         for seat in range(n):
-            himg = hand_image(E.view(s, seat), seat, NAMES[:n])
-            assert isinstance(himg, Image.Image) and 900 <= himg.width <= 1100
+            hv = E.view(s, seat)
+            himg, _ = render_checked(lambda hv=hv, seat=seat: hand_image(hv, seat, NAMES[:n]), max_ratio=3)
+            assert isinstance(himg, Image.Image) and himg.width == 800
             assert len(to_png(himg)) <= LIMIT
 
 
@@ -57,8 +60,16 @@ def test_full_wings_big_tableau_and_alter_in_progress():
     s.hands[1] = ["sun"] * 3 + ["moon", "frost", "ember", "storm", "citrine", "sapphire", "ruby", "shadow"] * 2
     s.turn = 1
     s = E.apply(s, 1, "alter:hand:sun")
-    names = ["a" * 40, "bob", "", "dave", "eve"]
-    assert len(table_png("pentawar", E.view(s, None), names)) <= LIMIT
+    names = ["a" * 40, *LONG_NAMES[1:5]]
+    v = E.view(s, None)
+    _, drawn = render_checked(lambda: table_image(v, names))
+    texts = [t.text for t in drawn]
+    assert "Alter war: placing" in texts and any(t.startswith("wing 5/5 · hand ") for t in texts)
+    assert texts.count("under E") == 2 and "under C" in texts and "under D" in texts
+    for place in "ABCDE":
+        assert texts.count(place) >= 3  # every wing names its places
+    assert len(table_png("pentawar", v, names)) <= LIMIT
+    render_checked(lambda: hand_image(E.view(s, 1), 1, names), max_ratio=3)
     assert len(hand_png("pentawar", E.view(s, 1), 1, names)) <= LIMIT
 
 
@@ -82,8 +93,8 @@ def test_acting_seat_is_marked():
 def test_empty_hand_image():
     s = E.new_game(2, 1)
     s.hands[0] = []
-    img = hand_image(E.view(s, 0), 0, NAMES[:2])
-    assert img.width >= 900 and len(to_png(img)) <= LIMIT
+    img, _ = render_checked(lambda: hand_image(E.view(s, 0), 0, NAMES[:2]), max_ratio=3)
+    assert img.width == 800 and len(to_png(img)) <= LIMIT
 
 
 def test_each_kind_has_its_own_card_face():

@@ -1,0 +1,177 @@
+"""Alt text for table images: the picture's facts in words, for screen readers and failed loads.
+
+Built from the same public view as the image, so it can hold no hidden card. Discord allows
+1024 characters in an attachment's description; the most important facts come first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+MAX_ALT = 1024
+SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_PLACEHOLDER = re.compile(r"\{p(\d)\}")
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+
+
+def _fill(text: str, names: list[str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1))), text)
+
+
+def _turn(view: dict[str, Any], names: list[str]) -> str:
+    if view.get("over"):
+        return "Game over."
+    acting = view.get("to_act", [])
+    if not acting:
+        return ""
+    who = ", ".join(_name(names, s) for s in acting)
+    return f"To act: {who}."
+
+
+def _places(view: dict[str, Any], names: list[str]) -> str:
+    outcome = view.get("outcome")
+    if not view.get("over") or not outcome:
+        return ""
+    order = sorted(range(len(outcome)), key=lambda s: outcome[s])
+    return "Placings: " + ", ".join(f"{outcome[s]}. {_name(names, s)}" for s in order) + "."
+
+
+def _cards(k: int) -> str:
+    return f"{k} card" if k == 1 else f"{k} cards"
+
+
+def _kp_card(code: str) -> str:
+    rank, suit = code[:-1], code[-1]
+    rank = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}.get(rank, rank)
+    return f"{rank} of {SUITS.get(suit, suit)}"
+
+
+def _do_over(view: dict[str, Any], names: list[str]) -> list[str]:
+    pile = view.get("pile", [])
+    top = pile[-1] if pile else None
+    out = [f"Pile value {view.get('pile_value', 0)}, top card {top}, {_cards(view.get('pile_count', len(pile)))}"
+           if top else "The pile is empty."]
+    out[0] += "." if top else ""
+    out.append(f"Play goes {view.get('direction', 'clockwise')}; draw pile {view.get('draw_count', 0)}.")
+    seats = view.get("seats", [])
+    out.append("Cards left: " + ", ".join(f"{_name(names, s)} {seat.get('cards_left', 0)}"
+                                          for s, seat in enumerate(seats)) + ".")
+    if view.get("over") and view.get("winner") is not None:
+        out.append(f"{_name(names, view['winner'])} wins.")
+    return out
+
+
+def _pedwar(view: dict[str, Any], names: list[str]) -> list[str]:
+    out = []
+    if view.get("active") is not None and not view.get("over"):
+        out.append(f"Turn {view.get('turn', '?')}, {_name(names, view['active'])} is the active player.")
+    out.append("Scores: " + ", ".join(f"{_name(names, p['seat'])} {p.get('score', 0)}"
+                                      f" ({_cards(len(p.get('collection', [])))} collected)"
+                                      for p in view.get("players", [])) + ".")
+    row = []
+    for slot in view.get("row", []):
+        card = slot.get("card") or "taken"
+        bid = ""
+        if slot.get("bids"):
+            b = slot["bids"][-1]
+            bid = f", high bid {b.get('value')} by {_name(names, b.get('seat'))}"
+        row.append(f"{card}{bid}")
+    if row:
+        out.append("Row: " + "; ".join(row) + ".")
+    return out
+
+
+def _king_pedro(view: dict[str, Any], names: list[str]) -> list[str]:
+    out = []
+    teams = view.get("teams", [])
+    scores = view.get("scores", [])
+    for t, members in enumerate(teams):
+        who = " and ".join(_name(names, s) for s in members)
+        out.append(f"{who}: {scores[t] if t < len(scores) else 0} points.")
+    out[-1:] = [out[-1] + f" Target {view['target']}."] if out and view.get("target") else out[-1:]
+    if view.get("trump"):
+        bidder = view.get("bidder")
+        line = f"Trump {SUITS.get(view['trump'], view['trump'])}, bid {view.get('bid')} by {_name(names, bidder)}"
+        if view.get("phase") == "playing" and bidder is not None and teams:
+            team = next((t for t, m in enumerate(teams) if bidder in m), 0)
+            got = view.get("round_points", [0, 0])[team]
+            line += f", {got} of {view.get('bid')} made so far"
+        out.append(line + ".")
+    elif view.get("auction"):
+        last = view["auction"][-1]
+        out.append(f"Bidding: {_name(names, last[0])} {'passes' if last[1] == 'pass' else 'bids ' + str(last[1])}.")
+    trick = view.get("trick", [])
+    if trick:
+        plays = [f"{_name(names, seat)} {_kp_card(card)}" for seat, card in trick]
+        out.append("Trick so far: " + ", ".join(plays) + ".")
+    elif view.get("last_trick") and view.get("last_trick_winner") is not None:
+        out.append(f"Last trick won by {_name(names, view['last_trick_winner'])}.")
+    return out
+
+
+def _ogre(view: dict[str, Any], names: list[str]) -> list[str]:
+    field = view.get("field", [])
+    out = [f"Field, left to right, {_cards(len(field))}: " + (", ".join(field) if field else "empty") + "."]
+    scores = view.get("scores", [])
+    out.append("Scores: " + ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(scores)) + ".")
+    out.append(f"Deck {view.get('deck_count', 0)}, bench {view.get('bench_count', 0)}"
+               + (f", bench top {view['bench_top']}" if view.get("bench_top") else "") + ".")
+    ls = view.get("last_scoring")
+    if ls and ls.get("seat") is not None:
+        out.append(f"Last scored by {_name(names, ls['seat'])}.")
+    return out
+
+
+def _pentawar(view: dict[str, Any], names: list[str]) -> list[str]:
+    out = ["Pentawar, positions 1 to 5: " + ", ".join(view.get("pentawar", [])) + "."]
+    wings = view.get("wings", [])
+    parts = []
+    for s, wing in enumerate(wings):
+        kinds = [v["kind"] for v in wing.values() if v]
+        parts.append(f"{_name(names, s)} {len(kinds)} ({', '.join(kinds)})" if kinds else f"{_name(names, s)} 0")
+    out.append("Dragons in the flight wing: " + "; ".join(parts) + ".")
+    if view.get("tableau"):
+        out.append("Tableau: " + ", ".join(view["tableau"]) + ".")
+    out.append(f"Deck {view.get('deck_count', 0)}, discard {view.get('discard_count', 0)}.")
+    return out
+
+
+_GAMES: dict[str, Callable[[dict[str, Any], list[str]], list[str]]] = {
+    "do_over": _do_over,
+    "pedwar": _pedwar,
+    "king_pedro": _king_pedro,
+    "ogre_cheerleaders": _ogre,
+    "pentawar": _pentawar,
+}
+TITLES = {"do_over": "Do Over!", "pedwar": "Pedwar", "king_pedro": "King Pedro",
+          "ogre_cheerleaders": "Ogre Cheerleaders", "pentawar": "Pentawar"}
+
+
+def alt_text(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None) -> str:
+    """Describe the public table view in a few sentences (≤ 1024 characters).
+
+    ``last_action`` is the public label of the last move (e.g. "carol plays 7"), which the view
+    does not hold; the host knows it from the action log.
+    """
+    parts = [f"{TITLES.get(game_id, game_id)} table."]
+    turn = _turn(view, names)
+    if turn:
+        parts.append(turn)
+    if last_action:
+        parts.append(f"Last action: {_fill(last_action, names).rstrip('.')}.")
+    parts += _GAMES[game_id](view, names) if game_id in _GAMES else []
+    places = _places(view, names)
+    if places:
+        parts.insert(2, places)
+    status = _fill(str(view.get("status", "")), names)
+    if status:
+        parts.append(status.rstrip(".") + ".")
+    text = " ".join(parts)
+    return text if len(text) <= MAX_ALT else text[: MAX_ALT - 1].rstrip() + "…"

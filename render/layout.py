@@ -1,0 +1,64 @@
+"""Phone-first layout: sizes, panels and labels that fit where they are put.
+
+Discord shows an image in a phone's channel column about 400 px wide. Table images are drawn
+800 px wide (sharp on 2x screens) and everything scales with them, so a text of SMALL = 22 px
+shows as 11 px, the legible minimum. Every label is fitted to the panel it is drawn in (an
+ellipsis at a grapheme boundary, never a clip), and the panel is recorded with it so tests can
+check that nothing escapes its panel or overlaps another text.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from render import text
+from render.common import Color
+
+WIDTH = 800
+PHONE = 400
+SCALE = WIDTH // PHONE
+SMALL = 11 * SCALE     # the smallest text a player needs: 11 px on the phone
+BODY = 13 * SCALE
+TITLE = 16 * SCALE
+BIG = 22 * SCALE
+PAD = 6 * SCALE
+
+Box = tuple[int, int, int, int]
+
+
+def panel(d: ImageDraw.ImageDraw, box: Box, fill: Color, outline: Color | None = None, width: int = 4,
+          radius: int = 14) -> Box:
+    d.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width if outline else 0)
+    return box
+
+
+def label(img: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: Color,
+          within: Box, anchor: str = "la", bold: bool = False, inset: int = 0) -> Box:
+    """Draw ``s`` anchored at ``xy``, shortened with "…" so it stays inside ``within`` (less ``inset``).
+
+    Returns the ink box. The panel is recorded with the text for the layout tests.
+    """
+    x0, x1 = within[0] + inset, within[2] - inset
+    h = anchor[0]
+    room = {"l": x1 - xy[0], "r": xy[0] - x0, "m": 2 * min(xy[0] - x0, x1 - xy[0])}[h]
+    return text.draw(img, xy, text.fit(s, size, max(0, int(room)), bold), size, fill, anchor, bold, within=within)
+
+
+def width_of(s: str, size: int, bold: bool = False) -> int:
+    return text.text_width(s, size, bold)
+
+
+def fit_name(name: str, rest: str, size: int, room: int, bold: bool = False) -> str:
+    """``name + rest`` where only the name is shortened so the whole fits ``room`` pixels
+    ("Bob Zürich Übersp… to play", never "Bob Zürich Überspieler of Ca…")."""
+    if text.text_width(name + rest, size, bold) <= room:
+        return name + rest
+    keep = max(room - text.text_width(rest, size, bold), room * 3 // 10)
+    return text.fit(name, size, keep, bold) + rest
+
+
+def name_label(img: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], name: str, rest: str, size: int,
+               fill: Color, within: Box, bold: bool = False, inset: int = 0) -> Box:
+    """A left-anchored label that says something about a player, shortening the name first."""
+    room = int(within[2] - inset - xy[0])
+    return label(img, xy, fit_name(name, rest, size, room, bold), size, fill, within, "la", bold, inset)
