@@ -140,7 +140,7 @@ class PedwarEngine:
         return V.label(state, action, actor=False)
 
     def view(self, state: State, seat: int | None) -> View:
-        return V.view(self, state, seat)
+        return V.view(self.game_id, self.to_act, state, seat)
 
 
 def _distinct(hand: list[str]) -> list[str]:
