@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 from data.editions import king_pedro as edition
 from engines.contract import IllegalAction, Options, View, check_options
-from engines.king_pedro import bot
+from engines.king_pedro import bot, hidden
 from engines.king_pedro.playout import PlayoutResult, random_playout
 from engines.king_pedro.round import (
     DUMP_VERSION,
@@ -252,6 +253,14 @@ class KingPedroEngine:
     def bot_move(self, state: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
         """The King Pedro bot's choice among ``actions`` (see ``engines.king_pedro.bot``)."""
         return bot.choose(state, seat, actions, draw)
+
+    # -- search hooks -----------------------------------------------------
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state`` (see ``engines.king_pedro.hidden``)."""
+        return hidden.determinize(state, seat, rng)
+
+    def evaluate(self, state: State) -> list[float]:
+        return hidden.evaluate(state)
 
     # -- labels -----------------------------------------------------------
     def describe(self, state: State, action: str) -> str:
