@@ -54,6 +54,10 @@ def test_no_peeking_at_real_levels(game_id: str, level: str) -> None:
             bot_action(engine, redealt, seat, seed, level=level)
 
 
+def _peek(s: object, seat: int) -> tuple:
+    return tuple(tuple(sorted(h)) for p, h in enumerate(s.hands) if p != seat)  # type: ignore[attr-defined]
+
+
 def test_a_bot_that_peeks_is_caught() -> None:
     """The no-peeking check has teeth: a 'bot' that reads the other hands fails it."""
     engine = get_engine("pentawar")
@@ -62,10 +66,7 @@ def test_a_bot_that_peeks_is_caught() -> None:
         state, seat = midgame("pentawar", seed)
         redealt = engine.determinize(state, seat, random.Random(seed))
 
-        def peek(s: object) -> tuple:
-            return tuple(tuple(sorted(h)) for p, h in enumerate(s.hands) if p != seat)  # type: ignore[attr-defined]
-
-        caught += peek(state) != peek(redealt)
+        caught += _peek(state, seat) != _peek(redealt, seat)
     assert caught >= 10
 
 
