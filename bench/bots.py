@@ -34,6 +34,9 @@ from engines.bots import bot_action
 #: Players per game in the bench tables.
 PLAYERS = {"do_over": 3, "pedwar": 3, "king_pedro": 4, "ogre_cheerleaders": 2, "pentawar": 3}
 MAX_MOVES = 20_000
+#: Table options for the bench: a King Pedro game where random seats bid runs to the 100-round
+#: limit, hundreds of hard decisions; ten rounds (then more points wins) keep a game to minutes.
+OPTIONS: dict[str, dict] = {"king_pedro": {"max_rounds": 10}}
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ def play_one(line: Line, g: int) -> GameResult:
     n = PLAYERS[line.game]
     hero = g % n
     heroes = {hero, (hero + 2) % n} if line.partnership else {hero}
-    state = engine.new_game(n, 1_000 + g)
+    state = engine.new_game(n, 1_000 + g, OPTIONS.get(line.game))
     times: dict[str, list[float]] = {"normal": [], "hard": []}
     for move in range(MAX_MOVES):
         seats = engine.to_act(state)

@@ -29,6 +29,12 @@ _SEARCH: dict[str, dict[str, SearchSettings]] = {
     },
     "hard": {
         "default": SearchSettings(iterations=400, horizon=30, heuristic_playouts=True),
+        # The Ogre heuristic looks ahead through apply itself: as a playout policy it costs
+        # a hundred times a random move, so hard Ogre plays out at random, with more iterations.
+        "ogre_cheerleaders": SearchSettings(iterations=800, horizon=20, heuristic_playouts=False),
+        # Pedwar's heuristic scores collections for every card it weighs: shorter playouts.
+        "pedwar": SearchSettings(iterations=250, horizon=15, heuristic_playouts=True),
+        "king_pedro": SearchSettings(iterations=300, horizon=30, heuristic_playouts=True),
     },
 }
 
