@@ -12,6 +12,7 @@ can look at a card its seat could not see (tests/engines/test_bots.py checks thi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
@@ -25,16 +26,19 @@ BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
 #: move under a second; ``normal`` about a quarter of that.
 _SEARCH: dict[str, dict[str, SearchSettings]] = {
     "normal": {
-        "default": SearchSettings(iterations=150, horizon=20, heuristic_playouts=False),
+        # Heuristic playouts measured stronger than random ones (Do Over!, normal vs easy over 12 games:
+        # 42% against 8%, fair share 33%).
+        "default": SearchSettings(iterations=150, horizon=20, heuristic_playouts=True, prior=0.15),
+        "ogre_cheerleaders": SearchSettings(iterations=300, horizon=20, heuristic_playouts=False, prior=0.15),
     },
     "hard": {
-        "default": SearchSettings(iterations=400, horizon=30, heuristic_playouts=True),
+        "default": SearchSettings(iterations=400, horizon=30, heuristic_playouts=True, prior=0.15),
         # The Ogre heuristic looks ahead through apply itself: as a playout policy it costs
         # a hundred times a random move, so hard Ogre plays out at random, with more iterations.
-        "ogre_cheerleaders": SearchSettings(iterations=800, horizon=20, heuristic_playouts=False),
+        "ogre_cheerleaders": SearchSettings(iterations=800, horizon=20, heuristic_playouts=False, prior=0.15),
         # Pedwar's heuristic scores collections for every card it weighs: shorter playouts.
-        "pedwar": SearchSettings(iterations=250, horizon=15, heuristic_playouts=True),
-        "king_pedro": SearchSettings(iterations=300, horizon=30, heuristic_playouts=True),
+        "pedwar": SearchSettings(iterations=250, horizon=15, heuristic_playouts=True, prior=0.15),
+        "king_pedro": SearchSettings(iterations=300, horizon=30, heuristic_playouts=True, prior=0.15),
     },
 }
 
@@ -94,5 +98,5 @@ def bot_action(engine: Engine, state: object, seat: int, salt: int, *, level: st
         return actions[0]
     settings = search_settings(engine.game_id, level)
     if iterations is not None:
-        settings = SearchSettings(iterations, settings.horizon, settings.heuristic_playouts, settings.exploration)
+        settings = dataclasses.replace(settings, iterations=iterations)
     return ismcts(engine, state, seat, random.Random(seed), settings)

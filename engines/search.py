@@ -45,6 +45,9 @@ class SearchSettings:
     heuristic_playouts: bool
     #: UCB1 exploration constant; values are in [0, 1].
     exploration: float = 0.7
+    #: Visits credited to the heuristic's own choice at the root, as a share of the iterations: the
+    #: search overrules the rules of thumb only when its playouts clearly favour another move.
+    prior: float = 0.0
 
 
 class _Node:
@@ -153,4 +156,8 @@ def ismcts(engine: Engine, state: Any, seat: int, rng: random.Random, settings: 
             nd.visits += 1
             nd.total += values[nd.mover]
     visits = {a: root.children[seat, a].visits if (seat, a) in root.children else -1 for a in actions}
+    own_bot = getattr(engine, "bot_move", None)
+    if settings.prior and own_bot is not None:
+        # The heuristic reads only what the seat sees, like everything else here.
+        visits[own_bot(state, seat, actions, rng.randrange)] += settings.prior * settings.iterations
     return max(actions, key=lambda a: visits[a])
