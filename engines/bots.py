@@ -38,8 +38,8 @@ _SEARCH: dict[str, dict[str, SearchSettings]] = {
         # a hundred times a random move, so Ogre plays out at random (800 iterations took 1.4 s a move).
         "ogre_cheerleaders": SearchSettings(iterations=450, horizon=20, heuristic_playouts=False, prior=0.15),
         # Pedwar's heuristic scores collections for every card it weighs: as a playout policy it made
-        # a hard move take 1.7-2 s (median), so Pedwar plays out at random.
-        "pedwar": SearchSettings(iterations=200, horizon=10, heuristic_playouts=False, prior=0.15),
+        # a hard move take 1.7-2 s (median), so Pedwar plays out at random; 200 iterations took 0.25 s.
+        "pedwar": SearchSettings(iterations=500, horizon=10, heuristic_playouts=False, prior=0.15),
         "king_pedro": SearchSettings(iterations=300, horizon=30, heuristic_playouts=True, prior=0.15),
     },
 }
