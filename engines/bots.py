@@ -1,11 +1,53 @@
-"""Bot players that fill seats."""
+"""Bot players that fill seats, at four levels.
+
+- ``random``: a uniform legal move.
+- ``easy``: the game's heuristic (its ``bot_move`` hook), a few rules of thumb in its own terms.
+- ``normal``: single-observer ISMCTS (``engines.search``), a modest fixed number of iterations.
+- ``hard``: ISMCTS with more iterations and heuristic playouts.
+
+Levels are fixed iteration counts, never wall-clock times, so a bot's move is reproducible from
+the table seed and version. Search reads the state only through ``determinize``, so no level
+can look at a card its seat could not see (tests/engines/test_bots.py checks this).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
 from engines.contract import Engine
+from engines.search import SearchSettings, ismcts
+
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "normal", "hard")
+
+#: Per level, then per game where a game needs its own: iterations, playout length, playout policy.
+#: Chosen with bench/bots.py on the 2-core machine (see bench/README.md): ``hard`` keeps its median
+#: move under a second; ``normal`` about a quarter of that.
+_SEARCH: dict[str, dict[str, SearchSettings]] = {
+    "normal": {
+        # Heuristic playouts measured stronger than random ones (Do Over!, normal vs easy over 12 games:
+        # 42% against 8%, fair share 33%).
+        "default": SearchSettings(iterations=150, horizon=20, heuristic_playouts=True, prior=0.15),
+        "ogre_cheerleaders": SearchSettings(iterations=200, horizon=20, heuristic_playouts=False, prior=0.15),
+        "pedwar": SearchSettings(iterations=100, horizon=10, heuristic_playouts=False, prior=0.15),
+    },
+    "hard": {
+        "default": SearchSettings(iterations=400, horizon=30, heuristic_playouts=True, prior=0.15),
+        # The Ogre heuristic looks ahead through apply itself: as a playout policy it costs
+        # a hundred times a random move, so Ogre plays out at random (800 iterations took 1.4 s a move).
+        "ogre_cheerleaders": SearchSettings(iterations=450, horizon=20, heuristic_playouts=False, prior=0.15),
+        # Pedwar's heuristic scores collections for every card it weighs: as a playout policy it made
+        # a hard move take 1.7-2 s (median), so Pedwar plays out at random; 200 iterations took 0.25 s.
+        "pedwar": SearchSettings(iterations=500, horizon=10, heuristic_playouts=False, prior=0.15),
+        "king_pedro": SearchSettings(iterations=300, horizon=30, heuristic_playouts=True, prior=0.15),
+    },
+}
+
+
+def search_settings(game_id: str, level: str) -> SearchSettings:
+    table = _SEARCH[level]
+    return table.get(game_id, table["default"])
 
 
 def bot_draws(seed: int) -> Callable[[int], int]:
@@ -32,22 +74,31 @@ class RandomBot:
         return actions[self._draw(len(actions))]
 
 
-def bot_action(engine: Engine, state: object, seat: int, salt: int) -> str:
-    """A reproducible bot move: the same state, seat and salt give the same action.
+def bot_action(engine: Engine, state: object, seat: int, salt: int, *, level: str = "easy",
+               iterations: int | None = None) -> str:
+    """A reproducible bot move: the same state, seat, salt and level give the same action.
 
     The host passes the table seed plus the table version as ``salt``, so a
     bot's move survives a restart without storing the bot's generator. (Python
     does not promise ``randrange`` the same output across versions; after an
     upgrade only a bot move not yet made could come out differently, since
-    the log, not the bot, is what replays.) An engine with a bot player of its
-    own offers it as ``bot_move(state, seat, actions, draw)``, as King Pedro
-    does; elsewhere the bot moves like ``RandomBot``.
+    the log, not the bot, is what replays.) ``iterations`` overrides the
+    level's search iterations (tests use small counts).
     """
-    draw = bot_draws(salt * 7919 + seat)
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; levels are {', '.join(BOT_LEVELS)}")
+    seed = salt * 7919 + seat
     actions = engine.legal_actions(state, seat)
     if not actions:
         raise ValueError(f"seat {seat} has no legal action")
     own_bot = getattr(engine, "bot_move", None)
-    if own_bot is not None:
-        return own_bot(state, seat, actions, draw)
-    return actions[draw(len(actions))]
+    if level == "random" or (own_bot is None and level == "easy"):
+        return actions[bot_draws(seed)(len(actions))]
+    if level == "easy":
+        return own_bot(state, seat, actions, bot_draws(seed))  # type: ignore[misc]
+    if len(actions) == 1:
+        return actions[0]
+    settings = search_settings(engine.game_id, level)
+    if iterations is not None:
+        settings = dataclasses.replace(settings, iterations=iterations)
+    return ismcts(engine, state, seat, random.Random(seed), settings)

@@ -59,6 +59,11 @@ class Engine(Protocol):
     #   teams: tuple[tuple[int, ...], ...]  partnerships by seat; the host seats humans together.
     #   bot_move(state, seat, actions, draw) -> str  the game's own bot player (engines.bots.bot_action).
     #   random_playout(seed, options, bot_seed)  RandomBot's whole game, faster (engines.simulate).
+    #   determinize(state, seat, rng: random.Random) -> state  a state ``seat`` cannot tell from ``state``:
+    #       the same view(…, seat) and public history, hidden cards redealt among the places ``seat``
+    #       cannot see (honouring what play revealed), the engine RNG reseeded from ``rng`` (engines.search).
+    #   evaluate(state) -> list[float]  per seat in [0, 1], from the scores as they stand, so search
+    #       values margins and may stop a playout early; partners get equal values (engines.search).
 
 
 def check_options(engine: Engine, options: Options | None) -> Options:

@@ -13,10 +13,13 @@ Actions:
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from data.editions import do_over as edition
 from engines.contract import IllegalAction, Options, View, check_options
+from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
 
 CODES: tuple[str, ...] = edition.CODES
@@ -417,6 +420,59 @@ class DoOverEngine:
         st.phase = OVER
         st.places = _rank([_cards_left(st, s) for s in range(st.n)])
 
+    # ----------------------------------------------------------------- search hooks
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state``: hidden cards redealt, counts kept.
+
+        Hidden from ``seat``: the other Hands, every face-down Reserve card (its own too: they are
+        blind) and the Draw Pile. During the swap step the others' face-up cards are shown as dealt,
+        so each other seat is put back to its deal (face-up cards as dealt, the rest in its Hand):
+        ``seat`` cannot tell whether anyone swapped. Not honoured: cards a player took from the
+        pile are known to be in their Hand, but the state keeps no record of them.
+        """
+        st = state.clone()
+        st.events = list(state.events)
+        n = st.n
+        others = [p for p in range(n) if p != seat]
+        pool: list[int] = list(state.draw)
+        for p in others:
+            h = state.hands[p]
+            for i in range(NCODES):
+                pool += [i] * h[i]
+            if state.dealt_up is not None:
+                pool += [c for c in state.up[p] if c >= 0]
+                for c in state.dealt_up[p]:
+                    if c >= 0:
+                        pool.remove(c)
+                st.up[p] = state.dealt_up[p][:]
+        for p in range(n):
+            pool += [c for c in state.down[p] if c >= 0]
+        sizes = [st.hand_n[p] for p in others]
+        sizes += [sum(1 for c in state.down[p] if c >= 0) for p in range(n)]
+        piles = redeal(pool, [*sizes, len(state.draw)], rng)
+        for p, pile in zip(others, piles, strict=False):
+            h = [0] * NCODES
+            for c in pile:
+                h[c] += 1
+            st.hands[p] = h
+        for p in range(n):
+            cards = iter(piles[len(others) + p])
+            st.down[p] = [next(cards) if c >= 0 else -1 for c in state.down[p]]
+        st.draw = piles[-1]
+        st.rng = reseed(rng)
+        return st
+
+    def evaluate(self, state: State) -> list[float]:
+        """Per seat in [0, 1]: fewer cards left than the others is better, by how many counts too."""
+        margin = pairwise([-_cards_left(state, p) for p in range(state.n)], 4.0)
+        if state.phase == OVER:
+            return blend(by_places(self.outcome(state)), margin)
+        return margin
+
+    def bot_move(self, state: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
+        """The Do Over! heuristic: see ``_bot_choice``."""
+        return _bot_choice(state, seat, actions, draw)
+
     # ----------------------------------------------------------------- text
     def describe(self, state: State, action: str) -> str:
         verb, _, arg = action.partition(":")
@@ -577,6 +633,59 @@ class DoOverEngine:
         st.places = None if data["places"] is None else [int(p) for p in data["places"]]
         st.events = [str(e) for e in data["events"]]
         return st
+
+
+# ----------------------------------------------------------------- the heuristic bot
+#: Specials are kept for when nothing else goes: a Bomb clears a big pile, a Do Over! resets a high one.
+_SPECIAL_ORDER = (REV, DO, BOMB)
+
+
+def _bot_choice(st: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
+    """Rules of thumb: in the swap step put high cards and specials face up; in play shed the
+    lowest number that goes, hold specials back until nothing else goes (a Bomb first on a big
+    pile), and take the pile only when forced. Reads only the seat's own Hand and face-up cards.
+    """
+    if len(actions) == 1:
+        return actions[0]
+    if st.phase == SWAP:
+        return _swap_choice(st, seat, actions)
+    if actions[0].startswith("flip:"):
+        return actions[draw(len(actions))]
+    cards: list[tuple[int, str]] = []
+    for a in actions:
+        verb, _, arg = a.partition(":")
+        if verb == "play":
+            cards.append((INDEX[arg], a))
+        elif verb == "up":
+            cards.append((st.up[seat][int(arg)], a))
+    numbers = [(c, a) for c, a in cards if VALUES[c] is not None]
+    if numbers:
+        return min(numbers, key=lambda x: (VALUES[x[0]], x[1]))[1]
+    specials = {c: a for c, a in cards}
+    if BOMB in specials and len(st.pile) >= 4:
+        return specials[BOMB]
+    for c in _SPECIAL_ORDER:
+        if c in specials:
+            return specials[c]
+    return "take" if "take" in actions else actions[0]
+
+
+def _keep_rank(c: int) -> int:
+    """How much a card is worth keeping for later (face up): specials most, then high numbers."""
+    v = VALUES[c]
+    return 20 + c if v is None else v
+
+
+def _swap_choice(st: State, seat: int, actions: list[str]) -> str:
+    best, gain = "ready", 0
+    for a in actions:
+        if a == "ready":
+            continue
+        _, card, pile = a.split(":")
+        g = _keep_rank(INDEX[card]) - _keep_rank(st.up[seat][int(pile)])
+        if g > gain:
+            best, gain = a, g
+    return best
 
 
 ENGINE = DoOverEngine()

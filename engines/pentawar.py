@@ -17,10 +17,12 @@ Actions (the seat to act):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from data.editions import pentawar as edition
 from engines.contract import IllegalAction, Options, View, check_options
+from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
 
 KINDS: tuple[str, ...] = edition.KINDS
@@ -435,6 +437,39 @@ class PentawarEngine:
                 return f"{_a(kind, True)} cannot kill {_a(target)} in this pentawar."
         return "That is not a legal action now."
 
+    # ------------------------------------------------------------------ search hooks
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state``: the other hands and the deck redealt.
+
+        Every card in a hand came from the deck unseen (the tableau, wings and discard pile are
+        face up, and nothing goes from them to a hand), so all of them are one pool.
+        """
+        s = state.clone()
+        s.events = list(state.events)
+        others = [p for p in range(s.n) if p != seat]
+        pool = list(state.deck)
+        for p in others:
+            pool += state.hands[p]
+        piles = redeal(pool, [len(state.hands[p]) for p in others] + [len(state.deck)], rng)
+        for p, pile in zip(others, piles, strict=False):
+            s.hands[p] = pile
+        s.deck = piles[-1]
+        s.rng = reseed(rng)
+        return s
+
+    def evaluate(self, state: State) -> list[float]:
+        """Per seat in [0, 1]: the standing (wing first, then its dragons in the war, then the hand)."""
+        keys = [_standing(state, p) for p in range(state.n)]
+        margin = pairwise([3 * w + k + 0.2 * h for w, k, h in keys], 2.0)
+        if state.phase == OVER:
+            return blend(by_places(self.outcome(state)), margin)
+        return margin
+
+    def bot_move(self, state: State, seat: int, actions: list[str], draw: Any) -> str:
+        """The Pentawar heuristic: see ``_bot_choice``."""
+        return _bot_choice(state, seat, actions, draw)
+
     # ------------------------------------------------------------------ views
 
     def view(self, state: State, seat: int | None) -> View:
@@ -581,3 +616,46 @@ def _take(s: State, seat: int, src: str, kind: str) -> None:
 
 
 ENGINE = PentawarEngine()
+
+
+# ---------------------------------------------------------------------- the heuristic bot
+
+def _bot_choice(st: State, seat: int, actions: list[str], draw: Any) -> str:
+    """Rules of thumb: stop a rival about to finish a wing, else grow your own wing, else hurt
+    the leader, else gather; alter the war only to bring in a kind you can then place.
+
+    Tableau cards go first: they are everyone's, while a card kept in hand is a tie-breaker.
+    Reads only the seat's own hand and what is face up.
+    """
+    if len(actions) == 1:
+        return actions[0]
+    counts = [_wing_count(w) for w in st.wings]
+    rivals = [p for p in range(st.n) if p != seat]
+    lead = max(counts[p] for p in rivals) if rivals else 0
+
+    def kill_value(a: str) -> float:
+        _, src, _, victim, _ = a.split(":")
+        return counts[int(victim)] + (0.5 if src == "tableau" else 0.0)
+
+    kills = [a for a in actions if a.startswith("kill:")]
+    wings = [a for a in actions if a.startswith("wing:")]
+    if st.phase == ALTER_KILL:
+        return max(kills, key=kill_value) if kills else "skip"
+    if st.phase == ALTER:
+        # Replace the position whose kind does least for this seat's wing and hand.
+        own = [k for k in st.wings[seat] if k is not None] + st.hands[seat]
+        return min(actions, key=lambda a: (own.count(st.war[int(a.split(":")[1])]), a))
+    if kills and lead >= WING_SIZE - 1:
+        return max(kills, key=kill_value)
+    if wings:
+        return max(wings, key=lambda a: (a.split(":")[1] == "tableau", -KIND_INDEX[a.split(":")[2]]))
+    if kills and lead >= counts[seat]:
+        return max(kills, key=kill_value)
+    if "gather" in actions:
+        return "gather"
+    if kills:
+        return max(kills, key=kill_value)
+    alters = [a for a in actions if a.startswith("alter:")]
+    if alters:
+        return alters[draw(len(alters))]
+    return actions[draw(len(actions))]

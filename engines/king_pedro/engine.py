@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 from data.editions import king_pedro as edition
 from engines.contract import IllegalAction, Options, View, check_options
-from engines.king_pedro import bot
+from engines.king_pedro import bot, hidden
+from engines.king_pedro.playout import PlayoutResult, random_playout
 from engines.king_pedro.round import (
     DUMP_VERSION,
     State,
@@ -31,11 +33,13 @@ from engines.king_pedro.rules import (
     _POINTS,
     _TRUMP_ACTIONS,
     _TRUMPS,
+    DEFAULT_OPTIONS,
     HAND,
     MAX_BID,
     MIN_BID,
     SYM,
     TEAMS,
+    TITLE,
     TRICKS,
     N,
     legal_discards,
@@ -52,7 +56,7 @@ def _not_a_card(code: str) -> str:
 
 class KingPedroEngine:
     game_id = "king_pedro"
-    title = "Canadian and Ukrainian King Pedro"
+    title = TITLE
     min_players = 4
     max_players = 4
     #: The partnerships, partners opposite: team 0 is seats 0 & 2, team 1 seats 1 & 3 (``seat % 2``).
@@ -75,7 +79,7 @@ class KingPedroEngine:
     )
 
     def __init__(self) -> None:
-        self.default_options: Options = {"target": 262, "max_rounds": 100}
+        self.default_options: Options = dict(DEFAULT_OPTIONS)
 
     # -- setup ------------------------------------------------------------
     def new_game(self, num_players: int, seed: int, options: Options | None = None) -> State:
@@ -237,19 +241,26 @@ class KingPedroEngine:
         return "A non-trump was led: you must play a non-trump (any suit)."
 
     # -- random playouts ----------------------------------------------------
-    def random_playout(self, seed: int, options: Options | None = None, bot_seed: int | None = None) -> Any:
+    def random_playout(self, seed: int, options: Options | None = None, bot_seed: int | None = None
+                       ) -> PlayoutResult:
         """The game RandomBot(bot_seed) plays from ``new_game(4, seed, options)``, without a copy per move.
 
-        Returns a ``playout.PlayoutResult`` (``.places``, ``.moves``); see ``engines.king_pedro.playout``.
+        See ``engines.king_pedro.playout``, which shares the rule helpers and not this module.
         """
-        from engines.king_pedro.playout import random_playout  # it builds on this module
-
         return random_playout(seed, options, bot_seed)
 
     # -- bot player -------------------------------------------------------
     def bot_move(self, state: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
         """The King Pedro bot's choice among ``actions`` (see ``engines.king_pedro.bot``)."""
         return bot.choose(state, seat, actions, draw)
+
+    # -- search hooks -----------------------------------------------------
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state`` (see ``engines.king_pedro.hidden``)."""
+        return hidden.determinize(state, seat, rng)
+
+    def evaluate(self, state: State) -> list[float]:
+        return hidden.evaluate(state)
 
     # -- labels -----------------------------------------------------------
     def describe(self, state: State, action: str) -> str:

@@ -26,14 +26,15 @@ from dataclasses import dataclass
 from data.editions import king_pedro as edition
 from engines.bots import bot_draws
 from engines.contract import Options, check_options
-from engines.king_pedro.engine import ENGINE
 from engines.king_pedro.rules import (
     _BIDS,
     _POINTS,
     _TRUMPS,
+    DEFAULT_OPTIONS,
     HAND,
     MIN_BID,
     SUITS,
+    TITLE,
     TRICKS,
     N,
     _sorted,
@@ -48,6 +49,17 @@ from engines.rng import Rng, seed_state
 Move = tuple[int, str]
 _PACKETS = edition.FIRST_DEAL // edition.DEAL_PACKET
 DECK = edition.DECK
+
+
+@dataclass(frozen=True)
+class _OptionTable:
+    """What ``check_options`` reads of an engine: the playout checks options without importing the engine."""
+
+    title: str
+    default_options: Options
+
+
+_TABLE = _OptionTable(TITLE, DEFAULT_OPTIONS)
 
 
 @dataclass(frozen=True)
@@ -74,7 +86,7 @@ def random_playout(seed: int, options: Options | None = None, bot_seed: int | No
     appended to it as ``(seat, action)``, exactly as the contract path would
     have applied it.
     """
-    opts = check_options(ENGINE, options)
+    opts = check_options(_TABLE, options)  # type: ignore[arg-type]
     target, max_rounds = opts["target"], opts["max_rounds"]
     # The same draws as new_game and round._deal: the first dealer, then one shuffle per deal.
     deal_rng = Rng(seed_state(seed))

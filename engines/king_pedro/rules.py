@@ -13,6 +13,9 @@ N = edition.NUM_PLAYERS
 MIN_BID, MAX_BID = edition.MIN_BID, edition.MAX_BID
 HAND, TRICKS = edition.HAND_SIZE, edition.TRICKS
 TEAMS = ((0, 2), (1, 3))
+TITLE = "Canadian and Ukrainian King Pedro"
+#: The table options (rules/king-pedro.md), here so that the engine and the fast playout share them.
+DEFAULT_OPTIONS: dict[str, Any] = {"target": 262, "max_rounds": 100}
 
 
 def _rank_suit(card: str) -> tuple[str, str]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from data.editions import ogre_cheerleaders as edition
 from engines.contract import IllegalAction, Options, View, check_options
-from engines.ogre_cheerleaders import flow
+from engines.ogre_cheerleaders import bot, flow, hidden
 from engines.ogre_cheerleaders.rules import points, span_label
 from engines.ogre_cheerleaders.state import State
 
@@ -216,6 +218,18 @@ class OgreCheerleaders:
 
     def load(self, data: dict[str, Any]) -> State:
         return State.load(data)
+
+    # ------------------------------------------------------------ search hooks
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state`` (see ``engines.ogre_cheerleaders.hidden``)."""
+        return hidden.determinize(state, seat, rng)
+
+    def evaluate(self, state: State) -> list[float]:
+        return hidden.evaluate(state)
+
+    def bot_move(self, state: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
+        """The heuristic bot (``engines.ogre_cheerleaders.bot``), looking ahead through this engine."""
+        return bot.choose(state, seat, actions, draw, self.apply, self.legal_actions, self.determinize)
 
     # ------------------------------------------------------------ text
     def describe(self, state: State, action: str) -> str:

@@ -10,10 +10,13 @@ Actions
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.pedwar import bids as B
+from engines.pedwar import bot, hidden
 from engines.pedwar import rules as R
 from engines.pedwar import views as V
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
@@ -132,6 +135,18 @@ class PedwarEngine:
         handler(s, seat, rest)
         return s
 
+    # ------------------------------------------------------------ search hooks
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state`` (see ``engines.pedwar.hidden``)."""
+        return hidden.determinize(state, seat, rng)
+
+    def evaluate(self, state: State) -> list[float]:
+        return hidden.evaluate(state)
+
+    def bot_move(self, state: State, seat: int, actions: list[str], draw: Callable[[int], int]) -> str:
+        """The heuristic bot (``engines.pedwar.bot``)."""
+        return bot.choose(state, seat, actions, draw)
+
     # ------------------------------------------------------------ labels and views
     def describe(self, state: State, action: str) -> str:
         return V.label(state, action, actor=True)
@@ -140,7 +155,7 @@ class PedwarEngine:
         return V.label(state, action, actor=False)
 
     def view(self, state: State, seat: int | None) -> View:
-        return V.view(self, state, seat)
+        return V.view(self.game_id, self.to_act, state, seat)
 
 
 def _distinct(hand: list[str]) -> list[str]:

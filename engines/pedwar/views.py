@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from data.editions import pedwar as edition
 from engines.pedwar import bids as B
 from engines.pedwar import rules as R
 from engines.pedwar.scoring import score_collection
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
-
-if TYPE_CHECKING:
-    from engines.pedwar.engine import PedwarEngine
 
 _COLOUR_ORDER = {c: i for i, c in enumerate(edition.COLOURS)}
 
@@ -35,7 +33,9 @@ def status(s: State) -> str:
     return f"Trump phase: {k} card{'' if k == 1 else 's'} in play, {passes}"
 
 
-def view(engine: PedwarEngine, s: State, seat: int | None) -> dict[str, Any]:
+def view(game_id: str, to_act: Callable[[State], list[int]], s: State, seat: int | None) -> dict[str, Any]:
+    """The view of ``seat`` (None: the public view); ``game_id`` and ``to_act`` come from the engine,
+    which imports this module, so this module never imports the engine."""
     over = s.phase == OVER
     refs = R.refs(s)
     row = []
@@ -58,10 +58,10 @@ def view(engine: PedwarEngine, s: State, seat: int | None) -> dict[str, Any]:
             p["place"] = s.final["places"][i]
         players.append(p)
     v: dict[str, Any] = {
-        "game": engine.game_id,
+        "game": game_id,
         "num_players": s.n,
         "status": status(s),
-        "to_act": engine.to_act(s),
+        "to_act": to_act(s),
         "over": over,
         "phase": s.phase,
         "active": s.active,
