@@ -23,12 +23,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import controls
-from cogs.controls import ActButton, ActSelect
+from cogs.config import ConfigCog
+from cogs.controls import ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
 from data.store import Store
+from engines.bots import BOT_LEVELS
 from host import TableService
+from host.clock import Scheduler
+from host.settings import ServerSettings
+from host.thinking import BotPool
 
 log = logging.getLogger("deckhand")
 
@@ -43,6 +48,7 @@ class Settings:
     log_level: str
     bot_delay: float
     sandbox_port: int | None
+    bot_level: str = "normal"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -55,6 +61,7 @@ class Settings:
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             bot_delay=float(os.environ.get("BOT_DELAY", "1.5") or 1.5),
             sandbox_port=int(port) if port.isdigit() else None,
+            bot_level=level if (level := os.environ.get("BOT_LEVEL", "").strip().lower()) in BOT_LEVELS else "normal",
         )
 
 
@@ -80,15 +87,31 @@ class DeckhandBot(commands.Bot):
         self.tables: TableService | None = None
         self.guard = Guard()
         self.flow: TableFlow | None = None
+        self.scheduler: Scheduler | None = None
+        self.server_settings: ServerSettings | None = None
+        self.control_handler: ControlHandler | None = None
+        self.bot_pool: BotPool | None = None
         self._closing = False
         DeckhandBot._live.add(self)
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
-        self.tables = TableService(self.store)
+        # Every stored time comes from Discord's clock, which SimCord's virtual clock moves in tests.
+        self.store.now = lambda: discord.utils.utcnow().timestamp()
+        self.server_settings = ServerSettings(self.store, self.settings.bot_delay, self.settings.bot_level)
+        self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
+        self.tables.delay_for = self.server_settings.cached_delay
+        self.tables.level_for = self.server_settings.cached_level
+        self.bot_pool = BotPool()
+        self.tables.think = self.bot_pool.think
         self.flow = TableFlow(self, self.tables, self.guard, self.settings.bot_delay)
+        self.flow.settings = self.server_settings
+        self.scheduler = Scheduler(self.store, self.flow.fire)
+        self.tables.on_timers = self.scheduler.poke
+        self.control_handler = self.flow.on_control
         self.add_dynamic_items(ActButton, ActSelect)
-        await self.add_cog(GameCog(self, self.tables, self.guard, self.flow))
+        await self.add_cog(GameCog(self, self.tables, self.guard, self.flow, self.server_settings))
+        await self.add_cog(ConfigCog(self.server_settings, self.guard))
         self.tree.on_error = self.on_app_command_error
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
@@ -100,7 +123,11 @@ class DeckhandBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         if self.flow is not None:
+            for guild in self.guilds:  # the bot pace of each server, before any bot moves
+                await self.server_settings.get(guild.id)
             await self.flow.resume()
+        if self.scheduler is not None and not self._closing:
+            self.scheduler.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
@@ -141,14 +168,18 @@ class DeckhandBot(commands.Bot):
         DeckhandBot._live.discard(self)
         if not await self.guard.drain(DRAIN_SECONDS):
             log.warning("stopping with interactions still in flight after %.0f s", DRAIN_SECONDS)
-        if self.flow is not None:
-            await self.flow.close()
-        if self.get_cog("GameCog") is not None:
-            await self.remove_cog("GameCog")
+        if self.scheduler is not None:
+            await self.scheduler.close()
+        self.control_handler = None
+        for cog in ("GameCog", "ConfigCog"):
+            if self.get_cog(cog) is not None:
+                await self.remove_cog(cog)
         await super().close()
         if self.store is not None:
             await self.store.close()
             self.store = None
+        if self.bot_pool is not None:
+            await asyncio.to_thread(self.bot_pool.close)
         log.info("stopped cleanly")
 
 
@@ -211,7 +242,7 @@ async def run_sandbox(settings: Settings) -> None:
     sandbox_settings = Settings(token=None, database_path=os.environ.get("SANDBOX_DATABASE_PATH", "").strip()
                                 or os.path.join("var", "sandbox.sqlite3"),
                                 dev_guild_id=None, log_level=settings.log_level, bot_delay=settings.bot_delay,
-                                sandbox_port=settings.sandbox_port)
+                                sandbox_port=settings.sandbox_port, bot_level=settings.bot_level)
     bot = create_bot(sandbox_settings)
     with stop_signals() as stop:
         try:

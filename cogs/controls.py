@@ -32,7 +32,6 @@ BUTTON_TEMPLATE = rf"dh:(?:h:{_NUMBER}:{_NUMBER}|a:{_NUMBER}:{_NUMBER}:[^\r\n]+|
 SELECT_TEMPLATE = rf"dh:s:{_NUMBER}:{_NUMBER}:[0-9]{{1,2}}"
 _PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
 
-_handler: ControlHandler | None = None
 
 
 @dataclass(frozen=True)
@@ -61,11 +60,6 @@ def parse_control(custom_id: str) -> Control | None:
     return Control(kind, table_id, version, parts[4] if kind == "a" else "")
 
 
-def set_handler(handler: ControlHandler | None) -> None:
-    global _handler
-    _handler = handler
-
-
 def _in_message(interaction: discord.Interaction, component_type: int, custom_id: str) -> bool:
     """Whether the clicked component is on the message, as discord.py needs to route it to an item."""
     message = interaction.message
@@ -91,14 +85,16 @@ def unhandled(interaction: discord.Interaction) -> bool:
 
 
 async def _dispatch(interaction: discord.Interaction, custom_id: str, values: Sequence[str]) -> None:
+    # The handler belongs to the bot that got the click (a test may run a fresh bot after a restart).
+    handler: ControlHandler | None = getattr(interaction.client, "control_handler", None)
     control = parse_control(custom_id)
-    if _handler is None or control is None:
-        text = ("Deckhand is starting up or stopping; try again in a moment." if _handler is None else
+    if handler is None or control is None:
+        text = ("Deckhand is starting up or stopping; try again in a moment." if handler is None else
                 "That control isn't one I recognise. Use the table's **Hand / act** button or `/play`.")
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
         return
-    await _handler(interaction, control, values)
+    await handler(interaction, control, values)
 
 
 def stateless_view() -> discord.ui.View:

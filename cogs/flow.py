@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -15,10 +16,14 @@ from cogs.guard import Guard
 from cogs.menu import NAV
 from cogs.presenter import Outgoing, hand_message, lobby_message, table_message
 from data.store import ActionRecord, TableRecord
-from host import ActOutcome, LobbyChange, Refusal, StaleClick, TableService
+from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
+from engines import get_engine
+from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
+from host.settings import ServerSettings
 
 log = logging.getLogger(__name__)
 
+EDIT_WINDOW = timedelta(hours=1)
 BAD_CONTROL = ("That control isn't one I recognise (it may be damaged). "
                "Use the table's **Hand / act** button or `/play` instead.")
 LOBBY_CLOSED = "Everyone left, so the table is closed."
@@ -48,15 +53,10 @@ class TableFlow:
         self.tables = tables
         self.guard = guard
         self.bot_delay = bot_delay
-        self._runners: dict[int, asyncio.Task[None]] = {}
-
-    async def close(self) -> None:
-        runners = [t for t in self._runners.values() if not t.done()]
-        for task in runners:
-            task.cancel()
-        if runners:
-            await asyncio.gather(*runners, return_exceptions=True)
-        self._runners.clear()
+        self._dm_refused: set[int] = set()
+        #: The version each table's newest message started from, so an edit retells all its steps.
+        self._message_base: dict[int, int] = {}
+        self.settings: ServerSettings | None = None
 
     # --------------------------------------------------------------- controls
 
@@ -130,8 +130,9 @@ class TableFlow:
             await interaction.response.edit_message(**lobby_message(table, "The game has started.").edit_kwargs())
         else:
             await interaction.response.send_message(f"The game begins! Seats: {seats}")
-        await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel)
-        self.schedule_bots(table.id)
+        state = await self.tables.state(table)
+        await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel,
+                              get_engine(table.game).to_act(state))
 
     # ------------------------------------------------------------------ hands
 
@@ -155,52 +156,196 @@ class TableFlow:
             await interaction.response.edit_message(**out.edit_kwargs())
         else:
             await reply(interaction, out, ephemeral=True)
+        await self.show_step(outcome, interaction.channel)
+
+    async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
+        """After a move: a new table message when the turn moved on, else the current one brought up to date."""
         if outcome.turn_changed:
-            await self.post_table(outcome.table, None, interaction.channel)
-        self.schedule_bots(outcome.table.id)
+            await self.post_table(outcome.table, None, channel, outcome.entered)
+        else:
+            await self.refresh_table(outcome.table, channel)
 
-    # --------------------------------------------------------- table + bots
+    # ------------------------------------------------------------ table messages
 
-    async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None) -> None:
-        """Post a fresh table message with everything since the last one."""
+    async def refresh_table(self, table: TableRecord, channel: Any = None) -> None:
+        """A step inside one decision (a discard, an effect's choice): the newest table message shows it.
+
+        A recent message is edited in place, which keeps the channel short; one older than an hour
+        (Discord throttles edits to those) is replaced by a new message instead.
+        """
+        message_id = table.message_id
+        if message_id is None or discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > EDIT_WINDOW:
+            await self.post_table(table, None, channel)
+            return
+        if channel is None or getattr(channel, "id", None) != table.channel_id:
+            channel = await self.channel_of(table.channel_id)
+        # The edited message tells every step since it was posted (collapsed), not only the last one.
+        base = self._message_base.get(table.id, table.posted_version)
+        lines = log_lines(await self.tables.store.actions(table.id, base))
+        out = await table_message(self.tables, table, lines, deadlines=await self.deadlines(table))
+        try:
+            await channel.get_partial_message(message_id).edit(**out.edit_kwargs())
+        except discord.HTTPException:
+            await self.post_table(table, None, channel)
+            return
+        await self.tables.mark_posted(table, message_id)
+
+    async def channel_of(self, channel_id: int) -> Any:
+        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+
+    async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
+        return {t.seat: t.due for t in await self.tables.store.timers_of(table.id) if t.kind == DEADLINE}
+
+    async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
+                         entered: Sequence[int] = ()) -> None:
+        """Post a fresh table message with everything since the last one, then tell whose turn it became."""
         if lines is None:
             lines = log_lines(await self.tables.store.actions(table.id, table.posted_version))
         if channel is None or getattr(channel, "id", None) != table.channel_id:
-            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
-        out = await table_message(self.tables, table, lines)
-        await channel.send(**out.send_kwargs())
-        await self.tables.mark_posted(table)
+            channel = await self.channel_of(table.channel_id)
+        out = await table_message(self.tables, table, lines, deadlines=await self.deadlines(table))
+        message = await channel.send(**out.send_kwargs())
+        self._message_base[table.id] = table.posted_version
+        await self.tables.mark_posted(table, message.id)
+        if table.status == "finished" and table.parent_id is not None:
+            await self._tell_parent(table, out.content)
+        if entered and table.status == "playing":
+            await self.notify_turn(replace(table, message_id=message.id), entered)
+
+    async def _tell_parent(self, table: TableRecord, text: str) -> None:
+        """A thread table's result is also posted in the channel the thread belongs to."""
+        try:
+            parent = await self.channel_of(table.parent_id or 0)
+            await parent.send(f"{text}\n(in <#{table.channel_id}>)"[:2000],
+                              allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post table %s's result in its parent channel", table.id)
+
+    # ------------------------------------------------------------------ notices
+
+    def link(self, table: TableRecord) -> str:
+        if table.message_id:
+            return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+        return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+
+    async def notify_turn(self, table: TableRecord, seats: Sequence[int], *, reminder: bool = False) -> list[int]:
+        """DM opted-in players that it is their turn (or half their time is gone); returns those not reached."""
+        unreached: list[int] = []
+        engine_title = get_engine(table.game).title
+        guild = self.bot.get_guild(table.guild_id or 0)
+        where = guild.name if guild is not None else "your server"
+        for seat in seats:
+            record = table.seats[seat]
+            if record.bot_plays or record.user_id is None:
+                continue
+            if not await self.tables.store.dm_notify(record.user_id):
+                continue
+            what = "Half your time is gone" if reminder else "It's your turn"
+            text = f"{what} at **{engine_title}**, table #{table.id}, in **{where}**: {self.link(table)}"
+            try:
+                user = self.bot.get_user(record.user_id) or await self.bot.fetch_user(record.user_id)
+                await user.send(text)
+            except discord.HTTPException as exc:
+                if record.user_id not in self._dm_refused:
+                    self._dm_refused.add(record.user_id)
+                    log.info("direct messages to user %s are refused (%s); pinging in the channel instead",
+                             record.user_id, getattr(exc, "code", exc))
+                unreached.append(seat)
+        return unreached
+
+    async def remind(self, reminders: list[Reminder]) -> None:
+        """One reminder message per table and instant, mentioning only the players still to act."""
+        groups: dict[tuple[int, float], list[Reminder]] = {}
+        for r in reminders:
+            groups.setdefault((r.table.id, r.due), []).append(r)
+        for group in groups.values():
+            table = group[0].table
+            if self.settings is not None and not (await self.settings.get(table.guild_id)).reminders:
+                continue
+            seats = sorted({s for r in group for s in r.seats})
+            deadlines = await self.deadlines(table)
+            await self.notify_turn(table, seats, reminder=True)
+            users = [table.seats[s].user_id for s in seats if table.seats[s].user_id]
+            due = max((deadlines.get(s) or 0) for s in seats)
+            text = (f"⏰ {' '.join(f'<@{u}>' for u in users)}: half your time is gone at table #{table.id}; "
+                    f"it runs out <t:{int(due)}:R>. {self.link(table)}")
+            channel = await self.channel_of(table.channel_id)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in users]))
+
+    async def show_notice(self, notice: SeatNotice, channel: Any = None) -> None:
+        """Post what a seat change did, then the table as it now stands."""
+        table = notice.table
+        for outcome in notice.outcomes:
+            if outcome.turn_changed:
+                await self.post_table(outcome.table, None, channel, outcome.entered)
+        notice = replace(notice, table=await self.tables.reload(notice.table.id))
+        lines = log_lines(await self.tables.store.actions(table.id, table.posted_version)) + notice.lines
+        await self.post_table(await self.tables.reload(table.id), lines, channel)
+
+    # ----------------------------------------------------------------- timers
+
+    async def fire(self, timers: list[TimerRecord]) -> list[TimerRecord]:
+        """The scheduler's handler: each due timer acts through the same write-ahead paths as a click.
+
+        Returns the timers whose handling failed, for the scheduler to retry.
+        """
+        reminders: list[Reminder] = []
+        failed: list[TimerRecord] = []
+        for timer in timers:
+            try:
+                if timer.kind == BOT:
+                    await self._bot_turn(timer)
+                elif timer.kind == DEADLINE:
+                    notice = await self.tables.timeout(timer)
+                    if notice is not None:
+                        await self.show_notice(notice)
+                elif timer.kind == REMINDER:
+                    found = await self.tables.reminder(timer)
+                    if found is not None:
+                        reminders.append(found)
+                elif timer.kind == LOBBY:
+                    closed = await self.tables.lobby_timeout(timer)
+                    if closed is not None:
+                        channel = await self.channel_of(closed.channel_id)
+                        await channel.send(f"Table #{closed.id} closed itself: its lobby never started.")
+                elif timer.kind == ARCHIVE:
+                    await self._archive(timer)
+            except Exception:
+                log.exception("timer %s for table %s (seat %s) failed", timer.kind, timer.table_id, timer.seat)
+                failed.append(timer)
+        if reminders:
+            try:
+                await self.remind(reminders)
+            except Exception:
+                log.exception("reminders failed")
+        return failed
+
+    async def _bot_turn(self, timer: TimerRecord) -> None:
+        try:
+            outcome = await self.tables.bot_step(timer.table_id)
+        except StaleClick:
+            return  # the table moved on while the bot thought; the newer change's bot timer tries again
+        if outcome is None:
+            await self.tables.store.change_timers(timer.table_id, TimerPlan(drop_kinds=[BOT]))
+            return
+        await self.show_step(outcome)
+
+    async def _archive(self, timer: TimerRecord) -> None:
+        await self.tables.store.change_timers(timer.table_id, TimerPlan(drop_kinds=[ARCHIVE]))
+        table = await self.tables.get(timer.table_id)
+        thread = await self.channel_of(table.channel_id)
+        if isinstance(thread, discord.Thread):
+            await thread.edit(archived=True)
 
     def schedule_bots(self, table_id: int) -> None:
-        if self.guard.closing:
-            return
-        running = self._runners.get(table_id)
-        if running is not None and not running.done():
-            return
-        self._runners[table_id] = asyncio.create_task(self._run_bots(table_id), name=f"bots-{table_id}")
-
-    async def _run_bots(self, table_id: int) -> None:
-        """Let bot seats move one at a time, paced so the channel stays readable."""
-        try:
-            while await self.tables.bots_to_act(table_id):
-                await asyncio.sleep(self.bot_delay)
-                outcome = await self.tables.bot_step(table_id)
-                if outcome is None:
-                    break
-                if outcome.turn_changed:
-                    await self.post_table(outcome.table, None)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bot runner failed (table %s)", table_id)
+        """Bots move through the scheduler; a change that made a bot due already wrote its timer."""
+        del table_id
 
     async def resume(self) -> None:
-        """After a restart: post table messages that were committed but never sent, and let due bots move."""
-        for table in await self.tables.store.playing_tables():
+        """After a restart: post table messages that were committed but never sent; the scheduler does the rest."""
+        for table in await self.tables.store.unposted_tables():
             try:
-                if table.posted_version < table.version:
-                    await self.post_table(await self.tables.get(table.id), None)
-                if await self.tables.bots_to_act(table.id):
-                    self.schedule_bots(table.id)
+                await self.post_table(await self.tables.get(table.id), None)
             except Exception:
-                log.exception("could not resume table %s", table.id)
+                log.exception("could not catch up table %s", table.id)

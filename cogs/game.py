@@ -4,56 +4,54 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import controls
+from cogs import long_games
 from cogs.flow import TableFlow, is_manager, log_lines, reply
 from cogs.guard import Guard, tell
-from cogs.presenter import Outgoing, lobby_message, table_message
+from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
 from engines import GAME_IDS, GAME_TITLES, get_engine
-from host import LobbyChange, Refusal, TableService
-from host.parsing import parse_options
+from host import LobbyChange, Refusal, SeatNotice, TableService
+from host.settings import ServerSettings
 
 log = logging.getLogger(__name__)
 
+RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
 GAME_CHOICES = [app_commands.Choice(name=GAME_TITLES[g], value=g) for g in GAME_IDS]
+LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
+TIMEOUT_CHOICES = [app_commands.Choice(name="bot: a bot plays the turn", value="bot"),
+                   app_commands.Choice(name="forfeit: the player is out", value="forfeit")]
 
 
 class GameCog(commands.Cog):
     game = app_commands.Group(name="game", description="Create, join and run card game tables",
                               guild_only=True)
 
-    def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, flow: TableFlow) -> None:
+    def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, flow: TableFlow,
+                 settings: ServerSettings) -> None:
         self.bot = bot
         self.tables = tables
         self.guard = guard
         self.flow = flow
-
-    async def cog_load(self) -> None:
-        controls.set_handler(self.flow.on_control)
-
-    async def cog_unload(self) -> None:
-        controls.set_handler(None)
+        self.settings = settings
 
     # ------------------------------------------------------------------ lobby
 
-    @game.command(name="new", description="Open a table for a game in this channel")
-    @app_commands.describe(game="Which game", options="Table options, e.g. max_turns=300 (see /game rules)")
-    @app_commands.choices(game=GAME_CHOICES)
+    @game.command(name="new", description="Open a table for a game in this channel (or its own thread)")
+    @app_commands.describe(game="Which game", options="Table options, e.g. max_turns=300 (see /game rules)",
+                           turn_time="Time per turn: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)",
+                           on_timeout="When a turn's time runs out: a bot plays it, or the player forfeits",
+                           thread="Open the table in a thread of its own")
+    @app_commands.choices(game=GAME_CHOICES, on_timeout=TIMEOUT_CHOICES)
     async def game_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                       options: str | None = None) -> None:
-        async def work() -> None:
-            table = await self.tables.create(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, game_id=game.value,
-                options=parse_options(options), user_id=interaction.user.id,
-                user_name=interaction.user.display_name)
-            note = f"{interaction.user.mention} opened a **{get_engine(table.game).title}** table."
-            await reply(interaction, lobby_message(table, note), ephemeral=False)
-
-        await self.guard.run(interaction, work)
+                       options: str | None = None, turn_time: str | None = None,
+                       on_timeout: app_commands.Choice[str] | None = None, thread: bool | None = None) -> None:
+        await self.guard.run(interaction, lambda: long_games.new_table(
+            self, interaction, game.value, options, turn_time, on_timeout.value if on_timeout else None, thread))
 
     @game_new.autocomplete("options")
     async def options_autocomplete(self, interaction: discord.Interaction,
@@ -87,9 +85,16 @@ class GameCog(commands.Cog):
             interaction.channel_id or 0, interaction.user.id), f"{interaction.user.display_name} left.")
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host only)")
-    async def game_addbot(self, interaction: discord.Interaction) -> None:
-        await self._lobby_change(interaction, lambda: self.tables.add_bot(
-            interaction.channel_id or 0, interaction.user.id, is_manager(interaction)), "A bot sat down.")
+    @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def game_addbot(self, interaction: discord.Interaction,
+                          level: app_commands.Choice[str] | None = None) -> None:
+        async def change() -> LobbyChange:
+            await self.settings.get(interaction.guild_id)  # the server's default level, cached for the bot seat
+            return await self.tables.add_bot(interaction.channel_id or 0, interaction.user.id,
+                                             is_manager(interaction), level=level.value if level else None)
+
+        await self._lobby_change(interaction, change, "A bot sat down.")
 
     @game.command(name="start", description="Deal the cards (host only)")
     async def game_start(self, interaction: discord.Interaction) -> None:
@@ -103,7 +108,10 @@ class GameCog(commands.Cog):
                 await reply(interaction, lobby_message(table), ephemeral=True)
                 return
             recent = await self.tables.store.actions(table.id, max(0, table.version - 5))
-            await reply(interaction, await table_message(self.tables, table, log_lines(recent)), ephemeral=True)
+            out = await table_message(self.tables, table, log_lines(recent),
+                                      deadlines=await self.flow.deadlines(table))
+            out.content = f"{out.content}\n{clock_line(table)}"[:2000]
+            await reply(interaction, out, ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -128,7 +136,10 @@ class GameCog(commands.Cog):
             if engine.default_options:
                 embed.add_field(name="Table options (defaults)", value=", ".join(
                     f"`{k}={str(v).lower()}`" for k, v in engine.default_options.items()), inline=False)
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            embed.set_footer(text="The full rules, with every ruling, are attached.")
+            path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
+            files = [discord.File(path, filename=path.name)] if path.exists() else []
+            await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -144,6 +155,65 @@ class GameCog(commands.Cog):
             await tell(interaction, f"**Bench** ({len(bench)} cards, top first): {text}"[:1900])
 
         await self.guard.run(interaction, work)
+
+    # ------------------------------------------------------------- long games
+
+    @game.command(name="resign", description="Give up your seat: you are placed last, and a bot plays on")
+    async def game_resign(self, interaction: discord.Interaction) -> None:
+        await self.guard.run(interaction, lambda: self._notice(interaction, self.tables.resign(
+            interaction.channel_id or 0, interaction.user.id)))
+
+    @game.command(name="replace", description="Hand a player's seat to another member (host or Manage Server)")
+    @app_commands.describe(player="Whose seat", with_="Who takes it over")
+    @app_commands.rename(with_="with")
+    async def game_replace(self, interaction: discord.Interaction, player: discord.User,
+                           with_: discord.Member) -> None:
+        await self.guard.run(interaction, lambda: long_games.replace(self, interaction, player, with_))
+
+    @game.command(name="pause", description="Stop this table's clocks (host or Manage Server)")
+    async def game_pause(self, interaction: discord.Interaction) -> None:
+        await self.guard.run(interaction, lambda: self._notice(interaction, self.tables.pause(
+            interaction.channel_id or 0, interaction.user.id, is_manager(interaction))))
+
+    @game.command(name="resume", description="Restart this table's clocks (host or Manage Server)")
+    async def game_resume(self, interaction: discord.Interaction) -> None:
+        await self.guard.run(interaction, lambda: self._notice(interaction, self.tables.resume(
+            interaction.channel_id or 0, interaction.user.id, is_manager(interaction))))
+
+    @game.command(name="return", description="Take your seat back from the bot that played it after timeouts")
+    async def game_return(self, interaction: discord.Interaction) -> None:
+        await self.guard.run(interaction, lambda: self._notice(interaction, self.tables.take_back(
+            interaction.channel_id or 0, interaction.user.id)))
+
+    async def _notice(self, interaction: discord.Interaction, change: Awaitable[SeatNotice]) -> None:
+        await long_games.show_notice(self, interaction, await change)
+
+    @game.command(name="notify", description="Direct messages when it is your turn at any table")
+    @app_commands.describe(dm="on: a DM at your turn and at each reminder; off: channel pings only")
+    @app_commands.choices(dm=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def game_notify(self, interaction: discord.Interaction, dm: str) -> None:
+        await self.guard.run(interaction, lambda: long_games.notify(self, interaction, dm))
+
+    @game.command(name="mine", description="Your active tables in this server, your turns first")
+    async def game_mine(self, interaction: discord.Interaction) -> None:
+        await self.guard.run(interaction, lambda: long_games.mine(self, interaction))
+
+    @game.command(name="tables", description="This server's open lobbies and running tables")
+    async def game_tables(self, interaction: discord.Interaction) -> None:
+        await self.guard.run(interaction, lambda: long_games.list_tables(self, interaction))
+
+    @game.command(name="log", description="The move list of this channel's latest table, as a text file")
+    @app_commands.describe(table="An older table of this server, by number")
+    async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
+        await self.guard.run(interaction, lambda: long_games.game_log(
+            self, interaction, long_games.parse_table_number(table)))
+
+    @game.command(name="replay", description="The table as it stood after a move (privately)")
+    @app_commands.describe(move="Move number (0 = the deal)", table="An older table of this server, by number")
+    async def game_replay(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000],
+                          table: str | None = None) -> None:
+        await self.guard.run(interaction, lambda: long_games.replay(
+            self, interaction, move, long_games.parse_table_number(table)))
 
     # ------------------------------------------------------------------- play
 

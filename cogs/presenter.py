@@ -15,6 +15,7 @@ from cogs.menu import NAV, Menu, build_menu
 from data.store import TableRecord
 from engines import get_engine
 from host import HandInfo, TableService
+from host.durations import describe
 from host.names import fill_names
 from host.tables import seat_names
 
@@ -51,8 +52,16 @@ class Outgoing:
                 "allowed_mentions": self.mentions}
 
 
-def _png(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def _png(data: bytes, name: str, description: str | None = None) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name, description=description[:1024] if description else None)
+
+
+def clock_line(table: TableRecord) -> str:
+    where = "a thread" if table.parent_id is not None else "this channel"
+    if not table.turn_time:
+        return f"turn_time: off · plays in {where}"
+    return (f"turn_time: {describe(table.turn_time)} · on_timeout: {table.on_timeout} · plays in {where}"
+            + (" · ⏸️ paused" if table.paused else ""))
 
 
 def mention(table: TableRecord, seat: int) -> str:
@@ -70,19 +79,38 @@ def _clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-async def table_message(tables: TableService, table: TableRecord, lines: list[str]) -> Outgoing:
-    """The public table message: image, what just happened, whose turn, and the Hand / act button."""
+def collapse(lines: list[str]) -> list[str]:
+    """Runs of one repeated public line read as one: "**carol** discards a card face down (×7)"."""
+    out: list[str] = []
+    count = 0
+    for i, line in enumerate(lines):
+        count += 1
+        if i + 1 < len(lines) and lines[i + 1] == line:
+            continue
+        out.append(line if count == 1 else f"{line} (×{count})")
+        count = 0
+    return out
+
+
+def deadline_note(due: float | None) -> str:
+    return f" ⏰ <t:{int(due)}:R>" if due is not None else ""
+
+
+async def table_message(tables: TableService, table: TableRecord, lines: list[str], *,
+                        deadlines: dict[int, float | None] | None = None) -> Outgoing:
+    """The public table message: image, what just happened, whose turn (and until when), and Hand / act."""
     engine = get_engine(table.game)
     state = await tables.state(table)
     view = engine.view(state, None)
     names = seat_names(table)
     head = f"**{engine.title}** · table #{table.id} · move {table.version}"
-    body = [head, *lines[-12:]]
+    recent = collapse(lines)
+    body = [head, *recent[-6:]]
     embed = None
     if table.status == "finished":
-        body = [head, "🏁 **Game over!**", placings(table, engine.outcome(state))]
+        body = [head, "🏁 **Game over!**", placings(table, await tables.places(table))]
         # The final move's full story (scoring breakdowns can be long) goes in an embed.
-        embed = discord.Embed(title="Final result", description=_clip("\n".join(lines), 4000),
+        embed = discord.Embed(title="Final result", description=_clip("\n".join(recent), 4000),
                               colour=discord.Colour.gold())
         controls = None
     elif table.status == "abandoned":
@@ -93,12 +121,17 @@ async def table_message(tables: TableService, table: TableRecord, lines: list[st
         if status:
             body.append(f"*{status}*")
         turn = engine.to_act(state)
-        body.append("To act: " + ", ".join(mention(table, s) for s in turn))
+        due = deadlines or {}
+        body.append("To act: " + ", ".join(mention(table, s) + deadline_note(due.get(s)) for s in turn))
+        if table.paused:
+            body.append("⏸️ Paused: no clock runs until `/game resume`.")
         controls = stateless_view()
         controls.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
-    image = render.table_png(table.game, view, names)
-    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png")], controls, embed)
+    last = recent[-1].replace("**", "") if recent else None
+    image = render.table_png(table.game, view, names, last)
+    alt = render.alt_text(table.game, view, names, last)
+    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png", alt)], controls, embed)
 
 
 def hand_controls(info: HandInfo, prefix: str = "") -> discord.ui.View | None:
@@ -136,7 +169,8 @@ def hand_message(info: HandInfo, prefix: str = "", note: str = "") -> Outgoing:
     else:
         lines.append("Waiting for " + ", ".join(names[s] for s in info.to_act) + ".")
     image = render.hand_png(table.game, info.view, info.seat, names)
-    return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png")], hand_controls(info, prefix))
+    alt = f"Your hand at {engine.title}, table #{table.id}. " + " ".join(lines[-2:]).replace("*", "")
+    return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png", alt)], hand_controls(info, prefix))
 
 
 def lobby_message(table: TableRecord, note: str = "") -> Outgoing:
@@ -151,6 +185,7 @@ def lobby_message(table: TableRecord, note: str = "") -> Outgoing:
     options = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(table.options.items()))
     if options:
         embed.add_field(name="Options", value=options, inline=False)
+    embed.add_field(name="Clock", value=clock_line(table), inline=False)
     embed.set_footer(text="Join with the button or /game join. The host starts with /game start.")
     view = stateless_view()
     if table.status == "lobby":

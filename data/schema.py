@@ -54,6 +54,60 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: long games. Turn clocks and their timers, paused tables, thread tables, the newest
+    # table message (for links), bot levels and stand-ins per seat, seat events (timeouts,
+    # forfeits, replacements), per-server settings with their log, per-member notices.
+    """
+    ALTER TABLE game_tables ADD COLUMN turn_time INTEGER;
+    ALTER TABLE game_tables ADD COLUMN on_timeout TEXT NOT NULL DEFAULT 'bot';
+    ALTER TABLE game_tables ADD COLUMN parent_id INTEGER;
+    ALTER TABLE game_tables ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE game_tables ADD COLUMN message_id INTEGER;
+    ALTER TABLE seats ADD COLUMN level TEXT;
+    ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE timers (
+        table_id   INTEGER NOT NULL REFERENCES game_tables (id),
+        kind       TEXT    NOT NULL,
+        seat       INTEGER NOT NULL DEFAULT -1,
+        due        REAL,
+        remaining  REAL,
+        started    REAL    NOT NULL,
+        PRIMARY KEY (table_id, kind, seat)
+    );
+    CREATE INDEX timers_by_due ON timers (due);
+    CREATE TABLE seat_events (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id   INTEGER NOT NULL REFERENCES game_tables (id),
+        version    INTEGER NOT NULL,
+        seat       INTEGER NOT NULL,
+        kind       TEXT    NOT NULL,
+        user_id    INTEGER,
+        by_user    INTEGER,
+        at         REAL    NOT NULL
+    );
+    CREATE INDEX seat_events_by_table ON seat_events (table_id);
+    CREATE TABLE guild_settings (
+        guild_id   INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        value      TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, name)
+    );
+    CREATE TABLE settings_log (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        value      TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        at         REAL    NOT NULL
+    );
+    CREATE TABLE member_settings (
+        user_id    INTEGER NOT NULL,
+        dm_notify  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id)
+    );
+    CREATE INDEX tables_by_guild ON game_tables (guild_id, status);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

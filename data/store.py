@@ -15,7 +15,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -24,6 +24,8 @@ from urllib.parse import quote
 import aiosqlite
 
 from data.schema import MIGRATIONS, SCHEMA_VERSION
+from data.settings import SettingsStore
+from data.timers import LOBBY, TABLE_WIDE, TimerPlan, TimerRecord, TimerStore, write_plan
 
 ACTIVE = ("lobby", "playing")
 #: Table and user ids are Discord snowflakes or row ids: both fit a signed 64-bit integer.
@@ -42,12 +44,26 @@ class TxClosed(RuntimeError):
     """A write was attempted outside the transaction that owns the connection."""
 
 
+#: ``SeatRecord.stand_in``: who plays a human's seat.
+PLAYER = 0  # the player
+STAND_IN = 1  # a bot, after three timeouts in a row; the player may /game return
+FORFEITED = 2  # a bot, for good: the player forfeited or resigned
+
+
 @dataclass
 class SeatRecord:
     position: int
     user_id: int | None
     name: str
     is_bot: bool
+    level: str | None = None
+    timeouts: int = 0
+    stand_in: int = PLAYER
+
+    @property
+    def bot_plays(self) -> bool:
+        """Whether the table's bot makes this seat's moves."""
+        return self.is_bot or self.stand_in != PLAYER
 
 
 @dataclass
@@ -67,6 +83,14 @@ class TableRecord:
     #: the optimistic check that non-move changes carry, as moves carry ``version``.
     revision: int = 0
     seats: list[SeatRecord] = field(default_factory=list)
+    #: Seconds a seat has to act, or None for no clock.
+    turn_time: int | None = None
+    on_timeout: str = "bot"
+    #: For a thread table, the channel its thread belongs to (``channel_id`` is the thread).
+    parent_id: int | None = None
+    paused: bool = False
+    #: The newest public table message, for links.
+    message_id: int | None = None
 
     @property
     def active(self) -> bool:
@@ -87,10 +111,6 @@ class ActionRecord:
 class Written:
     rowcount: int
     lastrowid: int | None
-
-
-def _now() -> float:
-    return time.time()
 
 
 class Tx:
@@ -130,7 +150,7 @@ class Tx:
         self._open = False
 
 
-class Store:
+class Store(TimerStore, SettingsStore):
     """A write connection behind one transaction lock, and a read-only connection."""
 
     # aiosqlite's worker thread is not a daemon: a store left open keeps the
@@ -146,6 +166,8 @@ class Store:
         self._writer = writer
         self._reader = reader
         self.path = path
+        #: The clock every stored time is read from; the bot sets it to Discord's (virtual in tests).
+        self.now: Callable[[], float] = time.time
         # One connection writes for every table; transactions must not interleave on it.
         self._tx_lock = asyncio.Lock()
         self._closed = False
@@ -240,18 +262,25 @@ class Store:
     # ----------------------------------------------------------------- tables
 
     async def create_table(self, *, guild_id: int | None, channel_id: int, game: str,
-                           options: dict[str, Any], seed: int, host_id: int, host_name: str) -> TableRecord:
-        now = _now()
+                           options: dict[str, Any], seed: int, host_id: int, host_name: str,
+                           turn_time: int | None = None, on_timeout: str = "bot", parent_id: int | None = None,
+                           lobby_timeout: float | None = None) -> TableRecord:
+        now = self.now()
         try:
             async with self.transaction() as tx:
                 written = await tx.execute(
                     "INSERT INTO game_tables (guild_id, channel_id, game, options, status, seed, host_id,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                    (guild_id, channel_id, game, json.dumps(options, sort_keys=True), seed, host_id, now, now))
+                    " created_at, updated_at, turn_time, on_timeout, parent_id)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, game, json.dumps(options, sort_keys=True), seed, host_id, now, now,
+                     turn_time, on_timeout, parent_id))
                 table_id = int(written.lastrowid or 0)
                 await tx.execute(
                     "INSERT INTO seats (table_id, position, user_id, name, is_bot) VALUES (?, 0, ?, ?, 0)",
                     (table_id, host_id, host_name))
+                if lobby_timeout is not None:
+                    await write_plan(tx, table_id, TimerPlan(add=[TimerRecord(table_id, LOBBY, TABLE_WIDE,
+                                                                              now + lobby_timeout, None, now)]))
         except sqlite3.IntegrityError as exc:
             raise ChannelBusy from exc
         table = await self.get_table(table_id)
@@ -273,25 +302,48 @@ class Store:
         rows = await self._all("SELECT * FROM game_tables WHERE status = 'playing' ORDER BY id")
         return [await self._with_seats(r) for r in rows]
 
+    async def unposted_tables(self) -> list[TableRecord]:
+        """Tables whose newest committed change never reached their channel (a crash between the two)."""
+        rows = await self._all("SELECT * FROM game_tables WHERE status IN ('playing', 'finished')"
+                               " AND posted_version < version ORDER BY id")
+        return [await self._with_seats(r) for r in rows]
+
     async def all_tables(self) -> list[TableRecord]:
         rows = await self._all("SELECT * FROM game_tables ORDER BY id")
         return [await self._with_seats(r) for r in rows]
 
+    async def tables_in_guild(self, guild_id: int, statuses: Sequence[str] = ACTIVE) -> list[TableRecord]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._all(f"SELECT * FROM game_tables WHERE guild_id = ? AND status IN ({marks}) ORDER BY id",
+                               (guild_id, *statuses))
+        return [await self._with_seats(r) for r in rows]
+
+    async def latest_table(self, channel_id: int) -> TableRecord | None:
+        """The newest table of a channel or thread, finished or not."""
+        row = await self._one("SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return None if row is None else await self._with_seats(row)
+
     async def _with_seats(self, row: aiosqlite.Row) -> TableRecord:
-        seats = [SeatRecord(r["position"], r["user_id"], r["name"], bool(r["is_bot"])) for r in await self._all(
-            "SELECT position, user_id, name, is_bot FROM seats WHERE table_id = ? ORDER BY position", (row["id"],))]
+        seats = [SeatRecord(r["position"], r["user_id"], r["name"], bool(r["is_bot"]), r["level"], r["timeouts"],
+                            r["stand_in"]) for r in await self._all(
+            "SELECT position, user_id, name, is_bot, level, timeouts, stand_in FROM seats WHERE table_id = ?"
+            " ORDER BY position", (row["id"],))]
         return TableRecord(
             id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
             options=json.loads(row["options"]), status=row["status"], seed=row["seed"],
             version=row["version"], snapshot=row["snapshot"], host_id=row["host_id"],
-            posted_version=row["posted_version"], revision=row["revision"], seats=seats)
+            posted_version=row["posted_version"], revision=row["revision"], seats=seats,
+            turn_time=row["turn_time"], on_timeout=row["on_timeout"], parent_id=row["parent_id"],
+            paused=bool(row["paused"]), message_id=row["message_id"])
 
     @staticmethod
     async def _replace_seats(tx: Tx, table_id: int, seats: Sequence[SeatRecord]) -> None:
         await tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await tx.executemany(
-            "INSERT INTO seats (table_id, position, user_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
-            [(table_id, s.position, s.user_id, s.name, int(s.is_bot)) for s in seats])
+            "INSERT INTO seats (table_id, position, user_id, name, is_bot, level, timeouts, stand_in)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, s.position, s.user_id, s.name, int(s.is_bot), s.level, s.timeouts, s.stand_in)
+             for s in seats])
 
     @staticmethod
     async def _bump(tx: Tx, table_id: int, revision: int, statuses: Sequence[str], sets: str = "",
@@ -299,9 +351,9 @@ class Store:
         """Move the table from ``revision`` to the next, if it is still there and in one of ``statuses``."""
         marks = ", ".join("?" for _ in statuses)
         written = await tx.execute(
-            f"UPDATE game_tables SET revision = revision + 1, updated_at = ?{sets}"
+            f"UPDATE game_tables SET revision = revision + 1{sets}"
             f" WHERE id = ? AND revision = ? AND status IN ({marks})",
-            (_now(), *params, table_id, revision, *statuses))
+            (*params, table_id, revision, *statuses))
         if written.rowcount != 1:
             raise StaleVersion(f"table {table_id} changed since revision {revision}")
 
@@ -310,57 +362,114 @@ class Store:
         """Replace a lobby's seat list (join, leave, add bot), and its host if given, all or nothing."""
         async with self.transaction() as tx:
             if host_id is None:
-                await self._bump(tx, table_id, revision, ("lobby",))
+                await self._bump(tx, table_id, revision, ("lobby",), ", updated_at = ?", (self.now(),))
             else:
-                await self._bump(tx, table_id, revision, ("lobby",), ", host_id = ?", (host_id,))
+                await self._bump(tx, table_id, revision, ("lobby",), ", updated_at = ?, host_id = ?",
+                                 (self.now(), host_id))
             await self._replace_seats(tx, table_id, seats)
 
     async def close_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord] | None = None) -> None:
-        """Abandon a lobby or a game in play (with its final seat list, if it changed)."""
+        """Abandon a lobby or a game in play (with its final seat list, if it changed); its timers go."""
         async with self.transaction() as tx:
-            await self._bump(tx, table_id, revision, ACTIVE, ", status = 'abandoned'")
+            await self._bump(tx, table_id, revision, ACTIVE, ", status = 'abandoned', updated_at = ?", (self.now(),))
             if seats is not None:
                 await self._replace_seats(tx, table_id, seats)
+            await write_plan(tx, table_id, TimerPlan(drop_all=True))
 
-    async def start_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord], snapshot: str) -> None:
-        """Fix the seat order and store the opening snapshot at version 0."""
+    async def start_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord], snapshot: str,
+                          timers: TimerPlan | None = None) -> None:
+        """Fix the seat order and store the opening snapshot at version 0, with the first clocks."""
         async with self.transaction() as tx:
             await self._bump(tx, table_id, revision, ("lobby",),
-                             ", status = 'playing', version = 0, snapshot = ?", (snapshot,))
+                             ", status = 'playing', version = 0, snapshot = ?, updated_at = ?", (snapshot, self.now()))
             await self._replace_seats(tx, table_id, seats)
+            await write_plan(tx, table_id, timers)
+
+    async def change_table(self, table_id: int, revision: int, *, seats: Sequence[SeatRecord] | None = None,
+                           paused: bool | None = None, timers: TimerPlan | None = None,
+                           results: list[tuple[int, int | None, int]] | None = None,
+                           events: Sequence[tuple[int, str, int | None, int | None]] = ()) -> None:
+        """A change to a game in play other than a move (pause, resume, replace, resign, return, a forfeit
+        that ends the game), all or nothing, if the table is still at ``revision``.
+
+        ``events`` are (seat, kind, user, by_user) rows for the seat's history; ``results`` finish the table.
+        """
+        now = self.now()
+        async with self.transaction() as tx:
+            sets, params = ", updated_at = ?", [now]
+            if paused is not None:
+                sets += ", paused = ?"
+                params.append(int(paused))
+            if results is not None:
+                sets += ", status = 'finished'"
+            await self._bump(tx, table_id, revision, ("playing",), sets, params)
+            if seats is not None:
+                await self._replace_seats(tx, table_id, seats)
+            await write_plan(tx, table_id, timers)
+            if results is not None:
+                await tx.executemany("INSERT INTO results (table_id, seat, user_id, place) VALUES (?, ?, ?, ?)",
+                                     [(table_id, s, u, p) for s, u, p in results])
+            await self._seat_events(tx, table_id, events, now)
+
+    @staticmethod
+    async def _seat_events(tx: Tx, table_id: int, events: Sequence[tuple[int, str, int | None, int | None]],
+                           now: float) -> None:
+        if not events:
+            return
+        row = await tx.fetchone("SELECT version FROM game_tables WHERE id = ?", (table_id,))
+        version = int(row[0]) if row else 0
+        await tx.executemany("INSERT INTO seat_events (table_id, version, seat, kind, user_id, by_user, at)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             [(table_id, version, seat, kind, user, by, now) for seat, kind, user, by in events])
+
+    async def seat_events(self, table_id: int) -> list[tuple[int, int, str, int | None, int | None, float]]:
+        rows = await self._all("SELECT version, seat, kind, user_id, by_user, at FROM seat_events WHERE table_id = ?"
+                               " ORDER BY id", (table_id,))
+        return [(r["version"], r["seat"], r["kind"], r["user_id"], r["by_user"], r["at"]) for r in rows]
 
     async def commit_action(self, table_id: int, expected_version: int, seat: int, action: str,
                             label: str, events: list[str], snapshot: str,
-                            results: list[tuple[int, int | None, int]] | None = None) -> int:
+                            results: list[tuple[int, int | None, int]] | None = None,
+                            timers: TimerPlan | None = None, seats: Sequence[SeatRecord] | None = None,
+                            seat_events: Sequence[tuple[int, str, int | None, int | None]] = ()) -> int:
         """Append one action and save the new snapshot, all or nothing.
 
         Raises StaleVersion when the table is not at ``expected_version`` (or no longer playing).
-        With ``results`` (seat, user, place) the table is finished in the same transaction.
+        With ``results`` (seat, user, place) the table is finished in the same transaction; ``timers``
+        moves its clocks and ``seats`` stores changed seats (timeout counts) in it too.
         """
         new_version = expected_version + 1
         status = "finished" if results is not None else "playing"
+        now = self.now()
         async with self.transaction() as tx:
             written = await tx.execute(
                 "UPDATE game_tables SET version = ?, snapshot = ?, status = ?, updated_at = ?,"
                 " revision = revision + 1 WHERE id = ? AND version = ? AND status = 'playing'",
-                (new_version, snapshot, status, _now(), table_id, expected_version))
+                (new_version, snapshot, status, now, table_id, expected_version))
             if written.rowcount != 1:
                 raise StaleVersion(f"table {table_id} is not at version {expected_version}")
             await tx.execute(
                 "INSERT INTO actions (table_id, version, seat, action, label, events, at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, new_version, seat, action, label, json.dumps(events), _now()))
+                (table_id, new_version, seat, action, label, json.dumps(events), now))
             if results is not None:
                 await tx.executemany(
                     "INSERT INTO results (table_id, seat, user_id, place) VALUES (?, ?, ?, ?)",
                     [(table_id, s, u, p) for s, u, p in results])
+            if seats is not None:
+                await self._replace_seats(tx, table_id, seats)
+            await write_plan(tx, table_id, timers)
+            await self._seat_events(tx, table_id, seat_events, now)
         return new_version
 
-    async def set_posted_version(self, table_id: int, version: int) -> None:
+    async def set_posted_version(self, table_id: int, version: int, message_id: int | None = None) -> None:
         """Record that the table message for ``version`` went out; never moves backwards."""
         async with self.transaction() as tx:
             await tx.execute("UPDATE game_tables SET posted_version = MAX(posted_version, ?) WHERE id = ?",
                              (version, table_id))
+            if message_id is not None:
+                await tx.execute("UPDATE game_tables SET message_id = ? WHERE id = ? AND posted_version <= ?",
+                                 (message_id, table_id, version))
 
     async def replace_snapshot(self, table_id: int, version: int, snapshot: str) -> None:
         """Store a snapshot rebuilt from the log, only if the table is still at ``version``."""

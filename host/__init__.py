@@ -1,6 +1,8 @@
 """The game-hosting service: tables, lobbies, seats, applying actions, bots. No discord here."""
 
 from host.errors import Refusal, StaleClick
+from host.seat_changes import Reminder, SeatNotice
 from host.tables import ActOutcome, HandInfo, LobbyChange, TableService
 
-__all__ = ["ActOutcome", "HandInfo", "LobbyChange", "Refusal", "StaleClick", "TableService"]
+__all__ = ["ActOutcome", "HandInfo", "LobbyChange", "Refusal", "Reminder", "SeatNotice", "StaleClick",
+           "TableService"]

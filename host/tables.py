@@ -11,17 +11,21 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data.store import ChannelBusy, SeatRecord, StaleVersion, Store, TableRecord
+from data.timers import LOBBY
 from engines import Engine, IllegalAction, check_options, get_engine
-from engines.bots import bot_action
+from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
+from host.clock import plan_turn
 from host.errors import Refusal, StaleClick
-from host.names import fill_names
+from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
+from host.outcomes import final_places
 from host.replay import canonical, rebuild
+from host.seat_changes import LongGames
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +43,8 @@ class ActOutcome:
     turn_changed: bool
     over: bool
     state: Any
+    #: Seats that came to act with this action (they are told it is their turn).
+    entered: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -64,10 +70,20 @@ def seat_names(table: TableRecord) -> list[str]:
     return [s.name for s in table.seats]
 
 
-class TableService:
-    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None) -> None:
+class TableService(LongGames):
+    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None, bot_delay: float = 0.0) -> None:
         self.store = store
         self._new_seed = new_seed or (lambda: secrets.randbits(62))
+        #: Seconds before a bot's move, unless the server's settings say otherwise (``delay_for``).
+        self.bot_delay = bot_delay
+        self.delay_for: Callable[[int | None], float] = lambda guild_id: self.bot_delay
+        #: Told the earliest due instant whenever timers change, so the scheduler can wake.
+        self.on_timers: Callable[[float | None], None] = lambda due: None
+        #: The level of a new bot seat, and of the bot that stands in for a timed-out player, per server.
+        self.level_for: Callable[[int | None], str] = lambda guild_id: "easy"
+        #: Computes a bot's move: (game, snapshot, seat, salt, level) -> action. The bot sets a process
+        #: pool (host.thinking.BotPool) so that search never runs on the event loop.
+        self.think: Callable[[str, dict[str, Any], int, int, str], Awaitable[str]] = self._think_inline
         # One lock per table serialises every change to it in this process (lobby edits,
         # start, moves, abandon); the store's revision and version checks guard the rest.
         self._locks: dict[int, asyncio.Lock] = {}
@@ -75,6 +91,20 @@ class TableService:
         # This process is the only writer, so a table read once stays true until
         # the service itself changes it; the play path then needs no reads at all.
         self._records: dict[int, TableRecord] = {}
+
+    @staticmethod
+    async def _think_inline(game_id: str, snapshot: dict[str, Any], seat: int, salt: int, level: str) -> str:
+        engine = get_engine(game_id)
+        return bot_action(engine, engine.load(snapshot), seat, salt, level=level)
+
+    def level_of(self, table: TableRecord, seat: int) -> str:
+        return table.seats[seat].level or self.level_for(table.guild_id)
+
+    async def bot_choice(self, table: TableRecord, state: Any, seat: int) -> str:
+        """The move the seat's bot makes in ``state``: the same for the same table seed and version."""
+        engine = self.engine_of(table)
+        return await self.think(table.game, engine.dump(state), seat, table.seed + table.version,
+                                self.level_of(table, seat))
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -102,12 +132,13 @@ class TableService:
         self._records[table_id] = table
         return table
 
-    async def mark_posted(self, table: TableRecord) -> None:
-        """Remember that the table message for ``table.version`` went out."""
-        await self.store.set_posted_version(table.id, table.version)
+    async def mark_posted(self, table: TableRecord, message_id: int | None = None) -> None:
+        """Remember that the table message for ``table.version`` went out (and which message it is)."""
+        await self.store.set_posted_version(table.id, table.version, message_id)
         cached = self._records.get(table.id)
-        if cached is not None and cached.posted_version < table.version:
-            self._records[table.id] = replace(cached, posted_version=table.version)
+        if cached is not None and cached.posted_version <= table.version:
+            self._records[table.id] = replace(cached, posted_version=table.version,
+                                              message_id=message_id or cached.message_id)
 
     @staticmethod
     def engine_of(table: TableRecord) -> Engine:
@@ -142,25 +173,35 @@ class TableService:
 
     # ------------------------------------------------------------------- lobby
 
-    async def create(self, *, guild_id: int | None, channel_id: int, game_id: str,
-                     options: dict[str, Any] | None, user_id: int, user_name: str) -> TableRecord:
+    def check_new(self, game_id: str, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The game's options merged over its defaults; an unknown game or a bad option raises Refusal."""
         try:
             engine = get_engine(game_id)
         except (KeyError, ModuleNotFoundError):
-            raise Refusal(f"I don't know a game called `{game_id}`.") from None
+            raise Refusal(f"I don't know a game called `{game_id[:40]}`.") from None
         try:
-            merged = check_options(engine, options)
+            return check_options(engine, options)
         except ValueError as exc:
             raise Refusal(str(exc)) from None
+
+    async def create(self, *, guild_id: int | None, channel_id: int, game_id: str,
+                     options: dict[str, Any] | None, user_id: int, user_name: str,
+                     turn_time: int | None = None, on_timeout: str = "bot", parent_id: int | None = None,
+                     lobby_timeout: float | None = None) -> TableRecord:
+        merged = self.check_new(game_id, options)
         try:
-            return await self.store.create_table(guild_id=guild_id, channel_id=channel_id, game=game_id,
-                                                 options=merged, seed=self._new_seed(), host_id=user_id,
-                                                 host_name=user_name)
+            table = await self.store.create_table(guild_id=guild_id, channel_id=channel_id, game=game_id,
+                                                  options=merged, seed=self._new_seed(), host_id=user_id,
+                                                  host_name=user_name, turn_time=turn_time, on_timeout=on_timeout,
+                                                  parent_id=parent_id, lobby_timeout=lobby_timeout)
         except ChannelBusy:
             busy = await self.store.active_table(channel_id)
             where = "" if busy is None else f" ({self.engine_of(busy).title}, table #{busy.id}, {busy.status})"
             raise Refusal(f"This channel already has a table{where}. Use `/game status` to see it, "
                           "or start yours in another channel or thread.") from None
+        if lobby_timeout is not None:
+            self.on_timers(None)
+        return table
 
     def _gone(self, table: TableRecord) -> Refusal:
         """The truth about a table that is no longer a lobby, for a lobby change that lost a race."""
@@ -218,15 +259,19 @@ class TableService:
         return await self._edit_lobby(table_id or (await self.require_table(channel_id)).id, edit)
 
     async def add_bot(self, channel_id: int, user_id: int, is_manager: bool,
-                      table_id: int | None = None) -> LobbyChange:
+                      table_id: int | None = None, level: str | None = None) -> LobbyChange:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
             self._require_host(table, user_id, is_manager, "add bot players")
             engine = self.engine_of(table)
             if len(seats) >= engine.max_players:
                 raise Refusal(f"The table is full ({engine.max_players} seats).")
-            taken = {s.name for s in seats}
+            taken = {s.name.split(" (")[0] for s in seats}
             name = next(n for n in MAX_BOTS_NAMES if n not in taken)
-            seats.append(SeatRecord(len(seats), None, name, True))
+            chosen = level or self.level_for(table.guild_id)
+            if chosen not in BOT_LEVELS:
+                raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
+            # The level is part of the name, so the lobby, the table image and every line show it.
+            seats.append(SeatRecord(len(seats), None, f"{name} ({chosen})", True, level=chosen))
 
         return await self._edit_lobby(table_id or (await self.require_table(channel_id)).id, edit)
 
@@ -251,14 +296,18 @@ class TableService:
                               f"{need} more must `/game join`, or the host can `/game addbot`.")
             seats = self._seating(engine, table)
             state = engine.new_game(n, table.seed, table.options)
+            seated = replace(table, seats=seats)
+            timers = plan_turn(seated, None, engine.to_act(state), self.store.now(), self.delay_for(table.guild_id))
+            timers.drop_kinds.append(LOBBY)
             try:
-                await self.store.start_table(table.id, table.revision, seats, canonical(engine.dump(state)))
+                await self.store.start_table(table.id, table.revision, seats, canonical(engine.dump(state)), timers)
             except StaleVersion:
                 raise self._gone(await self.reload(table.id)) from None
             finally:
                 self._records.pop(table.id, None)
             table = await self.reload(table.id)
             self._states[table.id] = (0, state)
+            self.on_timers(None)
             return table
 
     @staticmethod
@@ -313,8 +362,17 @@ class TableService:
         names = seat_names(table)
         choices: list[tuple[str, str]] = []
         if table.status == "playing":
-            choices = [(a, fill_names(engine.describe(state, a), names)) for a in engine.legal_actions(state, seat)]
+            # Names are shortened inside a label, never the action: a label fits a button (80).
+            choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
+                       for a in engine.legal_actions(state, seat)]
         return HandInfo(table, seat, engine.view(state, seat), choices, engine.to_act(state))
+
+    async def places(self, table: TableRecord) -> list[int]:
+        """Each seat's final place: as recorded when the table finished (forfeits included)."""
+        recorded = {seat: place for seat, _, place in await self.store.results(table.id)}
+        if recorded:
+            return [recorded.get(s.position, len(table.seats)) for s in table.seats]
+        return self.engine_of(table).outcome(await self.state(table))
 
     async def public_view(self, table: TableRecord) -> dict[str, Any]:
         return self.engine_of(table).view(await self.state(table), None)
@@ -332,26 +390,34 @@ class TableService:
             return await self._apply(table, seat, action)
 
     async def bot_step(self, table_id: int) -> ActOutcome | None:
-        """Let one bot seat that is to act make its move; None when no bot is to act."""
+        """Let one bot seat that is to act make its move; None when no bot is to act.
+
+        The bot thinks outside the table's lock (a search may take a second, in a worker process);
+        its move is then applied with the version check, and a move computed for a version the
+        table has left raises StaleClick: the bot timer that the newer change wrote tries again.
+        """
+        table = await self.get(table_id)
+        if table.status != "playing" or table.paused:
+            return None
+        engine = self.engine_of(table)
+        state = await self.state(table)
+        bots = [s for s in engine.to_act(state) if table.seats[s].bot_plays]
+        if not bots:
+            return None
+        seat = bots[0]
+        action = await self.bot_choice(table, state, seat)
         async with self.lock(table_id):
-            table = await self.get(table_id)
-            if table.status != "playing":
-                return None
-            engine = self.engine_of(table)
-            state = await self.state(table)
-            bots = [s for s in engine.to_act(state) if table.seats[s].is_bot]
-            if not bots:
-                return None
-            seat = bots[0]
-            action = bot_action(engine, state, seat, table.seed + table.version)
-            return await self._apply(table, seat, action)
+            current = await self.get(table_id)
+            if current.version != table.version or current.status != "playing":
+                raise StaleClick(table_id)
+            return await self._apply(current, seat, action, by_bot=True)
 
     async def bots_to_act(self, table_id: int) -> bool:
         table = await self.get(table_id)
         if table.status != "playing":
             return False
         state = await self.state(table)
-        return any(table.seats[s].is_bot for s in self.engine_of(table).to_act(state))
+        return any(table.seats[s].bot_plays for s in self.engine_of(table).to_act(state))
 
     @staticmethod
     def _require_playing(table: TableRecord) -> None:
@@ -362,7 +428,10 @@ class TableService:
         if table.status == "abandoned":
             raise Refusal("This table was abandoned. Start a new one with `/game new`.")
 
-    async def _apply(self, table: TableRecord, seat: int, action: str) -> ActOutcome:
+    async def _apply(self, table: TableRecord, seat: int, action: str, *, by_bot: bool = False,
+                     prefix: str = "", seats: list[SeatRecord] | None = None,
+                     seat_events: list[tuple[int, str, int | None, int | None]] | None = None) -> ActOutcome:
+        """Apply and commit one action for ``seat``; ``prefix`` heads its public line (a timeout's note)."""
         engine = self.engine_of(table)
         state = await self.state(table)
         names = seat_names(table)
@@ -379,16 +448,22 @@ class TableService:
         except IllegalAction as exc:
             raise Refusal(str(exc) or "That move isn't allowed.") from None
         events = [fill_names(e, names) for e in engine.events(new_state)]
-        line = f"**{names[seat]}** {fill_names(label, names)}"
+        line = f"{prefix}**{names[seat]}** {fill_names(label, names)}"
         over = engine.is_over(new_state)
+        if seats is None and not by_bot and table.seats[seat].timeouts:
+            # A move of the player's own resets their run of timeouts.
+            seats = [replace(s, timeouts=0) if s.position == seat else s for s in table.seats]
+        changed = table if seats is None else replace(table, seats=seats)
         results = None
         if over:
-            places = engine.outcome(new_state)
-            results = [(s.position, s.user_id, places[s.position]) for s in table.seats]
+            places = final_places(engine, changed, engine.outcome(new_state))
+            results = [(s.position, s.user_id, places[s.position]) for s in changed.seats]
         snapshot = canonical(engine.dump(new_state))
+        timers = plan_turn(changed, to_act, engine.to_act(new_state), self.store.now(),
+                           self.delay_for(table.guild_id), over=over)
         try:
             version = await self.store.commit_action(table.id, table.version, seat, action, line, events,
-                                                     snapshot, results)
+                                                     snapshot, results, timers, seats, seat_events or ())
         except StaleVersion:
             await self.reload(table.id)
             raise StaleClick(table.id) from None
@@ -396,12 +471,14 @@ class TableService:
             self._records.pop(table.id, None)  # the transaction rolled back; trust only the database
             raise
         self._states[table.id] = (version, new_state)
-        table = replace(table, version=version, snapshot=snapshot, status="finished" if over else "playing",
+        table = replace(changed, version=version, snapshot=snapshot, status="finished" if over else "playing",
                         revision=table.revision + 1)
         self._records[table.id] = table
+        self.on_timers(None)
+        now_acting = engine.to_act(new_state)
         return ActOutcome(table=table, seat=seat, line=line, events=events,
-                          turn_changed=engine.to_act(new_state) != to_act or bool(events) or over,
-                          over=over, state=new_state)
+                          turn_changed=now_acting != to_act or bool(events) or over,
+                          over=over, state=new_state, entered=[s for s in now_acting if s not in to_act])
 
     async def verify_replay(self, table_id: int) -> bool:
         """Replaying the log from the seed gives the stored snapshot, byte for byte."""

@@ -80,6 +80,7 @@ async def move(channel: Any, members: dict[int, Any], acks: TextIO, rng: random.
 async def main(db: str, acks_path: str, seed: int, steps: int, visit_all: bool) -> None:
     os.environ["DATABASE_PATH"] = db
     os.environ["BOT_DELAY"] = "0"
+    os.environ["BOT_LEVEL"] = "easy"  # durability is under test here, not the bots' strength
     logging.basicConfig(level=logging.WARNING)
     import simcord
 

@@ -101,7 +101,7 @@ def driver(db: Path, acks: Path, seed: int, steps: int, *, visit_all: bool = Fal
     return subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def kill_and_check(workdir: Path, kills: int, seed: int, *, low: float = 2.0, high: float = 4.5,
+def kill_and_check(workdir: Path, kills: int, seed: int, *, low: float = 2.5, high: float = 5.0,
                    report: bool = False) -> tuple[int, int]:
     """``kills`` random SIGKILLs during play, each followed by the checks; then a run that plays on."""
     rng = random.Random(seed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +18,17 @@ def db_path(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> str:
     path = str(tmp_path / "deckhand.sqlite3")
     monkeypatch.setenv("DATABASE_PATH", path)
     monkeypatch.setenv("BOT_DELAY", "0")
+    # Bots play by rules of thumb in end-to-end tests: search levels are tested in tests/engines.
+    monkeypatch.setenv("BOT_LEVEL", "easy")
     monkeypatch.delenv("DEV_GUILD_ID", raising=False)
     return path
+
+
+@pytest.fixture(autouse=True)
+def fixed_table_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test deals the same games every run: table seeds come from a counter, not the OS."""
+    seeds = itertools.count(1000)
+    monkeypatch.setattr("host.tables.secrets.randbits", lambda bits: next(seeds) % (1 << bits))
 
 
 @pytest.fixture

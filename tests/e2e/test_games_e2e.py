@@ -90,7 +90,7 @@ async def test_pedwar_full_game_with_humans_and_a_bot_and_a_clicked_trump_phase(
 
 async def test_king_pedro_two_friends_partner_against_two_bots(world: Any) -> None:
     seats_line = await seat(world, "king_pedro", ["alice", "bob"], bots=2, options="target=30 max_rounds=2")
-    order = re.findall(r"\d\. ([\w ]+?)(?:,|$)", seats_line.split("Seats:")[1])
+    order = re.findall(r"\d\. ([^,]+?)(?:,|$)", seats_line.split("Seats:")[1].strip())
     positions = {name: i for i, name in enumerate(order)}
     assert positions["alice"] % 2 == positions["bob"] % 2, f"alice and bob must be partners: {order}"
     first = latest_table_message(world.channel)

@@ -18,6 +18,7 @@ import pytest
 
 import data.store as store_module
 from data.store import SeatRecord, StaleVersion, Store, TxClosed
+from data.timers import BOT, TimerPlan, TimerRecord
 from host import TableService
 from tests.host.test_store import started
 
@@ -112,6 +113,11 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
         "set_posted_version": lambda t: store.set_posted_version(t.id, 0),
         "replace_snapshot": lambda t: store.replace_snapshot(t.id, 0, "{}"),
         "commit_action": lambda t: store.commit_action(t.id, 0, 0, "x", "x", [], "{}"),
+        "change_table": lambda t: store.change_table(t.id, t.revision, paused=True),
+        "change_timers": lambda t: store.change_timers(t.id, TimerPlan(add=[TimerRecord(t.id, BOT, -1, 5.0)])),
+        "push_timer": lambda t: store.push_timer(TimerRecord(t.id, BOT, -1, 5.0), 9.0),
+        "set_guild_setting": lambda t: store.set_guild_setting(1, "turn_time", "1d", 7),
+        "set_dm_notify": lambda t: store.set_dm_notify(7, True),
         "close_table": lambda t: store.close_table(t.id, t.revision),
     }
     writes = {name for name, fn in inspect.getmembers(Store, inspect.iscoroutinefunction)
@@ -124,4 +130,5 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
 
 
 READS = {"get_table", "active_table", "playing_tables", "all_tables", "actions", "results", "schema_version",
-         "pragma", "close", "close_all", "open"}
+         "pragma", "close", "close_all", "open", "next_due", "due_timers", "timers_of", "guild_settings",
+         "settings_log", "dm_notify", "tables_in_guild", "latest_table", "seat_events", "unposted_tables"}

@@ -1,0 +1,42 @@
+"""Durations as members type them: ``90s``, ``10m``, ``12h``, ``3d``, ``1d12h``, or ``off``."""
+
+from __future__ import annotations
+
+import re
+
+from host.errors import Refusal
+
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_DURATION = re.compile(r"(?:[0-9]{1,6}[smhd])+")
+_GROUP = re.compile(r"([0-9]{1,6})([smhd])")
+FORMS = "`off`, or a whole number with s, m, h or d, such as `90s`, `10m`, `12h`, `3d` or `1d12h`"
+
+
+def parse_duration(text: str, *, low: int, high: int, what: str = "turn_time", allow_off: bool = True) -> int | None:
+    """Seconds, or None for ``off``; anything else, or out of ``[low, high]``, raises Refusal naming the forms."""
+    raw = text.strip().lower()
+    if allow_off and raw == "off":
+        return None
+    if not _DURATION.fullmatch(raw):
+        raise Refusal(f"`{text[:40]}` isn't a duration I can read for `{what}`. Use {FORMS}.")
+    seconds = sum(int(n) * UNITS[unit] for n, unit in _GROUP.findall(raw))
+    if not low <= seconds <= high:
+        raise Refusal(f"`{what}` must be between {describe(low)} and {describe(high)}; `{text[:40]}` is "
+                      f"{describe(seconds)}.")
+    return seconds
+
+
+def describe(seconds: int | float | None) -> str:
+    """``93784`` → ``1d 2h 3m 4s``; None → ``off``."""
+    if seconds is None:
+        return "off"
+    left = int(seconds)
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if left >= size:
+            parts.append(f"{left // size}{unit}")
+            left %= size
+    return " ".join(parts) or "0s"
+
+
+TURN_TIME_BOUNDS = (30, 14 * 86400)

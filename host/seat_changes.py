@@ -1,0 +1,254 @@
+"""Long games: timeouts, resign, replace, pause, resume and return.
+
+Each is a change of a game in play under the table's lock, with the revision
+check that moves have (``Store.change_table``) or, for a timeout's bot moves,
+an ordinary write-ahead action with the version check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from data.store import FORFEITED, PLAYER, STAND_IN, SeatRecord, StaleVersion, TableRecord
+from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
+from host.clock import paused_plan, plan_turn, resumed_plan
+from host.errors import Refusal
+from host.outcomes import forfeit_win
+
+if TYPE_CHECKING:
+    from host.tables import ActOutcome, TableService
+
+#: Timeouts in a row after which a bot plays the seat for the rest of the game.
+TAKEOVER_AFTER = 3
+
+
+@dataclass
+class SeatNotice:
+    """A committed change that the table should be told about."""
+
+    table: TableRecord
+    lines: list[str]
+    over: bool = False
+    mentions: list[int] = field(default_factory=list)
+    outcomes: list[ActOutcome] = field(default_factory=list)
+
+
+@dataclass
+class Reminder:
+    table: TableRecord
+    seats: list[int]
+    due: float
+
+
+class LongGames:
+    """Mixed into TableService."""
+
+    async def _playing(self: TableService, channel_id: int, table_id: int | None) -> TableRecord:
+        table = await self.reload(table_id or (await self.require_table(channel_id)).id)
+        self._require_playing(table)
+        return table
+
+    async def _commit_change(self: TableService, table: TableRecord, **change: Any) -> TableRecord:
+        try:
+            await self.store.change_table(table.id, table.revision, **change)
+        except StaleVersion:
+            raise Refusal("The table changed just now; look again and retry.") from None
+        finally:
+            self._records.pop(table.id, None)
+        self.on_timers(None)
+        return await self.reload(table.id)
+
+    # ---------------------------------------------------------------- timeouts
+
+    async def timeout(self: TableService, timer: TimerRecord) -> SeatNotice | None:
+        """A seat's deadline came: apply the table's policy, unless the deadline no longer holds."""
+        async with self.lock(timer.table_id):
+            table = await self.reload(timer.table_id)
+            current = [t for t in await self.store.timers_of(table.id) if (t.kind, t.seat) == (DEADLINE, timer.seat)]
+            if not current or current[0].started != timer.started:
+                return None  # a move or a new turn replaced this deadline
+            if table.status != "playing":
+                await self.store.change_timers(table.id, TimerPlan(drop_all=True))
+                return None
+            if current[0].due is None or current[0].due > self.store.now():
+                return None  # paused, or moved later
+            engine = self.engine_of(table)
+            state = await self.state(table)
+            seat = timer.seat
+            if seat not in engine.to_act(state) or table.seats[seat].bot_plays:
+                await self.store.change_timers(table.id, TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
+                return None
+            record = table.seats[seat]
+            if table.on_timeout == "forfeit":
+                return await self._forfeit(table, seat, "timeout", None,
+                                           f"⏰ Time ran out for **{record.name}**, who forfeits.")
+            seats = [replace(s) for s in table.seats]
+            seats[seat].timeouts += 1
+            events: list[tuple[int, str, int | None, int | None]] = [(seat, "timeout", record.user_id, None)]
+            lines = []
+            if seats[seat].timeouts >= TAKEOVER_AFTER:
+                seats[seat].stand_in = STAND_IN
+                events.append((seat, "stand_in", record.user_id, None))
+                lines.append(f"🤖 **{record.name}** timed out {TAKEOVER_AFTER} times in a row, so a bot plays "
+                             "their seat from now on. `/game return` takes it back.")
+            outcomes = await self._bot_moves_for(table, seat, seats, events,
+                                                 "⏰ Time ran out, so the bot played for them: ")
+            last = outcomes[-1].table if outcomes else await self.reload(table.id)
+            return SeatNotice(last, lines, bool(outcomes and outcomes[-1].over), [], outcomes)
+
+    async def _bot_moves_for(self: TableService, table: TableRecord, seat: int, seats: list[SeatRecord],
+                             events: list[tuple[int, str, int | None, int | None]], prefix: str) -> list[ActOutcome]:
+        """The bot moves for ``seat`` until it leaves ``to_act`` (all the steps of its decision)."""
+        engine = self.engine_of(table)
+        state = await self.state(table)
+        outcomes: list[ActOutcome] = []
+        first = True
+        while table.status == "playing" and seat in engine.to_act(state):
+            action = await self.bot_choice(table, state, seat)
+            outcome = await self._apply(table, seat, action, by_bot=True, prefix=prefix,
+                                        seats=seats if first else None, seat_events=events if first else None)
+            outcomes.append(outcome)
+            table, state, first = outcome.table, outcome.state, False
+        return outcomes
+
+    async def reminder(self: TableService, timer: TimerRecord) -> Reminder | None:
+        """A half-time reminder came: consume it, and say whom to remind if the deadline still holds."""
+        async with self.lock(timer.table_id):
+            table = await self.reload(timer.table_id)
+            mine = [t for t in await self.store.timers_of(table.id) if (t.kind, t.seat) == (REMINDER, timer.seat)]
+            if not mine or mine[0].started != timer.started:
+                return None
+            await self.store.change_timers(table.id, TimerPlan(drop=[(REMINDER, timer.seat)]))
+            if table.status != "playing" or table.seats[timer.seat].bot_plays:
+                return None
+            state = await self.state(table)
+            if timer.seat not in self.engine_of(table).to_act(state):
+                return None
+            return Reminder(table, [timer.seat], timer.due or 0.0)
+
+    async def lobby_timeout(self: TableService, timer: TimerRecord) -> TableRecord | None:
+        """A lobby that never started closes itself."""
+        async with self.lock(timer.table_id):
+            table = await self.reload(timer.table_id)
+            if table.status != "lobby":
+                await self.store.change_timers(table.id, TimerPlan(drop_kinds=[LOBBY]))
+                return None
+            await self.store.close_table(table.id, table.revision)
+            self._records.pop(table.id, None)
+            return await self.reload(table.id)
+
+    # --------------------------------------------------------------- forfeits
+
+    async def _forfeit(self: TableService, table: TableRecord, seat: int, kind: str, by: int | None,
+                       line: str) -> SeatNotice:
+        engine = self.engine_of(table)
+        state = await self.state(table)
+        seats = [replace(s) for s in table.seats]
+        seats[seat].stand_in = FORFEITED
+        changed = replace(table, seats=seats)
+        win = forfeit_win(engine, changed)
+        now = self.store.now()
+        to_act = engine.to_act(state)
+        events = [(seat, kind, table.seats[seat].user_id, by)]
+        if win is not None:
+            results = [(s.position, s.user_id, win[s.position]) for s in seats]
+            timers = plan_turn(changed, to_act, [], now, 0.0, over=True)
+            after = await self._commit_change(table, seats=seats, timers=timers, results=results, events=events)
+            winners = [s.name for s in seats if win[s.position] == 1]
+            return SeatNotice(after, [line, f"🏁 **{' and '.join(winners)}** win{'s' if len(winners) == 1 else ''}."],
+                              over=True)
+        timers = plan_turn(changed, to_act, to_act, now, self.delay_for(table.guild_id))
+        after = await self._commit_change(table, seats=seats, timers=timers, events=events)
+        return SeatNotice(after, [line, f"A bot plays **{seats[seat].name}**'s seat to the end; "
+                                        "the seat is placed last."])
+
+    async def resign(self: TableService, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
+        table_id = table_id or (await self.require_table(channel_id)).id
+        async with self.lock(table_id):
+            table = await self._playing(channel_id, table_id)
+            seat = self.seat_of(table, user_id)
+            if seat is None:
+                raise Refusal("You are not playing at this table.")
+            if table.seats[seat].stand_in == FORFEITED:
+                raise Refusal("You have already left this game.")
+            return await self._forfeit(table, seat, "resign", user_id, f"🏳️ **{table.seats[seat].name}** resigns.")
+
+    # ------------------------------------------------------------ replace, return
+
+    async def replace_player(self: TableService, channel_id: int, user_id: int, is_manager: bool, player_id: int,
+                             new_id: int, new_name: str, table_id: int | None = None) -> SeatNotice:
+        table_id = table_id or (await self.require_table(channel_id)).id
+        async with self.lock(table_id):
+            table = await self._playing(channel_id, table_id)
+            self._require_host(table, user_id, is_manager, "replace a player")
+            seat = self.seat_of(table, player_id)
+            if seat is None:
+                raise Refusal(f"<@{player_id}> has no seat at this table.")
+            if self.seat_of(table, new_id) is not None:
+                raise Refusal(f"<@{new_id}> already has a seat at this table.")
+            if table.seats[seat].stand_in == FORFEITED:
+                raise Refusal("That seat was forfeited; a bot plays it to the end.")
+            seats = [replace(s) for s in table.seats]
+            old_name = seats[seat].name
+            seats[seat] = replace(seats[seat], user_id=new_id, name=new_name, timeouts=0, stand_in=PLAYER)
+            timers = await self._retimed(table, seats, seat)
+            after = await self._commit_change(table, seats=seats, timers=timers,
+                                              events=[(seat, "replace", new_id, user_id)])
+            return SeatNotice(after, [f"🔁 <@{new_id}> takes over **{old_name}**'s seat (seat {seat + 1}). "
+                                      "Open your hand with **Hand / act**."], mentions=[new_id])
+
+    async def take_back(self: TableService, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
+        table_id = table_id or (await self.require_table(channel_id)).id
+        async with self.lock(table_id):
+            table = await self._playing(channel_id, table_id)
+            seat = self.seat_of(table, user_id)
+            if seat is None:
+                raise Refusal("You are not playing at this table.")
+            if table.seats[seat].stand_in == FORFEITED:
+                raise Refusal("You left this game; a bot plays your seat to the end.")
+            if table.seats[seat].stand_in != STAND_IN:
+                raise Refusal("You are playing your seat already.")
+            seats = [replace(s) for s in table.seats]
+            seats[seat] = replace(seats[seat], stand_in=PLAYER, timeouts=0)
+            timers = await self._retimed(table, seats, seat)
+            after = await self._commit_change(table, seats=seats, timers=timers,
+                                              events=[(seat, "return", user_id, user_id)])
+            return SeatNotice(after, [f"🙋 **{seats[seat].name}** is back and plays their own seat again."])
+
+    async def _retimed(self: TableService, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
+        """Timers after ``seat`` changed hands: its clock starts afresh if it is to act."""
+        state = await self.state(table)
+        to_act = self.engine_of(table).to_act(state)
+        changed = replace(table, seats=seats)
+        plan = plan_turn(changed, [s for s in to_act if s != seat], to_act, self.store.now(),
+                         self.delay_for(table.guild_id))
+        if seat in to_act:
+            plan.drop += [(DEADLINE, seat), (REMINDER, seat)]
+        return plan
+
+    # ---------------------------------------------------------- pause, resume
+
+    async def pause(self: TableService, channel_id: int, user_id: int, is_manager: bool,
+                    table_id: int | None = None) -> SeatNotice:
+        table_id = table_id or (await self.require_table(channel_id)).id
+        async with self.lock(table_id):
+            table = await self._playing(channel_id, table_id)
+            self._require_host(table, user_id, is_manager, "pause the table")
+            if table.paused:
+                raise Refusal("This table is already paused. `/game resume` restarts its clocks.")
+            timers = paused_plan(await self.store.timers_of(table.id), self.store.now())
+            after = await self._commit_change(table, paused=True, timers=timers)
+            return SeatNotice(after, ["⏸️ The table is paused: no clock runs and no bot moves until `/game resume`."])
+
+    async def resume(self: TableService, channel_id: int, user_id: int, is_manager: bool,
+                     table_id: int | None = None) -> SeatNotice:
+        table_id = table_id or (await self.require_table(channel_id)).id
+        async with self.lock(table_id):
+            table = await self._playing(channel_id, table_id)
+            self._require_host(table, user_id, is_manager, "resume the table")
+            if not table.paused:
+                raise Refusal("This table isn't paused.")
+            timers = resumed_plan(await self.store.timers_of(table.id), self.store.now())
+            after = await self._commit_change(table, paused=False, timers=timers)
+            return SeatNotice(after, ["▶️ The table plays on: each waiting seat has the time it had left."])

@@ -1,0 +1,157 @@
+"""Per-server settings: defaults for new tables, reminders, bot pace and level, lobby timeout, game channels.
+
+Values are stored as the text a manager typed, after checking; :class:`ServerSettings`
+reads them back as typed values, with a small per-guild cache that every change clears.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from data.store import Store
+from host.durations import TURN_TIME_BOUNDS, describe, parse_duration
+from host.errors import Refusal
+from host.parsing import whole_number
+
+BOT_LEVELS = ("random", "easy", "normal", "hard")
+ON_TIMEOUT = ("bot", "forfeit")
+ON_OFF = ("on", "off")
+LOBBY_BOUNDS = (60, 30 * 86400)
+MAX_BOT_DELAY = 600
+
+
+@dataclass(frozen=True)
+class Settings:
+    turn_time: int | None = None
+    on_timeout: str = "bot"
+    thread: bool = False
+    reminders: bool = True
+    bot_delay: float | None = None  # None: the process's BOT_DELAY
+    bot_level: str = "normal"
+    lobby_timeout: int = 3 * 86400
+    game_channels: tuple[int, ...] = ()  # empty: any channel
+
+    def allows_channel(self, channel_id: int) -> bool:
+        return not self.game_channels or channel_id in self.game_channels
+
+
+NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels")
+HELP = {
+    "turn_time": "default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)",
+    "on_timeout": "what happens when a seat's time runs out: bot or forfeit",
+    "thread": "whether new tables open in their own thread: on or off",
+    "reminders": "a reminder at half time: on or off",
+    "bot_delay": "seconds a bot waits before each move (0 to 600)",
+    "bot_level": "level of new bot seats: random, easy, normal or hard",
+    "lobby_timeout": "a lobby that has not started after this long closes itself (1m to 30d)",
+    "game_channels": "where tables may be opened: any, or channel mentions/ids separated by spaces",
+}
+
+
+def normalise(name: str, value: str) -> str:
+    """Check ``value`` for ``name`` and return its stored form; a bad value raises Refusal."""
+    raw = value.strip()
+    low = raw.lower()
+    if name not in NAMES:
+        raise Refusal(f"There is no setting `{name[:40]}`. The settings are: {', '.join(NAMES)}.")
+    if name == "turn_time":
+        seconds = parse_duration(raw, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1])
+        return "off" if seconds is None else str(seconds)
+    if name == "lobby_timeout":
+        seconds = parse_duration(raw, low=LOBBY_BOUNDS[0], high=LOBBY_BOUNDS[1], what="lobby_timeout",
+                                 allow_off=False)
+        return str(seconds)
+    if name == "on_timeout":
+        return _choice(name, low, ON_TIMEOUT)
+    if name in ("thread", "reminders"):
+        return _choice(name, low, ON_OFF)
+    if name == "bot_level":
+        return _choice(name, low, BOT_LEVELS)
+    if name == "bot_delay":
+        number = whole_number(raw, 0, MAX_BOT_DELAY)
+        if number is None:
+            raise Refusal(f"`bot_delay` is a whole number of seconds from 0 to {MAX_BOT_DELAY}.")
+        return str(number)
+    if low == "any":
+        return "any"
+    ids = []
+    for part in raw.replace(",", " ").split():
+        number = whole_number(part.strip("<#>"), 1, 2**63 - 1)
+        if number is None:
+            raise Refusal("`game_channels` is `any`, or channels (#mentions or ids) separated by spaces.")
+        ids.append(number)
+    if not ids:
+        raise Refusal("`game_channels` is `any`, or channels (#mentions or ids) separated by spaces.")
+    return " ".join(str(i) for i in dict.fromkeys(ids))
+
+
+def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise Refusal(f"`{name}` is one of {', '.join(f'`{a}`' for a in allowed)}.")
+    return value
+
+
+def parse(stored: dict[str, str], default_level: str = "normal") -> Settings:
+    values: dict[str, Any] = {"bot_level": default_level}
+    for name, raw in stored.items():
+        if name == "turn_time":
+            values[name] = None if raw == "off" else int(raw)
+        elif name == "lobby_timeout":
+            values[name] = int(raw)
+        elif name in ("thread", "reminders"):
+            values[name] = raw == "on"
+        elif name == "bot_delay":
+            values[name] = float(raw)
+        elif name == "game_channels":
+            values[name] = () if raw == "any" else tuple(int(x) for x in raw.split())
+        elif name in NAMES:
+            values[name] = raw
+    return Settings(**values)
+
+
+def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
+    # (bot_level is always concrete: the process default fills it in when the server set none.)
+    """(name, value) lines for /config show."""
+    channels = "any" if not settings.game_channels else " ".join(f"<#{c}>" for c in settings.game_channels)
+    delay = settings.bot_delay if settings.bot_delay is not None else default_delay
+    return [("turn_time", describe(settings.turn_time)), ("on_timeout", settings.on_timeout),
+            ("thread", "on" if settings.thread else "off"), ("reminders", "on" if settings.reminders else "off"),
+            ("bot_delay", f"{delay:g}s" + ("" if settings.bot_delay is not None else " (the process default)")),
+            ("bot_level", settings.bot_level), ("lobby_timeout", describe(settings.lobby_timeout)),
+            ("game_channels", channels)]
+
+
+class ServerSettings:
+    def __init__(self, store: Store, default_delay: float, default_level: str = "normal") -> None:
+        self.store = store
+        self.default_delay = default_delay
+        self.default_level = default_level
+        self._cache: dict[int, Settings] = {}
+
+    async def get(self, guild_id: int | None) -> Settings:
+        if guild_id is None:
+            return Settings()
+        cached = self._cache.get(guild_id)
+        if cached is None:
+            cached = parse(await self.store.guild_settings(guild_id), self.default_level)
+            self._cache[guild_id] = cached
+        return cached
+
+    def cached_delay(self, guild_id: int | None) -> float:
+        """The bot pace for a guild, from the cache (filled by any earlier ``get``)."""
+        cached = self._cache.get(guild_id or 0)
+        if cached is None or cached.bot_delay is None:
+            return self.default_delay
+        return cached.bot_delay
+
+    def cached_level(self, guild_id: int | None) -> str:
+        """The level of new bot seats in a guild, from the cache (filled by any earlier ``get``)."""
+        cached = self._cache.get(guild_id or 0)
+        return cached.bot_level if cached is not None else self.default_level
+
+    async def set(self, guild_id: int, name: str, value: str, user_id: int) -> Settings:
+        stored = normalise(name, value)
+        await self.store.set_guild_setting(guild_id, name, stored, user_id)
+        self._cache.pop(guild_id, None)
+        return await self.get(guild_id)
