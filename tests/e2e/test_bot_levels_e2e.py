@@ -25,7 +25,8 @@ async def test_a_normal_bot_thinks_off_the_loop_and_its_move_is_the_reproducible
     alice = world.members["alice"]
     await alice.slash(world.channel, "game new", game="pentawar")
     added = await alice.slash(world.channel, "game addbot", level="normal")
-    assert "(normal)" in answer_text(added)
+    seats = next(f.value for f in added.response.embeds[0].fields if f.name == "Seats")
+    assert "Robo Ada (normal)" in seats, "the lobby shows each bot's level"
     await alice.slash(world.channel, "game start")
     assert rows(db_path, "SELECT level FROM seats WHERE is_bot = 1") == [("normal",)]
     for _ in range(3):
