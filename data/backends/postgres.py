@@ -46,6 +46,14 @@ def _params(params: Sequence[Any]) -> list[Any]:
     return [_param(v) for v in params]
 
 
+async def _keep(_conn: asyncpg.Connection) -> None:
+    """Release without asyncpg's default reset (RESET ALL, UNLISTEN…: a round trip per use).
+
+    The store changes no session state: it sets nothing, listens to nothing and takes only
+    transaction-scoped locks; asyncpg still rolls back a transaction left open before this.
+    """
+
+
 def redact(url: str) -> str:
     return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
 
@@ -88,10 +96,10 @@ class PostgresBackend:
     @classmethod
     async def open(cls, url: str, *, writers: int = WRITERS, readers: int = READERS) -> PostgresBackend:
         # Settings in the URL's query (e.g. ?search_path=…) reach the server as well; these are added to them.
-        writer = await asyncpg.create_pool(url, min_size=1, max_size=writers,
+        writer = await asyncpg.create_pool(url, min_size=1, max_size=writers, reset=_keep,
                                            server_settings={"application_name": "deckhand"})
         try:
-            reader = await asyncpg.create_pool(url, min_size=1, max_size=readers, server_settings={
+            reader = await asyncpg.create_pool(url, min_size=1, max_size=readers, reset=_keep, server_settings={
                 "application_name": "deckhand-read", "default_transaction_read_only": "on"})
         except BaseException:
             await writer.close()
