@@ -10,6 +10,7 @@ read sees what was committed when it ran, never a transaction in flight.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -124,7 +125,10 @@ class PostgresBackend:
                 yield tx
             except BaseException:
                 tx._end()
-                await transaction.rollback()
+                # The first error is the one to report; a connection that cannot even roll back
+                # is rolled back or discarded by the pool when it is released.
+                with contextlib.suppress(Exception):
+                    await transaction.rollback()
                 raise
             tx._end()
             await transaction.commit()

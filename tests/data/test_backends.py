@@ -111,3 +111,29 @@ async def test_reads_never_see_a_transaction_in_flight(store: Store) -> None:
     release.set()
     await task
     assert (await store.get_table(table.id)).status == "abandoned"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("where", ["between statements", "inside a statement"])
+async def test_a_cancelled_transaction_rolls_back_and_the_store_goes_on(store: Store, where: str) -> None:
+    tables = TableService(store, new_seed=lambda: 2)
+    table = await started(tables, 2)
+    inside = asyncio.Event()
+    slow = "SELECT pg_sleep(5)" if store._backend.name == "postgresql" else None
+
+    async def doomed() -> None:
+        async with store.transaction() as tx:
+            await tx.execute("UPDATE game_tables SET status = 'abandoned' WHERE id = ?", (table.id,))
+            inside.set()
+            if where == "inside a statement" and slow:
+                await tx.execute(slow)
+            await asyncio.sleep(5)
+
+    task = asyncio.create_task(doomed())
+    await inside.wait()
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert (await store.get_table(table.id)).status == "playing"  # type: ignore[union-attr]
+    await play_some(tables, table.id, 2)  # the write side works on
+    assert (await store.get_table(table.id)).version == 2  # type: ignore[union-attr]
