@@ -249,6 +249,36 @@ async def writers(url: str, n: int, count: int, raw: bool = False) -> tuple[floa
     return len(times) / wall, times
 
 
+async def floor(url: str, n: int, count: int) -> tuple[float, list[float]]:
+    """The ceiling the disk and server allow: bare asyncpg BEGIN/UPDATE/INSERT/COMMIT, no store, no engine."""
+    import asyncpg
+
+    conns = [await asyncpg.connect(url) for _ in range(n)]
+    try:
+        await conns[0].execute("CREATE TABLE bare_t (id BIGINT PRIMARY KEY, v BIGINT);"
+                               " CREATE TABLE bare_l (id BIGINT, v BIGINT, body TEXT)")
+        await conns[0].executemany("INSERT INTO bare_t VALUES ($1, 0)", [(i,) for i in range(n)])
+        body = "x" * 600  # about a snapshot's size
+
+        async def loop(conn: Any, writer: int) -> list[float]:
+            times = []
+            for v in range(count):
+                t = time.perf_counter()
+                async with conn.transaction():
+                    await conn.execute("UPDATE bare_t SET v = $1 WHERE id = $2", v, writer)
+                    await conn.execute("INSERT INTO bare_l VALUES ($1, $2, $3)", writer, v, body)
+                times.append(time.perf_counter() - t)
+            return times
+
+        start = time.perf_counter()
+        runs = await asyncio.gather(*(loop(c, i) for i, c in enumerate(conns)))
+        wall = time.perf_counter() - start
+    finally:
+        for conn in conns:
+            await conn.close()
+    return n * count / wall, [t for run in runs for t in run]
+
+
 def pg_line(label: str, rate: float, times: list[float], budget: bool) -> str:
     ms = [t * 1000 for t in times]
     goal = f"≥{BUDGET:g}/s" if budget else "info"
@@ -292,6 +322,8 @@ async def bench_postgres(server: str, count: int, failures: list[str]) -> None:
         print(pg_line("TableService.act, 16 writers (16 guilds)", rate, times, False))
         rate, times = await writers(f"{url}?synchronous_commit=off", PG_WRITERS, per)
         print(pg_line(f"act, {PG_WRITERS} writers, synchronous_commit=off *", rate, times, False))
+        rate, times = await floor(url, PG_WRITERS, per)
+        print(pg_line(f"bare asyncpg commits, {PG_WRITERS} connections **", rate, times, False))
     finally:
         await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     print()
@@ -301,6 +333,8 @@ async def bench_postgres(server: str, count: int, failures: list[str]) -> None:
     print("   is bounded by the disk's flush time; more writers share flushes.")
     print("   * not durable if the database server or its machine crashes (a crash of the bot loses nothing):")
     print("     for comparison only, no budget; the store never sets it.")
+    print("   ** no store and no engine: BEGIN, UPDATE, INSERT (a snapshot-sized row), COMMIT straight through")
+    print("      asyncpg: the most this server and disk give that many writers; no budget.")
 
 
 async def bench(backend: str, count: int, server: str) -> int:
