@@ -58,3 +58,36 @@ def test_only_inserts_into_numbered_tables_return_their_key() -> None:
 def test_statements_split_on_semicolons() -> None:
     assert split_statements("CREATE TABLE a (x INTEGER);\n  ;CREATE INDEX i ON a (x);  ") == \
         ["CREATE TABLE a (x INTEGER)", "CREATE INDEX i ON a (x)"]
+
+
+#: SQLite-only forms that PostgreSQL would refuse or read differently, and the portable form to use instead.
+NOT_PORTABLE = {
+    r"\bPRAGMA\b": "a backend hook (data/backends)",
+    r"\bINSERT\s+OR\s+(IGNORE|REPLACE)\b": "INSERT … ON CONFLICT (…) DO NOTHING / DO UPDATE",
+    r"\b(MAX|MIN)\s*\([^()]*,": "GREATEST / LEAST",
+    r"\browid\b": "the table's own key",
+    r"\b(datetime|strftime|julianday)\s*\(": "a time passed as a parameter",
+    r"\bIS\s+\?": "IS NOT DISTINCT FROM ? (or IS NULL)",
+    r"\bsqlite_": "a backend hook",
+    r"\bAUTOINCREMENT\b": "migrations only (data/schema.py)",
+}
+
+
+def test_the_stores_sql_is_portable() -> None:
+    """Every string in data/store.py that reaches the database avoids SQLite-only forms."""
+    import ast
+    import re
+    from pathlib import Path
+
+    import data.store
+
+    source = Path(data.store.__file__).read_text()
+    tree = ast.parse(source)
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    offenders = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            for pattern, instead in NOT_PORTABLE.items():
+                if re.search(pattern, node.value, re.IGNORECASE):
+                    offenders.append(f"line {node.lineno}: {node.value[:60]!r} → use {instead}")
+    assert not offenders, "\n".join(offenders)
