@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from data.backends.base import Backend, IntegrityError, Row, Tx, TxClosed, Written
+from data.backends.sqlite import SqliteBackend
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = ["ACTIVE", "ActionRecord", "ChannelBusy", "IntegrityError", "SeatRecord", "StaleVersion", "Store",
@@ -103,14 +104,13 @@ class Store:
     @classmethod
     async def open(cls, path: str) -> Store:
         """The SQLite store in the file at ``path`` (created and migrated as needed)."""
-        from data.backends.sqlite import SqliteBackend
-
         return await cls._started(await SqliteBackend.open(path))
 
     @classmethod
     async def connect(cls, target: str) -> Store:
         """The store at ``target``: ``postgresql://…`` (or ``postgres://…``), ``sqlite:PATH`` or a file path."""
         if target.startswith(("postgresql://", "postgres://")):
+            # Imported here so that a SQLite-only set-up never loads asyncpg.
             from data.backends.postgres import PostgresBackend
 
             return await cls._started(await PostgresBackend.open(target))
