@@ -7,7 +7,8 @@ backend runs:
 
 - PostgreSQL: ``?`` becomes ``$1, $2…``; DDL types widen (``INTEGER`` is
   ``BIGINT`` because Discord snowflakes need 64 bits, ``REAL`` is ``DOUBLE
-  PRECISION``) and an ``INTEGER PRIMARY KEY`` becomes an identity column.
+  PRECISION``, ``BOOLEAN`` is a 0/1 ``BIGINT`` as in SQLite) and an ``INTEGER
+  PRIMARY KEY`` becomes an identity column.
 - SQLite: ``GREATEST``/``LEAST`` (the portable scalar forms) become SQLite's
   multi-argument ``MAX``/``MIN``.
 
@@ -79,6 +80,10 @@ def ddl_to_postgres(statement: str) -> str:
         text = re.sub(r"\bINTEGER\b", "BIGINT", text, flags=re.IGNORECASE)
         text = re.sub(r"\bREAL\b", "DOUBLE PRECISION", text, flags=re.IGNORECASE)
         text = re.sub(r"\bBLOB\b", "BYTEA", text, flags=re.IGNORECASE)
+        # SQLite keeps booleans as 0/1 and so does the store (it sends bools as ints): same in PostgreSQL.
+        text = re.sub(r"\bBOOL(?:EAN)?\b", "BIGINT", text, flags=re.IGNORECASE)
+        text = re.sub(r"\bDEFAULT\s+FALSE\b", "DEFAULT 0", text, flags=re.IGNORECASE)
+        text = re.sub(r"\bDEFAULT\s+TRUE\b", "DEFAULT 1", text, flags=re.IGNORECASE)
         return re.sub(r"\)\s*(?:WITHOUT\s+ROWID|STRICT)(?:\s*,\s*(?:WITHOUT\s+ROWID|STRICT))*\s*$", ")", text,
                       flags=re.IGNORECASE)
 

@@ -33,6 +33,8 @@ def test_ddl_widens_types_and_numbers_keys_on_postgres() -> None:
         " at DOUBLE PRECISION NOT NULL, raw BYTEA, kind TEXT CHECK (kind IN ('INTEGER', 'REAL')))")
     assert ddl_to_postgres("CREATE TABLE y (a INTEGER, b INTEGER, PRIMARY KEY (a, b)) WITHOUT ROWID") == \
         "CREATE TABLE y (a BIGINT, b BIGINT, PRIMARY KEY (a, b))"
+    assert ddl_to_postgres("ALTER TABLE y ADD COLUMN on_time BOOLEAN NOT NULL DEFAULT FALSE") == \
+        "ALTER TABLE y ADD COLUMN on_time BIGINT NOT NULL DEFAULT 0"
 
 
 def test_the_schema_lists_its_tables_and_keys() -> None:
