@@ -1,6 +1,7 @@
 """The real bot on PostgreSQL (DATABASE_URL): the same games, refusals and restart as on SQLite.
 
-The tests are the SQLite ones, imported; only where the bot's database lives changes.
+The tests are the SQLite ones, imported; only where the bot's database lives changes. The long
+three-player game is left to SQLite: the restart test plays on PostgreSQL through the same paths.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_do_over_e2e import (  # noqa: F401 - collected here again, on PostgreSQL
-    test_a_full_three_player_game_from_new_to_the_winner,
     test_a_game_with_bot_seats_plays_itself_around_the_human,
     test_a_restart_mid_game_keeps_the_game_and_old_buttons_work,
     test_refusals_are_ephemeral_and_change_nothing,
