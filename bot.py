@@ -44,6 +44,8 @@ SANDBOX_MEMBERS = ("alice", "bob", "carol", "dave")
 class Settings:
     token: str | None
     database_path: str
+    #: postgresql://user@host:port/db selects PostgreSQL; empty keeps SQLite at database_path.
+    database_url: str | None
     dev_guild_id: int | None
     log_level: str
     bot_delay: float
@@ -57,6 +59,7 @@ class Settings:
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database_path=os.environ.get("DATABASE_PATH", "").strip() or os.path.join("var", "deckhand.sqlite3"),
+            database_url=os.environ.get("DATABASE_URL", "").strip() or None,
             dev_guild_id=int(guild) if guild.isdigit() else None,
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             bot_delay=float(os.environ.get("BOT_DELAY", "1.5") or 1.5),
@@ -95,7 +98,7 @@ class DeckhandBot(commands.Bot):
         DeckhandBot._live.add(self)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
         # Every stored time comes from Discord's clock, which SimCord's virtual clock moves in tests.
         self.store.now = lambda: discord.utils.utcnow().timestamp()
         self.server_settings = ServerSettings(self.store, self.settings.bot_delay, self.settings.bot_level)
@@ -240,7 +243,7 @@ async def run_sandbox(settings: Settings) -> None:
     for noisy in ("discord.client", "discord.state"):
         logging.getLogger(noisy).setLevel(logging.ERROR)
     sandbox_settings = Settings(token=None, database_path=os.environ.get("SANDBOX_DATABASE_PATH", "").strip()
-                                or os.path.join("var", "sandbox.sqlite3"),
+                                or os.path.join("var", "sandbox.sqlite3"), database_url=None,
                                 dev_guild_id=None, log_level=settings.log_level, bot_delay=settings.bot_delay,
                                 sandbox_port=settings.sandbox_port, bot_level=settings.bot_level)
     bot = create_bot(sandbox_settings)

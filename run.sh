@@ -6,7 +6,7 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-if ! .venv/bin/python -c "import discord, aiosqlite, PIL, dotenv, regex, fontTools, networkx, openskill, simcord.preview" 2>/dev/null; then
+if ! .venv/bin/python -c "import discord, aiosqlite, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, simcord.preview" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[dev]"
 fi

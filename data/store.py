@@ -1,31 +1,31 @@
-"""The SQLite store (aiosqlite, WAL): tables, seats, the action log and results.
+"""The store: tables, seats, the action log and results, on SQLite (default) or PostgreSQL.
 
 Every write goes through :meth:`Store.transaction`, which is the only code
-that touches the write connection. It hands out a :class:`Tx` that refuses
+that reaches the backend's write side. It hands out a :class:`Tx` that refuses
 to run outside its own ``async with`` block or in another task, so no write
 can ride along in another coroutine's transaction and be rolled back with
-it. Reads use a second, read-only connection: in WAL mode it sees exactly
-what has been committed, never another coroutine's half-done transaction.
+it. Reads use the backend's read-only side, which sees exactly what has been
+committed, never another coroutine's half-done transaction. The SQL below is
+portable (see ``data/sql.py``); each backend in ``data/backends`` translates it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
-from urllib.parse import quote
 
-import aiosqlite
-
+from data.backends.base import Backend, IntegrityError, Row, Tx, TxClosed, Written
+from data.backends.sqlite import SqliteBackend
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 from data.settings import SettingsStore
 from data.timers import LOBBY, TABLE_WIDE, TimerPlan, TimerRecord, TimerStore, write_plan
+
+__all__ = ["ACTIVE", "ActionRecord", "ChannelBusy", "IntegrityError", "SeatRecord", "StaleVersion", "Store",
+           "TableRecord", "Tx", "TxClosed", "Written"]
 
 ACTIVE = ("lobby", "playing")
 #: Table and user ids are Discord snowflakes or row ids: both fit a signed 64-bit integer.
@@ -38,10 +38,6 @@ class StaleVersion(Exception):
 
 class ChannelBusy(Exception):
     """The channel already has an active table."""
-
-
-class TxClosed(RuntimeError):
-    """A write was attempted outside the transaction that owns the connection."""
 
 
 #: ``SeatRecord.stand_in``: who plays a human's seat.
@@ -107,54 +103,11 @@ class ActionRecord:
     at: float
 
 
-@dataclass(frozen=True)
-class Written:
-    rowcount: int
-    lastrowid: int | None
-
-
-class Tx:
-    """One open write transaction: the only handle that can write to the database."""
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        self._task = asyncio.current_task()
-        self._open = True
-
-    def _check(self) -> None:
-        if not self._open:
-            raise TxClosed("this transaction has already ended")
-        if asyncio.current_task() is not self._task:
-            raise TxClosed("a transaction may only be used by the task that opened it")
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Written:
-        self._check()
-        async with self._db.execute(sql, params) as cur:
-            return Written(cur.rowcount, cur.lastrowid)
-
-    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        self._check()
-        await self._db.executemany(sql, rows)
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        self._check()
-        async with self._db.execute(sql, params) as cur:
-            return await cur.fetchone()
-
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        self._check()
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
-
-    def _end(self) -> None:
-        self._open = False
-
-
 class Store(TimerStore, SettingsStore):
-    """A write connection behind one transaction lock, and a read-only connection."""
+    """The one store interface: every write through :meth:`transaction`, reads of committed data only."""
 
-    # aiosqlite's worker thread is not a daemon: a store left open keeps the
-    # process alive at exit, so tests close whatever the bots they drove opened.
+    # aiosqlite's worker thread is not a daemon and asyncpg's pools hold sockets: a store
+    # left open keeps the process alive at exit, so tests close whatever the bots they drove opened.
     _open: ClassVar[set[Store]] = set()
 
     @classmethod
@@ -162,45 +115,46 @@ class Store(TimerStore, SettingsStore):
         for store in list(cls._open):
             await store.close()
 
-    def __init__(self, writer: aiosqlite.Connection, reader: aiosqlite.Connection, path: str) -> None:
-        self._writer = writer
-        self._reader = reader
-        self.path = path
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self.path = backend.location
         #: The clock every stored time is read from; the bot sets it to Discord's (virtual in tests).
         self.now: Callable[[], float] = time.time
-        # One connection writes for every table; transactions must not interleave on it.
-        self._tx_lock = asyncio.Lock()
         self._closed = False
         Store._open.add(self)
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        if path == ":memory:" or path.startswith("file:"):
-            raise ValueError("the store needs a file path (a second, read-only connection opens the same file)")
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        writer.row_factory = aiosqlite.Row
-        # PRAGMAs return rows; an unread cursor would keep a statement open and block COMMIT.
-        for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                       "PRAGMA busy_timeout=5000"):
-            await writer.execute_fetchall(pragma)
-        reader = await aiosqlite.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
-                                         isolation_level=None)
-        reader.row_factory = aiosqlite.Row
-        await reader.execute_fetchall("PRAGMA busy_timeout=5000")
-        store = cls(writer, reader, path)
-        await store.migrate()
+        """The SQLite store in the file at ``path`` (created and migrated as needed)."""
+        return await cls._started(await SqliteBackend.open(path))
+
+    @classmethod
+    async def connect(cls, target: str) -> Store:
+        """The store at ``target``: ``postgresql://…`` (or ``postgres://…``), ``sqlite:PATH`` or a file path."""
+        if target.startswith(("postgresql://", "postgres://")):
+            # Imported here so that a SQLite-only set-up never loads asyncpg.
+            from data.backends.postgres import PostgresBackend
+
+            return await cls._started(await PostgresBackend.open(target))
+        return await cls.open(target.removeprefix("sqlite:"))
+
+    @classmethod
+    async def _started(cls, backend: Backend) -> Store:
+        store = cls(backend)
+        try:
+            await store.migrate()
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
-        """Wait for the transaction in flight, then close both connections; idempotent."""
+        """Wait for the transaction in flight, then close the connections; idempotent."""
         if self._closed:
             return
         self._closed = True
         Store._open.discard(self)
-        async with self._tx_lock:
-            await self._reader.close()
-            await self._writer.close()
+        await self._backend.close()
 
     @property
     def closed(self) -> bool:
@@ -209,55 +163,36 @@ class Store(TimerStore, SettingsStore):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         """``async with store.transaction() as tx:`` commits on exit, rolls back on any error."""
-        async with self._tx_lock:
-            if self._closed:
-                raise TxClosed("the store is closed")
-            await self._writer.execute_fetchall("BEGIN IMMEDIATE")
-            tx = Tx(self._writer)
-            try:
-                yield tx
-            except BaseException:
-                tx._end()
-                await self._writer.execute_fetchall("ROLLBACK")
-                raise
-            tx._end()
-            await self._writer.execute_fetchall("COMMIT")
+        async with self._backend.transaction() as tx:
+            yield tx
 
     # ------------------------------------------------------------------ reads
 
-    # Each read runs to completion in one call on the reader's thread. A statement left
-    # open between calls (a cursor awaiting its next fetch) would hold the connection's
-    # read transaction open, and another coroutine's read would see that older snapshot.
+    # Reads go to the backend's read side, which sees only committed data (see data/backends).
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        rows = await self._reader.execute_fetchall(sql, params)
-        return next(iter(rows), None)
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self._backend.fetchone(sql, params)
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self._reader.execute_fetchall(sql, params))
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self._backend.fetchall(sql, params)
 
     async def schema_version(self) -> int:
-        row = await self._one("PRAGMA user_version")
-        return int(row[0]) if row else 0
+        row = await self._one("SELECT MAX(version) FROM schema_version")
+        return int(row[0] or 0) if row else 0
 
     async def pragma(self, name: str) -> Any:
-        """A read-only PRAGMA's first value (``journal_mode``, ``integrity_check``…)."""
-        if not name.replace("_", "").isalpha():
-            raise ValueError(f"not a pragma name: {name!r}")
-        row = await self._one(f"PRAGMA {name}")
-        return None if row is None else row[0]
+        """A backend setting: a read-only PRAGMA's first value on SQLite, a server setting on PostgreSQL."""
+        return await self._backend.setting(name)
 
     async def migrate(self) -> None:
         async with self.transaction() as tx:
-            row = await tx.fetchone("PRAGMA user_version")
-            current = int(row[0]) if row else 0
+            current = await self._backend.schema_version(tx)
             if current > SCHEMA_VERSION:
                 raise RuntimeError(f"database schema {current} is newer than this build ({SCHEMA_VERSION})")
             for version in range(current + 1, SCHEMA_VERSION + 1):
-                for statement in MIGRATIONS[version - 1].split(";"):
-                    if statement.strip():
-                        await tx.execute(statement)
-                await tx.execute(f"PRAGMA user_version = {version}")
+                for statement in self._backend.ddl(MIGRATIONS[version - 1]):
+                    await tx.execute(statement)
+                await self._backend.set_schema_version(tx, version)
 
     # ----------------------------------------------------------------- tables
 
@@ -281,7 +216,7 @@ class Store(TimerStore, SettingsStore):
                 if lobby_timeout is not None:
                     await write_plan(tx, table_id, TimerPlan(add=[TimerRecord(table_id, LOBBY, TABLE_WIDE,
                                                                               now + lobby_timeout, None, now)]))
-        except sqlite3.IntegrityError as exc:
+        except IntegrityError as exc:
             raise ChannelBusy from exc
         table = await self.get_table(table_id)
         assert table is not None
@@ -323,7 +258,7 @@ class Store(TimerStore, SettingsStore):
         row = await self._one("SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
         return None if row is None else await self._with_seats(row)
 
-    async def _with_seats(self, row: aiosqlite.Row) -> TableRecord:
+    async def _with_seats(self, row: Row) -> TableRecord:
         seats = [SeatRecord(r["position"], r["user_id"], r["name"], bool(r["is_bot"]), r["level"], r["timeouts"],
                             r["stand_in"]) for r in await self._all(
             "SELECT position, user_id, name, is_bot, level, timeouts, stand_in FROM seats WHERE table_id = ?"
@@ -465,7 +400,7 @@ class Store(TimerStore, SettingsStore):
     async def set_posted_version(self, table_id: int, version: int, message_id: int | None = None) -> None:
         """Record that the table message for ``version`` went out; never moves backwards."""
         async with self.transaction() as tx:
-            await tx.execute("UPDATE game_tables SET posted_version = MAX(posted_version, ?) WHERE id = ?",
+            await tx.execute("UPDATE game_tables SET posted_version = GREATEST(posted_version, ?) WHERE id = ?",
                              (version, table_id))
             if message_id is not None:
                 await tx.execute("UPDATE game_tables SET message_id = ? WHERE id = ? AND posted_version <= ?",

@@ -12,7 +12,6 @@ from engines.bots import bot_action
 from host.replay import rebuild
 from tests.e2e.driver import latest_table_message, seats_to_act
 from tests.e2e.test_long_games_e2e import play_own_move
-from tests.e2e.test_reliability_e2e import answer_text
 
 
 def rows(db_path: str, sql: str) -> list[tuple[Any, ...]]:

@@ -10,19 +10,10 @@ import asyncio
 import random
 from typing import Any
 
-import pytest
-
 from data.store import Store
 from host import LobbyChange, Refusal, TableService
 
 ROUNDS = 60
-
-
-@pytest.fixture
-async def store(tmp_path: Any) -> Any:
-    s = await Store.open(str(tmp_path / "race.sqlite3"))
-    yield s
-    await s.close()
 
 
 async def jitter(rng: random.Random) -> None:

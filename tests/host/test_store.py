@@ -6,11 +6,10 @@ import asyncio
 import json
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from data.schema import SCHEMA_VERSION
-from data.store import StaleVersion, Store
+from data.store import IntegrityError, StaleVersion, Store
 from engines import get_engine
 from engines.bots import bot_action
 from host import Refusal, StaleClick, TableService
@@ -19,11 +18,17 @@ from host.replay import canonical
 pytestmark = pytest.mark.asyncio
 
 
-@pytest.fixture
-async def store(tmp_path: Any) -> Any:
-    s = await Store.open(str(tmp_path / "t.sqlite3"))
-    yield s
-    await s.close()
+# The ``store`` and ``store_target`` fixtures (tests/conftest.py) run every test here on both backends.
+
+#: A trigger that fails every insert into the action log, and how to remove it, per backend.
+FAILING_INSERT = {
+    "sqlite": (["CREATE TRIGGER fail BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END"],
+               ["DROP TRIGGER fail"]),
+    "postgresql": (["CREATE FUNCTION fail() RETURNS trigger LANGUAGE plpgsql AS"
+                    " $$ BEGIN RAISE EXCEPTION 'disk full' USING ERRCODE = 'check_violation'; END $$",
+                    "CREATE TRIGGER fail BEFORE INSERT ON actions FOR EACH ROW EXECUTE FUNCTION fail()"],
+                   ["DROP TRIGGER fail ON actions", "DROP FUNCTION fail()"]),
+}
 
 
 async def started(tables: TableService, players: int = 3, game: str = "do_over", channel: int = 10) -> Any:
@@ -45,19 +50,24 @@ async def play_some(tables: TableService, table_id: int, n: int) -> None:
         await tables.act(table_id, table.seats[seat].user_id, action, table.version)
 
 
-async def test_wal_mode_and_schema_version(store: Store) -> None:
-    assert await store.pragma("journal_mode") == "wal"
+async def test_durable_settings_and_schema_version(store: Store) -> None:
+    if store._backend.name == "sqlite":
+        assert await store.pragma("journal_mode") == "wal"
+    else:  # a commit returns only once its WAL record is on disk
+        assert await store.pragma("synchronous_commit") == "on"
+        assert await store.pragma("fsync") == "on"
     assert await store.schema_version() == SCHEMA_VERSION
 
 
-async def test_reopening_an_existing_database_keeps_tables(tmp_path: Any) -> None:
-    path = str(tmp_path / "re.sqlite3")
-    s1 = await Store.open(path)
+async def test_reopening_an_existing_database_keeps_tables(store_target: str) -> None:
+    path = store_target
+    s1 = await Store.connect(path)
     tables = TableService(s1, new_seed=lambda: 42)
     table = await started(tables)
     await play_some(tables, table.id, 5)
     await s1.close()
-    s2 = await Store.open(path)
+    s2 = await Store.connect(path)
+    assert await s2.schema_version() == SCHEMA_VERSION
     again = await s2.get_table(table.id)
     assert again is not None and again.version == 5 and again.status == "playing"
     assert len(await s2.actions(table.id)) == 5
@@ -83,15 +93,18 @@ async def test_a_failed_commit_leaves_the_table_as_it_was(store: Store, monkeypa
     before = await tables.get(table.id)
     log_before = await store.actions(table.id)
     # A real failure inside the transaction, after the table row was already updated.
+    create, drop = FAILING_INSERT[store._backend.name]
     async with store.transaction() as tx:
-        await tx.execute("CREATE TRIGGER fail BEFORE INSERT ON actions BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        for sql in create:
+            await tx.execute(sql)
     state = await tables.state(before)
     engine = tables.engine_of(before)
     seat = engine.to_act(state)[0]
-    with pytest.raises(aiosqlite.IntegrityError):
+    with pytest.raises(IntegrityError, match="disk full"):
         await tables.act(table.id, before.seats[seat].user_id, engine.legal_actions(state, seat)[0], before.version)
     async with store.transaction() as tx:
-        await tx.execute("DROP TRIGGER fail")
+        for sql in drop:
+            await tx.execute(sql)
     after = await tables.get(table.id)
     assert (after.version, after.snapshot, after.status) == (before.version, before.snapshot, before.status)
     assert [a.version for a in await store.actions(table.id)] == [a.version for a in log_before]

@@ -1,8 +1,9 @@
 """Every write commits in its own transaction: none can ride along in another coroutine's.
 
-The store's write connection is reachable only through ``Store.transaction()``,
-whose handle refuses to work outside its block or in another task, and reads
-use a read-only connection. These tests fail when a write bypasses that path.
+On both backends the write side (SQLite's write connection, PostgreSQL's write
+pool) is reachable only through ``Store.transaction()``, whose handle refuses to
+work outside its block or in another task, and reads use a read-only side.
+These tests fail when a write bypasses that path.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import ast
 import asyncio
 import inspect
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,31 +27,66 @@ from tests.host.test_store import started
 DATA = Path(store_module.__file__).parent
 
 
-@pytest.fixture
-async def store(tmp_path: Any) -> Any:
-    s = await Store.open(str(tmp_path / "w.sqlite3"))
-    yield s
-    await s.close()
+def _functions(path: Path) -> Iterator[tuple[str, ast.AST]]:
+    for func in ast.walk(ast.parse(path.read_text())):
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield func.name, func
 
 
 def test_only_the_transaction_touches_the_write_connection() -> None:
-    """A new method that wrote on the connection directly would appear here."""
+    """A new method that wrote on the connection (or the pool) directly would appear here."""
     allowed = {"__init__", "open", "close", "transaction"}
     offenders = []
     for path in DATA.rglob("*.py"):
-        tree = ast.parse(path.read_text())
-        for func in ast.walk(tree):
-            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
+        for name, func in _functions(path):
             for node in ast.walk(func):
-                if isinstance(node, ast.Attribute) and node.attr == "_writer" and func.name not in allowed:
-                    offenders.append(f"{path.name}:{func.name}")
-    assert not offenders, f"write connection used outside Store.transaction(): {offenders}"
+                if isinstance(node, ast.Attribute) and node.attr == "_writer" and name not in allowed:
+                    offenders.append(f"{path.name}:{name}")
+    assert not offenders, f"write connection used outside a backend's transaction(): {offenders}"
+
+
+def test_the_store_reaches_the_write_side_only_through_its_transaction() -> None:
+    """In the store, only ``Store.transaction`` may open a backend transaction."""
+    offenders = []
+    for name, func in _functions(DATA / "store.py"):
+        for node in ast.walk(func):
+            if (isinstance(node, ast.Attribute) and node.attr == "transaction" and isinstance(node.value, ast.Attribute)
+                    and node.value.attr == "_backend" and name != "transaction"):
+                offenders.append(name)
+    assert not offenders, f"backend transaction opened outside Store.transaction(): {offenders}"
+
+
+DRIVERS = {"aiosqlite", "asyncpg", "sqlite3"}
+
+
+def test_nothing_above_data_knows_the_backend() -> None:
+    root = DATA.parent
+    offenders = []
+    for package in ("host", "cogs", "engines", "render"):
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                offenders += [f"{path.relative_to(root)}: {n}" for n in names
+                              if n.split(".")[0] in DRIVERS or n.startswith("data.backends")]
+    assert not offenders, offenders
 
 
 async def test_the_read_connection_cannot_write(store: Store) -> None:
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        await store._reader.execute("UPDATE game_tables SET status = 'abandoned'")
+    sql = "UPDATE game_tables SET status = 'abandoned'"
+    if store._backend.name == "sqlite":
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            await store._backend._reader.execute(sql)  # type: ignore[attr-defined]
+    else:
+        import asyncpg
+
+        with pytest.raises(asyncpg.ReadOnlySQLTransactionError):
+            await store._backend._reader.execute(sql)  # type: ignore[attr-defined]
+        # Nor inside an explicit transaction on a reader connection.
+        async with store._backend._reader.acquire() as conn:  # type: ignore[attr-defined]
+            with pytest.raises(asyncpg.ReadOnlySQLTransactionError):
+                async with conn.transaction():
+                    await conn.execute(sql)
 
 
 async def test_a_transaction_handle_is_dead_outside_its_block(store: Store) -> None:
@@ -130,5 +167,5 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
 
 
 READS = {"get_table", "active_table", "playing_tables", "all_tables", "actions", "results", "schema_version",
-         "pragma", "close", "close_all", "open", "next_due", "due_timers", "timers_of", "guild_settings",
+         "pragma", "close", "close_all", "open", "connect", "next_due", "due_timers", "timers_of", "guild_settings",
          "settings_log", "dm_notify", "tables_in_guild", "latest_table", "seat_events", "unposted_tables"}

@@ -1,0 +1,156 @@
+"""python -m data.migrate: a SQLite database copied into PostgreSQL with nothing lost."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import data.backends.postgres as postgres_backend
+import data.schema as schema
+import data.store as store_module
+from data.migrate import MigrationError, migrate
+from data.sql import schema_tables
+from data.store import Store
+from engines.bots import bot_action
+from host import TableService
+from tests.host.test_store import play_some, started
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def fill(path: str) -> dict[str, int]:
+    """A SQLite database with a finished game, games in play, a lobby and abandoned tables."""
+    store = await Store.connect(f"sqlite:{path}")
+    seeds = iter(range(100, 200))
+    tables = TableService(store, new_seed=lambda: next(seeds))
+    ids = {}
+    await tables.create(guild_id=1, channel_id=1, game_id="do_over", options={"max_turns": 30}, user_id=1,
+                        user_name="a")
+    await tables.add_bot(1, 1, False)
+    finished = await tables.start(1, 1, False)
+    for step in range(400):
+        table = await tables.get(finished.id)
+        if table.status != "playing":
+            break
+        if await tables.bots_to_act(table.id):
+            await tables.bot_step(table.id)
+        else:
+            state = await tables.state(table)
+            engine = tables.engine_of(table)
+            seat = engine.to_act(state)[0]
+            await tables.act(table.id, table.seats[seat].user_id, bot_action(engine, state, seat, step), table.version)
+    assert (await tables.get(finished.id)).status == "finished"
+    ids["finished"] = finished.id
+    ids["playing"] = (await started(tables, 4, channel=2**61 + 2)).id
+    await play_some(tables, ids["playing"], 25)
+    abandoned = await started(tables, 3, channel=3)
+    await play_some(tables, abandoned.id, 5)
+    await tables.abandon(3, 100, False)
+    ids["lobby"] = (await tables.create(guild_id=7, channel_id=4, game_id="do_over", options=None, user_id=5,
+                                        user_name="Zoë 🎲")).id
+    await tables.create(guild_id=7, channel_id=5, game_id="do_over", options=None, user_id=6, user_name="x")
+    await tables.leave(5, 6)  # an abandoned lobby
+    await tables.mark_posted(await tables.get(ids["playing"]))
+    # Long games: a clocked lobby (its timeout timer), a resignation (a seat event), settings.
+    await tables.create(guild_id=7, channel_id=6, game_id="do_over", options=None, user_id=8, user_name="c",
+                        turn_time=3600, lobby_timeout=86400)
+    await started(tables, 3, channel=7)
+    await tables.resign(7, 101)
+    await store.set_guild_setting(7, "turn_time", "3600", 8)
+    await store.set_dm_notify(8, True)
+    await store.close()
+    return ids
+
+
+async def dump(store: Store, tables: list[str]) -> dict[str, list[tuple[Any, ...]]]:
+    out = {}
+    for table in tables:
+        rows = await store._all(f"SELECT * FROM {table}")
+        out[table] = sorted((tuple(r) for r in rows), key=repr)
+    return out
+
+
+async def test_a_round_trip_loses_nothing(tmp_path: Any, pg_target: str) -> None:
+    path = str(tmp_path / "old.sqlite3")
+    ids = await fill(path)
+    lines: list[str] = []
+    report = await migrate(f"sqlite:{path}", pg_target, lines.append)
+    assert report.ok, lines
+    assert report.replayed == 4 and report.not_started == 3 and not report.replay_failures
+    tables = schema_tables(schema.MIGRATIONS)
+    source, target = await Store.connect(path), await Store.connect(pg_target)
+    try:
+        before, after = await dump(source, tables), await dump(target, tables)
+        assert {"game_tables", "seats", "actions", "results"} <= set(before)
+        for table in tables:
+            assert before[table], f"the fixture should fill {table}"
+            assert after[table] == before[table], table
+        assert any(f"{t}" in line and "ok" in line for line in lines for t in tables)
+        # The copy is live: play on, and a new table takes the next id.
+        service = TableService(target)
+        await play_some(service, ids["playing"], 3)
+        assert await service.verify_replay(ids["playing"])
+        new = await service.create(guild_id=1, channel_id=99, game_id="do_over", options=None, user_id=1,
+                                   user_name="n")
+        assert new.id == max(t.id for t in await source.all_tables()) + 1
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def test_the_target_must_be_empty(tmp_path: Any, pg_target: str) -> None:
+    path = str(tmp_path / "a.sqlite3")
+    await fill(path)
+    assert (await migrate(f"sqlite:{path}", pg_target, lambda _line: None)).ok
+    with pytest.raises(MigrationError, match="already holds data"):
+        await migrate(f"sqlite:{path}", pg_target, lambda _line: None)
+    with pytest.raises(MigrationError, match="no SQLite database"):
+        await migrate(f"sqlite:{tmp_path / 'missing.sqlite3'}", pg_target, lambda _line: None)
+
+
+async def test_tables_added_by_later_migrations_are_copied_too(tmp_path: Any, pg_target: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    later = [*schema.MIGRATIONS,
+             "CREATE TABLE notes (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL"
+             " REFERENCES game_tables (id), body TEXT NOT NULL, due REAL)"]
+    monkeypatch.setattr(schema, "MIGRATIONS", later)
+    monkeypatch.setattr(store_module, "MIGRATIONS", later)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(later))
+    monkeypatch.setitem(postgres_backend.IDENTITIES, "notes", "id")
+    path = str(tmp_path / "later.sqlite3")
+    ids = await fill(path)
+    store = await Store.connect(path)
+    async with store.transaction() as tx:
+        for n in range(3):
+            await tx.execute("INSERT INTO notes (table_id, body, due) VALUES (?, ?, ?)",
+                             (ids["playing"], f"note {n}", 1.5 * n))
+    await store.close()
+    report = await migrate(f"sqlite:{path}", pg_target, lambda _line: None)
+    assert report.ok and report.counts["notes"] == (3, 3) and report.next_ids["notes.id"] == 4
+    target = await Store.connect(pg_target)
+    try:
+        async with target.transaction() as tx:
+            written = await tx.execute("INSERT INTO notes (table_id, body) VALUES (?, ?)", (ids["lobby"], "new"))
+        assert written.lastrowid == 4
+    finally:
+        await target.close()
+
+
+def test_the_command_line(tmp_path: Any, pg_target: str) -> None:
+    import asyncio
+
+    path = str(tmp_path / "cli.sqlite3")
+    asyncio.run(fill(path))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "data.migrate", "--from", f"sqlite:{path}", "--to", pg_target],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "game_tables" in done.stdout and "RESULT: OK" in done.stdout
+    again = subprocess.run([sys.executable, "-m", "data.migrate", "--from", f"sqlite:{path}", "--to", pg_target],
+                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "already holds data" in again.stderr
