@@ -14,6 +14,10 @@ time around ``await member.click(...)`` / ``member.select(...)``, which returns 
 settled all the bot's work for that interaction: the acknowledgement and the follow-up table
 post. The other measure of each is printed for information.
 
+Measure (c), with a budget too: while ten ``hard`` bots search King Pedro positions in the bot's
+process pool, a member's move at another table plus its hand panel (host level; see
+``clicks_while_bots_think``): bots think off the event loop, so a click stays fast.
+
 SimCord's clock is virtual and stands still unless advanced. The run lets 15 virtual minutes pass
 every ``ADVANCE_EVERY`` turns (outside the timed clicks), as real time would; a second, shorter run
 without advancing the clock shows whether click time grows with the session. It used to:
@@ -169,6 +173,68 @@ async def session(env: Any, guild: Any, members: dict[str, Any], name: str, turn
     return out
 
 
+async def clicks_while_bots_think(db_path: str, thinkers: int, clicks: int) -> tuple[list[float], int]:
+    """(c) ms from a human's move at one table to its drawn hand panel while ``thinkers`` hard bots think.
+
+    Host level, without SimCord (whose settling would wait for every bot's thought before a click
+    returned): ``thinkers`` King Pedro positions are searched at the ``hard`` level through the bot's
+    own process pool (``host.thinking.BotPool``), again and again, while a member plays Do Over! at
+    another table through ``TableService``; the figure is ``act`` plus the hand panel's image, the
+    bot's acknowledgement.
+    """
+    import render
+    from data.store import Store
+    from engines import get_engine
+    from host import TableService
+    from host.thinking import BotPool
+
+    store = await Store.open(db_path)
+    tables = TableService(store)
+    pool = BotPool()
+    king_pedro = get_engine("king_pedro")
+    stop = False
+    thoughts = 0
+
+    async def think_forever(seed: int) -> None:
+        nonlocal thoughts
+        state = king_pedro.new_game(4, seed)
+        while not stop:
+            seat = king_pedro.to_act(state)[0]
+            action = await pool.think("king_pedro", king_pedro.dump(state), seat, seed + thoughts, "hard")
+            state = king_pedro.apply(state, seat, action)
+            thoughts += 1
+            if king_pedro.is_over(state):
+                state = king_pedro.new_game(4, seed + thoughts)
+
+    await tables.create(guild_id=1, channel_id=1, game_id="do_over", options=None, user_id=1, user_name="a")
+    await tables.join(1, 2, "b")
+    table = await tables.start(1, 1, False)
+    workers = [asyncio.create_task(think_forever(1000 + i)) for i in range(thinkers)]
+    times: list[float] = []
+    try:
+        await asyncio.sleep(1.0)  # the pool is up and every bot is thinking
+        for _ in range(clicks):
+            table = await tables.get(table.id)
+            if table.status != "playing":
+                break
+            state = await tables.state(table)
+            engine = tables.engine_of(table)
+            seat = engine.to_act(state)[0]
+            user = table.seats[seat].user_id or 0
+            t = time.perf_counter()
+            await tables.act(table.id, user, engine.legal_actions(state, seat)[0], table.version)
+            info = await tables.hand(table.id, user)
+            render.hand_png(table.game, info.view, info.seat, [s.name for s in table.seats])
+            times.append((time.perf_counter() - t) * 1000)
+            await asyncio.sleep(0.1)
+    finally:
+        stop = True
+        await asyncio.gather(*workers, return_exceptions=True)
+        await asyncio.to_thread(pool.close)
+        await store.close()
+    return times, thoughts
+
+
 def row(label: str, samples: list[tuple[int, float]], budgeted: bool, failures: list[str]) -> None:
     times = [ms for _, ms in samples]
     if not times:
@@ -194,7 +260,7 @@ def blocks(samples: list[tuple[int, float]], size: int) -> str:
     return " → ".join(out)
 
 
-async def bench(turns: int, drift_turns: int) -> int:
+async def bench(turns: int, drift_turns: int, thinkers: int = 10) -> int:
     import simcord
 
     from bot import create_bot
@@ -239,12 +305,21 @@ async def bench(turns: int, drift_turns: int) -> int:
     if errors:
         print(f"   the bot logged {len(errors)} error(s): {errors[:3]!r}")
         failures.append(f"{len(errors)} bot errors")
+    if thinkers:
+        times, thoughts = await clicks_while_bots_think(os.environ["DATABASE_PATH"] + ".bots", thinkers, 40)
+        print()
+        row(f"(c) move + panel, {thinkers} hard bots thinking", [(i, ms) for i, ms in enumerate(times)], True,
+            failures)
+        print(f"   (c): {thinkers} King Pedro bots searched at the hard level in the bot's process pool "
+              f"({thoughts} moves thought meanwhile) while a member played at another table.")
     return finish(failures)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=200, help="timed turns (default 200)")
+    parser.add_argument("--hard-bots", type=int, default=10,
+                        help="hard bots thinking during measure (c) (default 10; 0 skips it)")
     parser.add_argument("--drift-turns", type=int, default=80,
                         help="turns of the information run without advancing the clock (default 80; 0 skips it)")
     args = parser.parse_args()
@@ -253,7 +328,7 @@ def main() -> int:
         os.environ["DATABASE_PATH"] = os.path.join(tmp, "deckhand.sqlite3")
         os.environ["BOT_DELAY"] = "0"
         os.environ.pop("DEV_GUILD_ID", None)
-        return asyncio.run(bench(args.turns, args.drift_turns))
+        return asyncio.run(bench(args.turns, args.drift_turns, args.hard_bots))
 
 
 if __name__ == "__main__":
