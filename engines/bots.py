@@ -30,7 +30,7 @@ _SEARCH: dict[str, dict[str, SearchSettings]] = {
         # 42% against 8%, fair share 33%).
         "default": SearchSettings(iterations=150, horizon=20, heuristic_playouts=True, prior=0.15),
         "ogre_cheerleaders": SearchSettings(iterations=200, horizon=20, heuristic_playouts=False, prior=0.15),
-        "pedwar": SearchSettings(iterations=100, horizon=10, heuristic_playouts=False, prior=0.15),
+        "pedwar": SearchSettings(iterations=100, horizon=10, heuristic_playouts=False, prior=0.5),
     },
     "hard": {
         "default": SearchSettings(iterations=400, horizon=30, heuristic_playouts=True, prior=0.15),
@@ -38,8 +38,9 @@ _SEARCH: dict[str, dict[str, SearchSettings]] = {
         # a hundred times a random move, so Ogre plays out at random (800 iterations took 1.4 s a move).
         "ogre_cheerleaders": SearchSettings(iterations=450, horizon=20, heuristic_playouts=False, prior=0.15),
         # Pedwar's heuristic scores collections for every card it weighs: as a playout policy it made
-        # a hard move take 1.7-2 s (median), so Pedwar plays out at random; 200 iterations took 0.25 s.
-        "pedwar": SearchSettings(iterations=500, horizon=10, heuristic_playouts=False, prior=0.15),
+        # a hard move take 1.7-2 s (median), so Pedwar plays out at random (500 iterations: 0.7-0.9 s).
+        # Short random playouts undervalue its aggressive raising, so its own move gets half the visits.
+        "pedwar": SearchSettings(iterations=350, horizon=10, heuristic_playouts=False, prior=0.5),
         "king_pedro": SearchSettings(iterations=300, horizon=30, heuristic_playouts=True, prior=0.15),
     },
 }
