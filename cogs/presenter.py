@@ -105,7 +105,7 @@ async def table_message(tables: TableService, table: TableRecord, lines: list[st
     names = seat_names(table)
     head = f"**{engine.title}** · table #{table.id} · move {table.version}"
     recent = collapse(lines)
-    body = [head, *recent[-6:]]
+    body = [head, *recent[-5:]]  # a phone shows about 8 lines: the rest is in the picture and /game log
     embed = None
     if table.status == "finished":
         body = [head, "🏁 **Game over!**", placings(table, await tables.places(table))]

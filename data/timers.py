@@ -65,10 +65,10 @@ async def write_plan(tx: Tx, table_id: int, plan: TimerPlan | None) -> None:
     for kind, seat in plan.drop:
         await tx.execute("DELETE FROM timers WHERE table_id = ? AND kind = ? AND seat = ?", (table_id, kind, seat))
     for t in plan.add:
-        await tx.execute("DELETE FROM timers WHERE table_id = ? AND kind = ? AND seat = ?",
-                         (t.table_id, t.kind, t.seat))
         await tx.execute(
-            "INSERT INTO timers (table_id, kind, seat, due, remaining, started) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO timers (table_id, kind, seat, due, remaining, started) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, kind, seat) DO UPDATE SET due = excluded.due, remaining = excluded.remaining,"
+            " started = excluded.started",
             (t.table_id, t.kind, t.seat, t.due, t.remaining, t.started))
 
 

@@ -51,16 +51,21 @@ def plan_turn(table: TableRecord, before: Sequence[int] | None, to_act: Sequence
     plan = TimerPlan()
     previous = set(before or ())
     acting = set(to_act)
-    for seat in sorted(previous - acting):
-        plan.drop += [(DEADLINE, seat), (REMINDER, seat)]
+    # A table with no clock never has deadlines, and one where no bot plays has no bot timer:
+    # planning nothing for them keeps their moves as cheap as before clocks existed.
+    clocked = bool(table.turn_time) or any(s.stand_in for s in table.seats)
+    if clocked:
+        for seat in sorted(previous - acting):
+            plan.drop += [(DEADLINE, seat), (REMINDER, seat)]
     for seat in sorted(acting):
         if table.seats[seat].bot_plays:
-            plan.drop += [(DEADLINE, seat), (REMINDER, seat)]
+            if clocked:
+                plan.drop += [(DEADLINE, seat), (REMINDER, seat)]
         elif table.turn_time and seat not in previous:
             plan.add += seat_clock(table, seat, now)
     if any(table.seats[s].bot_plays for s in acting):
         plan.add.append(_timer(table, BOT, TABLE_WIDE, now, bot_delay))
-    else:
+    elif any(s.bot_plays for s in table.seats):
         plan.drop_kinds.append(BOT)
     return plan
 

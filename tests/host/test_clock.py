@@ -46,7 +46,8 @@ def test_a_seat_that_comes_to_act_gets_a_deadline_and_a_half_time_reminder() -> 
     plan = plan_turn(table(), [0], [1], now=1000.0, bot_delay=2.0)
     added = {(t.kind, t.seat): t.due for t in plan.add}
     assert added == {(DEADLINE, 1): 1600.0, (REMINDER, 1): 1300.0}
-    assert (DEADLINE, 0) in plan.drop and (REMINDER, 0) in plan.drop and BOT in plan.drop_kinds
+    assert (DEADLINE, 0) in plan.drop and (REMINDER, 0) in plan.drop
+    assert BOT not in {t.kind for t in plan.add}, "no bot plays here: no bot timer"
 
 
 def test_the_steps_of_one_decision_keep_the_deadline() -> None:
