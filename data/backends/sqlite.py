@@ -22,15 +22,24 @@ from data.backends.base import SCHEMA_VERSION_TABLE, IntegrityError, Row, Tx, Tx
 from data.sql import split_statements, to_sqlite
 
 
+def _run_statement(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Written:
+    cursor = conn.execute(sql, params)
+    try:
+        return Written(cursor.rowcount, cursor.lastrowid)
+    finally:
+        cursor.close()
+
+
 class SqliteTx(Tx):
     def __init__(self, db: aiosqlite.Connection) -> None:
         super().__init__()
         self._db = db
 
     async def _execute(self, sql: str, params: Sequence[Any]) -> Written:
+        # One trip to the connection's thread: execute, read the counts and close the cursor there
+        # (``async with db.execute()`` takes a second trip to close it, and writes are the hot path).
         try:
-            async with self._db.execute(to_sqlite(sql), params) as cur:
-                return Written(cur.rowcount, cur.lastrowid)
+            return await self._db._execute(_run_statement, self._db._conn, to_sqlite(sql), params)
         except sqlite3.IntegrityError as exc:
             raise IntegrityError(str(exc)) from exc
 
