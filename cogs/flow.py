@@ -274,14 +274,15 @@ class TableFlow:
                 everyone=False, roles=False, users=[discord.Object(u) for u in users]))
 
     async def show_notice(self, notice: SeatNotice, channel: Any = None) -> None:
-        """Post what a seat change did, then the table as it now stands."""
-        table = notice.table
+        """Post the moves a seat change made (a timeout's bot moves), then what else it did, if anything."""
         for outcome in notice.outcomes:
             if outcome.turn_changed:
                 await self.post_table(outcome.table, None, channel, outcome.entered)
-        notice = replace(notice, table=await self.tables.reload(notice.table.id))
-        lines = log_lines(await self.tables.store.actions(table.id, table.posted_version)) + notice.lines
-        await self.post_table(await self.tables.reload(table.id), lines, channel)
+        current = await self.tables.reload(notice.table.id)
+        lines = log_lines(await self.tables.store.actions(current.id, current.posted_version)) + notice.lines
+        if notice.outcomes and not lines:
+            return  # the moves' own table messages told it all
+        await self.post_table(current, lines, channel)
 
     # ----------------------------------------------------------------- timers
 
