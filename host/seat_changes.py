@@ -49,6 +49,15 @@ class LongGames:
         self._require_playing(table)
         return table
 
+    def _own_seat(self: TableService, table: TableRecord, user_id: int, gone: str) -> int:
+        """The member's seat at a game in play, refusing a member with none, or whose seat was forfeited."""
+        seat = self.seat_of(table, user_id)
+        if seat is None:
+            raise Refusal("You are not playing at this table.")
+        if table.seats[seat].stand_in == FORFEITED:
+            raise Refusal(gone)
+        return seat
+
     async def _commit_change(self: TableService, table: TableRecord, **change: Any) -> TableRecord:
         try:
             await self.store.change_table(table.id, table.revision, **change)
@@ -167,11 +176,7 @@ class LongGames:
         table_id = table_id or (await self.require_table(channel_id)).id
         async with self.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            seat = self.seat_of(table, user_id)
-            if seat is None:
-                raise Refusal("You are not playing at this table.")
-            if table.seats[seat].stand_in == FORFEITED:
-                raise Refusal("You have already left this game.")
+            seat = self._own_seat(table, user_id, "You have already left this game.")
             return await self._forfeit(table, seat, "resign", user_id, f"🏳️ **{table.seats[seat].name}** resigns.")
 
     # ------------------------------------------------------------ replace, return
@@ -202,11 +207,7 @@ class LongGames:
         table_id = table_id or (await self.require_table(channel_id)).id
         async with self.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            seat = self.seat_of(table, user_id)
-            if seat is None:
-                raise Refusal("You are not playing at this table.")
-            if table.seats[seat].stand_in == FORFEITED:
-                raise Refusal("You left this game; a bot plays your seat to the end.")
+            seat = self._own_seat(table, user_id, "You left this game; a bot plays your seat to the end.")
             if table.seats[seat].stand_in != STAND_IN:
                 raise Refusal("You are playing your seat already.")
             seats = [replace(s) for s in table.seats]
