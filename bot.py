@@ -68,6 +68,11 @@ class Settings:
         )
 
 
+def discord_now() -> float:
+    """The bot's one clock: Discord's UTC time as a POSIX timestamp (virtual under SimCord)."""
+    return discord.utils.utcnow().timestamp()
+
+
 #: How long a clean stop waits for interactions in flight to finish their commit.
 DRAIN_SECONDS = 4.0
 
@@ -98,9 +103,8 @@ class DeckhandBot(commands.Bot):
         DeckhandBot._live.add(self)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
         # Every stored time comes from Discord's clock, which SimCord's virtual clock moves in tests.
-        self.store.now = lambda: discord.utils.utcnow().timestamp()
+        self.store = await Store.connect(self.settings.database_url or self.settings.database_path, discord_now)
         self.server_settings = ServerSettings(self.store, self.settings.bot_delay, self.settings.bot_level)
         self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
         self.tables.delay_for = self.server_settings.cached_delay

@@ -115,32 +115,33 @@ class Store(TimerStore, SettingsStore):
         for store in list(cls._open):
             await store.close()
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, now: Callable[[], float] = time.time) -> None:
         self._backend = backend
         self.path = backend.location
-        #: The clock every stored time is read from; the bot sets it to Discord's (virtual in tests).
-        self.now: Callable[[], float] = time.time
+        #: The one clock every stored time is read from: the bot passes Discord's (which SimCord's
+        #: virtual clock moves in tests); scripts and store tests keep the wall clock.
+        self.now = now
         self._closed = False
         Store._open.add(self)
 
     @classmethod
-    async def open(cls, path: str) -> Store:
+    async def open(cls, path: str, now: Callable[[], float] = time.time) -> Store:
         """The SQLite store in the file at ``path`` (created and migrated as needed)."""
-        return await cls._started(await SqliteBackend.open(path))
+        return await cls._started(await SqliteBackend.open(path), now)
 
     @classmethod
-    async def connect(cls, target: str) -> Store:
+    async def connect(cls, target: str, now: Callable[[], float] = time.time) -> Store:
         """The store at ``target``: ``postgresql://…`` (or ``postgres://…``), ``sqlite:PATH`` or a file path."""
         if target.startswith(("postgresql://", "postgres://")):
             # Imported here so that a SQLite-only set-up never loads asyncpg.
             from data.backends.postgres import PostgresBackend
 
-            return await cls._started(await PostgresBackend.open(target))
-        return await cls.open(target.removeprefix("sqlite:"))
+            return await cls._started(await PostgresBackend.open(target), now)
+        return await cls.open(target.removeprefix("sqlite:"), now)
 
     @classmethod
-    async def _started(cls, backend: Backend) -> Store:
-        store = cls(backend)
+    async def _started(cls, backend: Backend, now: Callable[[], float]) -> Store:
+        store = cls(backend, now)
         try:
             await store.migrate()
         except BaseException:
@@ -186,13 +187,13 @@ class Store(TimerStore, SettingsStore):
 
     async def migrate(self) -> None:
         async with self.transaction() as tx:
-            current = await self._backend.schema_version(tx)
+            current = await self._backend.schema_version(tx, self.now())
             if current > SCHEMA_VERSION:
                 raise RuntimeError(f"database schema {current} is newer than this build ({SCHEMA_VERSION})")
             for version in range(current + 1, SCHEMA_VERSION + 1):
                 for statement in self._backend.ddl(MIGRATIONS[version - 1]):
                     await tx.execute(statement)
-                await self._backend.set_schema_version(tx, version)
+                await self._backend.set_schema_version(tx, version, self.now())
 
     # ----------------------------------------------------------------- tables
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -144,15 +143,15 @@ class PostgresBackend:
     def ddl(self, migration: str) -> list[str]:
         return [ddl_to_postgres(s) for s in split_statements(migration)]
 
-    async def schema_version(self, tx: Tx) -> int:
+    async def schema_version(self, tx: Tx, at: float) -> int:
         # Two processes starting together on a new database must not both run migration 1.
         await tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
         await tx.execute(ddl_to_postgres(SCHEMA_VERSION_TABLE))
         row = await tx.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
         return int(row[0]) if row else 0
 
-    async def set_schema_version(self, tx: Tx, version: int) -> None:
-        await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, time.time()))
+    async def set_schema_version(self, tx: Tx, version: int, at: float) -> None:
+        await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, at))
 
     async def setting(self, name: str) -> Any:
         """A server setting's value (``synchronous_commit``, ``server_version``…), None if there is none."""

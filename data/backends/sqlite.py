@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -121,7 +120,7 @@ class SqliteBackend:
     def ddl(self, migration: str) -> list[str]:
         return split_statements(migration)
 
-    async def schema_version(self, tx: Tx) -> int:
+    async def schema_version(self, tx: Tx, at: float) -> int:
         # Databases made before the schema_version table carry their version in user_version only.
         await tx.execute(SCHEMA_VERSION_TABLE)
         pragma = await tx.fetchone("PRAGMA user_version")
@@ -130,11 +129,11 @@ class SqliteBackend:
         for version in range(1, legacy + 1):
             if version not in rows:
                 await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
-                                 (version, time.time()))
+                                 (version, at))
         return max([legacy, *rows])
 
-    async def set_schema_version(self, tx: Tx, version: int) -> None:
-        await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, time.time()))
+    async def set_schema_version(self, tx: Tx, version: int, at: float) -> None:
+        await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, at))
         # Kept in step so that an older build, which reads only user_version, still refuses a newer file.
         await tx.execute(f"PRAGMA user_version = {int(version)}")
 

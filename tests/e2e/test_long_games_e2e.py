@@ -379,3 +379,15 @@ async def test_a_missing_thread_permission_is_refused_plainly(world: Any, db_pat
     result = await world.members["alice"].slash(locked, "game new", game="pentawar", thread=True)
     assert result.ephemeral and "Create Public Threads" in answer_text(result)
     assert rows(db_path, "SELECT COUNT(*) FROM game_tables") == [(0,)]
+
+
+async def test_every_stored_time_comes_from_discords_clock(world: Any, db_path: str) -> None:
+    """SimCord's virtual clock starts on 2026-01-01; a wall-clock read anywhere would show today's date."""
+    await two_player(world, turn_time="60s")
+    await world.env.advance_time(61)
+    latest = world.env.now().timestamp()
+    times = [r[0] for r in rows(db_path, "SELECT applied_at FROM schema_version")]
+    times += [t for r in rows(db_path, "SELECT created_at, updated_at FROM game_tables") for t in r]
+    times += [r[0] for r in rows(db_path, "SELECT at FROM actions")]
+    times += [r[0] for r in rows(db_path, "SELECT at FROM seat_events")]
+    assert times and all(latest - 3600 <= t <= latest for t in times), (times, latest)
