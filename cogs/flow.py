@@ -339,10 +339,6 @@ class TableFlow:
         if isinstance(thread, discord.Thread):
             await thread.edit(archived=True)
 
-    def schedule_bots(self, table_id: int) -> None:
-        """Bots move through the scheduler; a change that made a bot due already wrote its timer."""
-        del table_id
-
     async def resume(self) -> None:
         """After a restart: post table messages that were committed but never sent; the scheduler does the rest."""
         for table in await self.tables.store.unposted_tables():

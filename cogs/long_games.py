@@ -3,6 +3,7 @@ return, notify, mine, tables, log and replay. GameCog's methods are thin and del
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from datetime import UTC, datetime
@@ -16,7 +17,7 @@ from cogs.guard import tell
 from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, lobby_message
 from data.store import TableRecord
 from engines import get_engine
-from host import Refusal
+from host import Refusal, SeatNotice
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options, whole_number
 from host.replay import rebuild
@@ -90,12 +91,13 @@ async def _open_thread(channel: Any, name: str) -> Any:
                       "try `thread:false`.") from None
 
 
-async def show_notice(cog: GameCog, interaction: discord.Interaction, notice: Any) -> None:
+async def show_notice(cog: GameCog, interaction: discord.Interaction, notice: SeatNotice) -> None:
     """Answer a seat change publicly with its lines, then post the table as it stands."""
     await interaction.response.send_message("\n".join(notice.lines)[:2000],
                                             allowed_mentions=discord.AllowedMentions(
                                                 users=[discord.Object(u) for u in notice.mentions]))
-    await cog.flow.show_notice(type(notice)(notice.table, [], notice.over, [], notice.outcomes), interaction.channel)
+    # The lines were the answer; the table messages follow.
+    await cog.flow.show_notice(dataclasses.replace(notice, lines=[], mentions=[]), interaction.channel)
 
 
 async def replace(cog: GameCog, interaction: discord.Interaction, player: discord.User | discord.Member,

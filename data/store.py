@@ -234,10 +234,6 @@ class Store(TimerStore, SettingsStore):
                               (channel_id,))
         return None if row is None else await self._with_seats(row)
 
-    async def playing_tables(self) -> list[TableRecord]:
-        rows = await self._all("SELECT * FROM game_tables WHERE status = 'playing' ORDER BY id")
-        return [await self._with_seats(r) for r in rows]
-
     async def unposted_tables(self) -> list[TableRecord]:
         """Tables whose newest committed change never reached their channel (a crash between the two)."""
         rows = await self._all("SELECT * FROM game_tables WHERE status IN ('playing', 'finished')"

@@ -13,7 +13,7 @@ import simcord
 
 from bot import create_bot
 from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, use
-from tests.e2e.test_reliability_e2e import answer_text
+from tests.e2e.test_reliability_e2e import answer_text, play_randomly
 
 
 def rows(db_path: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -313,18 +313,7 @@ async def test_the_king_pedro_log_never_shows_a_hidden_card(world: Any, db_path:
     for _ in range(3):
         await alice.slash(world.channel, "game addbot")
     await alice.slash(world.channel, "game start")
-    rng = random.Random(2)
-    for _ in range(200):
-        message = latest_table_message(world.channel)
-        if "Game over" in message.content:
-            break
-        panel = await open_hand(alice, message)
-        for _ in range(6):
-            kind, custom_id, value = rng.choice(choices_in(panel))
-            result = await use(alice, panel, kind, custom_id, value)
-            if not value.startswith(">"):
-                break
-            panel = result.response
+    await play_randomly(world, random.Random(2))
     result = await alice.slash(world.channel, "game log")
     attachment = result.response.attachments[0]
     text = (await attachment.read()).decode()
@@ -391,3 +380,61 @@ async def test_every_stored_time_comes_from_discords_clock(world: Any, db_path: 
     times += [r[0] for r in rows(db_path, "SELECT at FROM actions")]
     times += [r[0] for r in rows(db_path, "SELECT at FROM seat_events")]
     assert times and all(latest - 3600 <= t <= latest for t in times), (times, latest)
+
+
+async def test_seats_due_at_the_same_instant_share_one_reminder(world: Any) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="do_over", turn_time="60s")
+    lobby = latest_lobby(world)
+    assert "turn_time: 1m" in lobby, "the lobby shows the clock"
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game start")
+    # Do Over!'s swap step: both seats come to act at once, each with its own deadline.
+    await world.env.advance_time(31)
+    reminders = messages_with(world.channel, "half your time")
+    assert len(reminders) == 1
+    assert f"<@{alice.id}>" in reminders[0].content and f"<@{bob.id}>" in reminders[0].content
+
+
+def latest_lobby(world: Any) -> str:
+    for message in reversed(world.channel.history()):
+        for embed in message.embeds:
+            if "table #" in (embed.title or ""):
+                return "\n".join(f"{f.name}: {f.value}" for f in embed.fields)
+    raise AssertionError("no lobby message")
+
+
+async def test_reminders_off_posts_none(world: Any) -> None:
+    mona = await manager(world)
+    await mona.slash(world.channel, "config set", setting="reminders", value="off")
+    await two_player(world, turn_time="60s")
+    await world.env.advance_time(45)
+    assert not messages_with(world.channel, "half your time")
+
+
+async def test_game_channels_limits_where_tables_open(world: Any, db_path: str) -> None:
+    mona = await manager(world)
+    other = world.guild.create_text_channel("the-card-room")
+    done = await mona.slash(world.channel, "config set", setting="game_channels", value=f"<#{other.id}>")
+    assert "is now" in answer_text(done)
+    refused = await world.members["alice"].slash(world.channel, "game new", game="pentawar")
+    assert refused.ephemeral and f"<#{other.id}>" in answer_text(refused)
+    assert rows(db_path, "SELECT COUNT(*) FROM game_tables") == [(0,)]
+    opened = await world.members["alice"].slash(other, "game new", game="pentawar")
+    assert not opened.ephemeral
+
+
+async def test_a_move_committed_but_never_posted_is_posted_at_start(world: Any, db_path: str) -> None:
+    mover, _ = await two_player(world)
+    tables = world.env.bot.tables
+    table_id = rows(db_path, "SELECT id FROM game_tables")[0][0]
+    table = await tables.get(table_id)
+    state = await tables.state(table)
+    engine = tables.engine_of(table)
+    seat = engine.to_act(state)[0]
+    # A crash between the commit and the post: the move is in the log, the channel never heard of it.
+    outcome = await tables.act(table_id, mover.id, engine.legal_actions(state, seat)[0], table.version)
+    assert rows(db_path, "SELECT posted_version < version FROM game_tables") == [(1,)]
+    await world.env.restart_bot(create_bot())
+    assert rows(db_path, "SELECT posted_version = version FROM game_tables") == [(1,)]
+    assert outcome.line.replace("**", "") in latest_table_message(world.channel).content.replace("**", "")

@@ -166,6 +166,6 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
         assert opened == before + 1, f"{name} did not open its own transaction"
 
 
-READS = {"get_table", "active_table", "playing_tables", "all_tables", "actions", "results", "schema_version",
+READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version",
          "pragma", "close", "close_all", "open", "connect", "next_due", "due_timers", "timers_of", "guild_settings",
          "settings_log", "dm_notify", "tables_in_guild", "latest_table", "seat_events", "unposted_tables"}
