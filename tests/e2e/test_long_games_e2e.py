@@ -209,7 +209,7 @@ async def test_pause_stops_the_clock_and_resume_gives_the_time_left(world: Any, 
     paused = await alice.slash(world.channel, "game pause")
     assert "paused" in answer_text(paused)
     status = await alice.slash(world.channel, "game status")
-    assert "Paused" in answer_text(status) or "paused" in answer_text(status)
+    assert "Paused" in answer_text(status) and "turn_time: 1m" in answer_text(status), answer_text(status)
     await world.env.advance_time(3600)
     assert rows(db_path, "SELECT COUNT(*) FROM actions") == [(0,)]
     await alice.slash(world.channel, "game resume")
