@@ -108,6 +108,96 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX tables_by_guild ON game_tables (guild_id, status);
     """,
+    # 4: tournaments (entrants, rounds, their tables and byes) and openskill ratings per server and
+    # game, with the order tables were rated in, so ratings can be recomputed from ``results``.
+    """
+    CREATE TABLE tournaments (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id     INTEGER,
+        channel_id   INTEGER NOT NULL,
+        name         TEXT    NOT NULL,
+        game         TEXT    NOT NULL,
+        format       TEXT    NOT NULL,
+        table_size   INTEGER NOT NULL,
+        top_cut      INTEGER NOT NULL DEFAULT 0,
+        rounds       INTEGER,
+        planned_rounds INTEGER,
+        turn_time    INTEGER,
+        round_time   INTEGER,
+        options      TEXT    NOT NULL,
+        organiser_id INTEGER NOT NULL,
+        status       TEXT    NOT NULL CHECK (status IN ('registration', 'playing', 'finished', 'cancelled')),
+        checkin      INTEGER NOT NULL DEFAULT 0,
+        message_id   INTEGER,
+        champion     TEXT,
+        revision     INTEGER NOT NULL DEFAULT 0,
+        created_at   REAL    NOT NULL,
+        updated_at   REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX one_tournament_per_channel
+        ON tournaments (channel_id) WHERE status IN ('registration', 'playing');
+    CREATE TABLE entrants (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        user_id       INTEGER,
+        name          TEXT    NOT NULL,
+        is_bot        INTEGER NOT NULL DEFAULT 0,
+        level         TEXT,
+        lot           INTEGER,
+        rating        REAL,
+        checked_in    INTEGER NOT NULL DEFAULT 0,
+        left_reason   TEXT,
+        joined_at     REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX one_entry_per_member ON entrants (tournament_id, user_id) WHERE user_id IS NOT NULL;
+    CREATE TABLE rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        number        INTEGER NOT NULL,
+        stage         TEXT    NOT NULL,
+        status        TEXT    NOT NULL CHECK (status IN ('playing', 'finished')),
+        due           REAL,
+        announced     INTEGER NOT NULL DEFAULT 0,
+        started_at    REAL    NOT NULL,
+        finished_at   REAL,
+        PRIMARY KEY (tournament_id, number)
+    );
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round         INTEGER NOT NULL,
+        position      INTEGER NOT NULL,
+        seats         TEXT    NOT NULL,
+        sides         TEXT    NOT NULL,
+        table_id      INTEGER REFERENCES game_tables (id),
+        status        TEXT    NOT NULL CHECK (status IN ('pending', 'playing', 'finished')),
+        places        TEXT,
+        drawn         INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round, position)
+    );
+    CREATE UNIQUE INDEX tournament_table_of_game ON tournament_tables (table_id) WHERE table_id IS NOT NULL;
+    CREATE TABLE byes (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round         INTEGER NOT NULL,
+        entrant_id    INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, round, entrant_id)
+    );
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        user_id    INTEGER NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        games      INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, user_id)
+    );
+    CREATE TABLE rated_tables (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        table_id   INTEGER NOT NULL REFERENCES game_tables (id)
+    );
+    CREATE UNIQUE INDEX rated_once ON rated_tables (table_id);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -14,15 +14,17 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from data.backends.base import Backend, IntegrityError, Row, Tx, TxClosed, Written
 from data.backends.sqlite import SqliteBackend
+from data.ratings import RatingPlan, RatingStore, apply_rating
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 from data.settings import SettingsStore
 from data.timers import LOBBY, TABLE_WIDE, TimerPlan, TimerRecord, TimerStore, write_plan
+from data.tournaments import TournamentStore, record_tournament_result
 
 __all__ = ["ACTIVE", "ActionRecord", "ChannelBusy", "IntegrityError", "SeatRecord", "StaleVersion", "Store",
            "TableRecord", "Tx", "TxClosed", "Written"]
@@ -103,7 +105,7 @@ class ActionRecord:
     at: float
 
 
-class Store(TimerStore, SettingsStore):
+class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
     """The one store interface: every write through :meth:`transaction`, reads of committed data only."""
 
     # aiosqlite's worker thread is not a daemon and asyncpg's pools hold sockets: a store
@@ -223,6 +225,34 @@ class Store(TimerStore, SettingsStore):
         assert table is not None
         return table
 
+    async def seat_tournament_table(self, tournament_id: int, round_number: int, position: int, *,
+                                    guild_id: int | None, channel_id: int, parent_id: int, game: str,
+                                    options: dict[str, Any], seed: int, host_id: int, seats: Sequence[SeatRecord],
+                                    snapshot: str, turn_time: int | None, timers: TimerPlan) -> int:
+        """Create a tournament table already dealt, and link it to its place in the round: all or nothing.
+
+        Refused (``StaleVersion``) if that place already has a table, so a place is never seated twice.
+        """
+        now = self.now()
+        async with self.transaction() as tx:
+            written = await tx.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, game, options, status, seed, host_id, created_at,"
+                " updated_at, turn_time, on_timeout, parent_id, snapshot, version)"
+                " VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?, ?, 'bot', ?, ?, 0)",
+                (guild_id, channel_id, game, json.dumps(options, sort_keys=True), seed, host_id, now, now, turn_time,
+                 parent_id, snapshot))
+            table_id = int(written.lastrowid or 0)
+            linked = await tx.execute(
+                "UPDATE tournament_tables SET table_id = ?, status = 'playing'"
+                " WHERE tournament_id = ? AND round = ? AND position = ? AND table_id IS NULL AND status = 'pending'",
+                (table_id, tournament_id, round_number, position))
+            if linked.rowcount != 1:
+                raise StaleVersion(f"tournament {tournament_id} round {round_number} table {position} is seated")
+            await self._replace_seats(tx, table_id, seats)
+            plan = replace(timers, add=[replace(t, table_id=table_id) for t in timers.add])
+            await write_plan(tx, table_id, plan)
+        return table_id
+
     async def get_table(self, table_id: int) -> TableRecord | None:
         if not 0 < table_id <= MAX_ID:
             return None
@@ -320,14 +350,16 @@ class Store(TimerStore, SettingsStore):
     async def change_table(self, table_id: int, revision: int, *, seats: Sequence[SeatRecord] | None = None,
                            paused: bool | None = None, timers: TimerPlan | None = None,
                            results: list[tuple[int, int | None, int]] | None = None,
-                           events: Sequence[tuple[int, str, int | None, int | None]] = ()) -> None:
+                           events: Sequence[tuple[int, str, int | None, int | None]] = (),
+                           rating: RatingPlan | None = None, drawn: bool = False) -> None:
         """A change to a game in play other than a move (pause, resume, replace, resign, return, a forfeit
         that ends the game), all or nothing, if the table is still at ``revision``.
 
-        ``events`` are (seat, kind, user, by_user) rows for the seat's history; ``results`` finish the table.
+        ``events`` are (seat, kind, user, by_user) rows for the seat's history; ``results`` finish the table
+        (``drawn``: ended as a draw by its tournament), and ``rating`` rates it in the same transaction.
         """
         now = self.now()
-        async with self.transaction() as tx:
+        async with self._rating_guard(rating), self.transaction() as tx:
             sets, params = ", updated_at = ?", [now]
             if paused is not None:
                 sets += ", paused = ?"
@@ -339,9 +371,21 @@ class Store(TimerStore, SettingsStore):
                 await self._replace_seats(tx, table_id, seats)
             await write_plan(tx, table_id, timers)
             if results is not None:
-                await tx.executemany("INSERT INTO results (table_id, seat, user_id, place) VALUES (?, ?, ?, ?)",
-                                     [(table_id, s, u, p) for s, u, p in results])
+                await self._record_results(tx, table_id, results, rating, now, drawn)
             await self._seat_events(tx, table_id, events, now)
+
+    def _rating_guard(self, rating: RatingPlan | None) -> AbstractAsyncContextManager[object]:
+        return nullcontext() if rating is None else self.rating_lock()
+
+    @staticmethod
+    async def _record_results(tx: Tx, table_id: int, results: Sequence[tuple[int, int | None, int]],
+                              rating: RatingPlan | None, now: float, drawn: bool = False) -> None:
+        """A finished table's places, its tournament place's result and its rating change: one transaction."""
+        await tx.executemany("INSERT INTO results (table_id, seat, user_id, place) VALUES (?, ?, ?, ?)",
+                             [(table_id, s, u, p) for s, u, p in results])
+        await record_tournament_result(tx, table_id, results, drawn)
+        if rating is not None:
+            await apply_rating(tx, table_id, rating, now)
 
     @staticmethod
     async def _seat_events(tx: Tx, table_id: int, events: Sequence[tuple[int, str, int | None, int | None]],
@@ -363,17 +407,19 @@ class Store(TimerStore, SettingsStore):
                             label: str, events: list[str], snapshot: str,
                             results: list[tuple[int, int | None, int]] | None = None,
                             timers: TimerPlan | None = None, seats: Sequence[SeatRecord] | None = None,
-                            seat_events: Sequence[tuple[int, str, int | None, int | None]] = ()) -> int:
+                            seat_events: Sequence[tuple[int, str, int | None, int | None]] = (),
+                            rating: RatingPlan | None = None) -> int:
         """Append one action and save the new snapshot, all or nothing.
 
         Raises StaleVersion when the table is not at ``expected_version`` (or no longer playing).
         With ``results`` (seat, user, place) the table is finished in the same transaction; ``timers``
-        moves its clocks and ``seats`` stores changed seats (timeout counts) in it too.
+        moves its clocks and ``seats`` stores changed seats (timeout counts) in it too; ``rating`` rates
+        a finished table in it.
         """
         new_version = expected_version + 1
         status = "finished" if results is not None else "playing"
         now = self.now()
-        async with self.transaction() as tx:
+        async with self._rating_guard(rating), self.transaction() as tx:
             written = await tx.execute(
                 "UPDATE game_tables SET version = ?, snapshot = ?, status = ?, updated_at = ?,"
                 " revision = revision + 1 WHERE id = ? AND version = ? AND status = 'playing'",
@@ -385,9 +431,7 @@ class Store(TimerStore, SettingsStore):
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (table_id, new_version, seat, action, label, json.dumps(events), now))
             if results is not None:
-                await tx.executemany(
-                    "INSERT INTO results (table_id, seat, user_id, place) VALUES (?, ?, ?, ?)",
-                    [(table_id, s, u, p) for s, u, p in results])
+                await self._record_results(tx, table_id, results, rating, now)
             if seats is not None:
                 await self._replace_seats(tx, table_id, seats)
             await write_plan(tx, table_id, timers)

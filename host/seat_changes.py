@@ -15,6 +15,7 @@ from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
 from host.clock import paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal
 from host.outcomes import forfeit_win
+from host.rated import rating_plan
 
 if TYPE_CHECKING:
     from host.tables import ActOutcome, TableService
@@ -163,7 +164,8 @@ class LongGames:
         if win is not None:
             results = [(s.position, s.user_id, win[s.position]) for s in seats]
             timers = plan_turn(changed, to_act, [], now, 0.0, over=True)
-            after = await self._commit_change(table, seats=seats, timers=timers, results=results, events=events)
+            after = await self._commit_change(table, seats=seats, timers=timers, results=results, events=events,
+                                              rating=rating_plan(engine, changed, win))
             winners = [s.name for s in seats if win[s.position] == 1]
             return SeatNotice(after, [line, f"🏁 **{' and '.join(winners)}** win{'s' if len(winners) == 1 else ''}."],
                               over=True)
@@ -178,6 +180,30 @@ class LongGames:
             table = await self._playing(channel_id, table_id)
             seat = self._own_seat(table, user_id, "You have already left this game.")
             return await self._forfeit(table, seat, "resign", user_id, f"🏳️ **{table.seats[seat].name}** resigns.")
+
+    async def drop_seat(self: TableService, table_id: int, user_id: int, line: str) -> SeatNotice | None:
+        """A player who drops from a tournament forfeits their seat at once, as with a resignation."""
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
+            seat = self.seat_of(table, user_id)
+            if table.status != "playing" or seat is None or table.seats[seat].stand_in == FORFEITED:
+                return None
+            return await self._forfeit(table, seat, "drop", user_id, line)
+
+    async def end_as_draw(self: TableService, table_id: int, line: str) -> SeatNotice | None:
+        """End a game in play at once, every seat sharing first place (a tournament round's time ran out)."""
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
+            if table.status != "playing":
+                return None
+            engine = self.engine_of(table)
+            to_act = engine.to_act(await self.state(table))
+            places = [1] * len(table.seats)
+            results = [(s.position, s.user_id, 1) for s in table.seats]
+            timers = plan_turn(table, to_act, [], self.store.now(), 0.0, over=True)
+            after = await self._commit_change(table, timers=timers, results=results, drawn=True,
+                                              rating=rating_plan(engine, table, places))
+            return SeatNotice(after, [line], over=True)
 
     # ------------------------------------------------------------ replace, return
 

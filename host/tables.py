@@ -24,6 +24,7 @@ from host.clock import plan_turn
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
+from host.rated import rating_plan
 from host.replay import canonical, rebuild
 from host.seat_changes import LongGames
 from host.thinking import INLINE_LEVELS
@@ -92,6 +93,9 @@ class TableService(LongGames):
         # This process is the only writer, so a table read once stays true until
         # the service itself changes it; the play path then needs no reads at all.
         self._records: dict[int, TableRecord] = {}
+
+    def new_seed(self) -> int:
+        return self._new_seed()
 
     @staticmethod
     async def _think_inline(game_id: str, snapshot: dict[str, Any], seat: int, salt: int, level: str) -> str:
@@ -459,15 +463,18 @@ class TableService(LongGames):
             seats = [replace(s, timeouts=0) if s.position == seat else s for s in table.seats]
         changed = table if seats is None else replace(table, seats=seats)
         results = None
+        rating = None
         if over:
             places = final_places(engine, changed, engine.outcome(new_state))
             results = [(s.position, s.user_id, places[s.position]) for s in changed.seats]
+            rating = rating_plan(engine, changed, places)
         snapshot = canonical(engine.dump(new_state))
         timers = plan_turn(changed, to_act, engine.to_act(new_state), self.store.now(),
                            self.delay_for(table.guild_id), over=over)
         try:
             version = await self.store.commit_action(table.id, table.version, seat, action, line, events,
-                                                     snapshot, results, timers, seats, seat_events or ())
+                                                     snapshot, results, timers, seats, seat_events or (),
+                                                     rating=rating)
         except StaleVersion:
             await self.reload(table.id)
             raise StaleClick(table.id) from None

@@ -1,0 +1,135 @@
+"""The tournament service below Discord, on both backends: registration, rounds seated and played
+by bots, results recorded from the tables, the next round paired automatically, the champion."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from data.store import Store
+from engines import get_engine
+from host import Refusal, TableService
+from host.tournaments.points import table_points
+from host.tournaments.models import TableResult
+from host.tournaments.service import TournamentService
+
+pytestmark = pytest.mark.asyncio
+
+CHANNEL = 500
+threads = itertools.count(10_000)
+
+
+async def service(store: Store) -> TournamentService:
+    seeds = itertools.count(7)
+    return TournamentService(TableService(store, new_seed=lambda: next(seeds)))
+
+
+async def play_round(svc: TournamentService) -> list[int]:
+    """Seat every pending table in a made-up thread and let bots play each to the end."""
+    tournament = await svc.store.active_tournament(CHANNEL) or await svc.store.latest_tournament(CHANNEL)
+    assert tournament is not None
+    seated = []
+    for place in await svc.pending(tournament.id):
+        table = await svc.seat(place, next(threads))
+        seated.append(table.id)
+    for table_id in seated:
+        for _ in range(20_000):
+            table = await svc.tables.get(table_id)
+            if table.status != "playing":
+                break
+            assert await svc.tables.bot_step(table_id) is not None
+        await svc.table_finished(table_id)
+    return seated
+
+
+async def new_event(svc: TournamentService, **kw: Any) -> int:
+    args: dict[str, Any] = dict(guild_id=1, channel_id=CHANNEL, organiser_id=1, game="do_over", fmt="swiss",
+                                rounds=None, table_size=None, top_cut=None, turn_time=86400, round_time=None,
+                                options=None, name=None)
+    args.update(kw)
+    return (await svc.create(**args)).record.id
+
+
+async def test_swiss_pods_of_four_play_three_rounds_to_a_champion(store: Store) -> None:
+    svc = await service(store)
+    tid = await new_event(svc, table_size=4, rounds=3)
+    await svc.add_bots(tid, 1, False, 8, "easy")
+    start = await svc.start(tid, 1, False)
+    assert [r.number for r in start.state.rounds] == [1]
+    for _ in range(3):
+        await play_round(svc)
+    state = await svc.state(tid)
+    assert state.record.status == "finished"
+    assert [r.number for r in state.rounds] == [1, 2, 3]
+    pods = [frozenset(p.seats) for p in state.places]
+    assert all(len(p) == 4 for p in pods) and len(pods) == 6
+    assert len(set(pods)) == len(pods), "a pod repeated"
+    # The points are the tables' own results: each table's sides score (s − p)/(s − 1).
+    _, rows = await svc.standings(tid)
+    expected: Counter[int] = Counter()
+    for place in state.places:
+        assert place.table_id is not None
+        results = {seat: p for seat, _, p in await store.results(place.table_id)}
+        sides = tuple((e,) for e in place.seats)
+        for entrant, pts in table_points(TableResult(sides, tuple(results[i] for i in range(4)))).items():
+            expected[entrant] += pts
+    assert {r.entrant: r.points for r in rows} == {e: Fraction(v) for e, v in expected.items()}
+    assert state.record.champion == [rows[0].entrant]
+
+
+async def test_registration_refusals_change_nothing(store: Store) -> None:
+    svc = await service(store)
+    tid = await new_event(svc, game="pedwar", fmt="single_elimination")
+    await svc.join(tid, 50, "ann")
+    with pytest.raises(Refusal, match="already entered"):
+        await svc.join(tid, 50, "ann")
+    with pytest.raises(Refusal, match="Only the organiser"):
+        await svc.add_bots(tid, 50, False, 1, None)
+    with pytest.raises(Refusal, match="needs at least 2 entrants"):
+        await svc.start(tid, 1, False)
+    with pytest.raises(Refusal, match="already runs a tournament"):
+        await new_event(svc)
+    assert [e.user_id for e in (await svc.state(tid)).entrants] == [50]
+    await svc.add_bots(tid, 1, False, 1, "easy")
+    await svc.start(tid, 1, False)
+    with pytest.raises(Refusal, match="already started"):
+        await svc.join(tid, 51, "bob")
+
+
+async def test_single_elimination_of_six_gives_byes_to_the_top_seeds(store: Store) -> None:
+    svc = await service(store)
+    tid = await new_event(svc, game="pedwar", fmt="single_elimination")
+    await svc.add_bots(tid, 1, False, 6, "easy")
+    await svc.start(tid, 1, False)
+    state = await svc.state(tid)
+    assert len(state.round_byes(1)) == 2 and len(state.round_places(1)) == 2
+    for _ in range(3):
+        await play_round(svc)
+    state = await svc.state(tid)
+    assert state.record.status == "finished" and len(state.record.champion or []) == 1
+    assert len(state.rounds) == 3
+
+
+async def test_check_in_drops_no_shows_and_drop_forfeits_a_seat(store: Store) -> None:
+    svc = await service(store)
+    tid = await new_event(svc, game="pedwar", rounds=2)
+    for uid in (50, 51, 52):
+        await svc.join(tid, uid, f"p{uid}")
+    await svc.open_checkin(tid, 1, False)
+    await svc.check_in(tid, 50)
+    await svc.check_in(tid, 51)
+    start = await svc.start(tid, 1, False)
+    assert [e.user_id for e in start.no_shows] == [52]
+    place = (await svc.pending(tid))[0]
+    table = await svc.seat(place, next(threads))
+    notices = await svc.drop(tid, 50)
+    assert len(notices) == 1 and notices[0].over
+    assert (await svc.tables.get(table.id)).status == "finished"
+    advanced = await svc.table_finished(table.id)
+    assert advanced and advanced[0].new_round == 2
+    state = await svc.state(tid)
+    assert state.round_places(2) == [] and state.round_byes(2) != [], "the one player left gets a bye"
