@@ -21,6 +21,7 @@ import pytest
 import data.store as store_module
 from data.store import SeatRecord, StaleVersion, Store, TxClosed
 from data.timers import BOT, TimerPlan, TimerRecord
+from data.tournaments import RoundPlan
 from host import TableService
 from tests.host.test_store import started
 
@@ -156,6 +157,26 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
         "set_guild_setting": lambda t: store.set_guild_setting(1, "turn_time", "1d", 7),
         "set_dm_notify": lambda t: store.set_dm_notify(7, True),
         "close_table": lambda t: store.close_table(t.id, t.revision),
+        # A tournament through its life: each change its own transaction.
+        "create_tournament": lambda t: store.create_tournament(
+            guild_id=1, channel_id=77, name="Cup", game="pedwar", format="swiss", table_size=2, top_cut=0,
+            rounds=None, turn_time=None, round_time=None, options={}, organiser_id=1),
+        "set_tournament_message": lambda t: store.set_tournament_message(1, 5),
+        "add_entrant": lambda t: store.add_entrant(1, 0, user_id=9, name="ann"),
+        "open_checkin": lambda t: store.open_checkin(1, 1),
+        "check_in": lambda t: store.check_in(1, 2, 1),
+        "remove_entrant": lambda t: store.remove_entrant(1, 3, 999),
+        "start_tournament": lambda t: store.start_tournament(
+            1, 4, planned_rounds=1, lots={1: (1, 0.0)}, no_shows=[],
+            first=RoundPlan(1, "swiss", [([1, 2], [[1], [2]])])),
+        "seat_tournament_table": lambda t: store.seat_tournament_table(
+            1, 1, 0, guild_id=1, channel_id=88, parent_id=77, game="pedwar", options={}, seed=1, host_id=1,
+            seats=[SeatRecord(0, 9, "ann", False), SeatRecord(1, None, "Robo", True)], snapshot="{}",
+            turn_time=None, timers=TimerPlan()),
+        "mark_round_announced": lambda t: store.mark_round_announced(1, 1),
+        "drop_entrant": lambda t: store.drop_entrant(1, 1),
+        "cancel_tournament": lambda t: store.cancel_tournament(1, 5),
+        "advance_tournament": lambda t: store.advance_tournament(1, 1, champion=[1]),
     }
     writes = {name for name, fn in inspect.getmembers(Store, inspect.iscoroutinefunction)
               if not name.startswith("_") and name not in READS}
@@ -168,4 +189,7 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
 
 READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version",
          "pragma", "close", "close_all", "open", "connect", "next_due", "due_timers", "timers_of", "guild_settings",
-         "settings_log", "dm_notify", "tables_in_guild", "latest_table", "seat_events", "unposted_tables"}
+         "settings_log", "dm_notify", "tables_in_guild", "latest_table", "seat_events", "unposted_tables",
+         "tournament", "active_tournament", "latest_tournament", "running_tournaments", "entrants",
+         "tournament_rounds", "round_places", "place_of_table", "tournament_byes", "unannounced_finals",
+         "ratings_of", "ratings_for", "leaderboard", "rated_tables"}
