@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from data.store import Store
-from engines import get_engine
 from host import Refusal, TableService
-from host.tournaments.points import table_points
 from host.tournaments.models import TableResult
+from host.tournaments.points import table_points
 from host.tournaments.service import TournamentService
 
 pytestmark = pytest.mark.asyncio
