@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 import weakref
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -28,12 +28,16 @@ from cogs.controls import ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
+from cogs.ratings import RatingsCog
+from cogs.tournament import TournamentCog
+from cogs.tournament_flow import TournamentFlow
 from data.store import Store
 from engines.bots import BOT_LEVELS
 from host import TableService
 from host.clock import Scheduler
 from host.settings import ServerSettings
 from host.thinking import BotPool
+from host.tournaments.service import TournamentService
 
 log = logging.getLogger("deckhand")
 
@@ -99,6 +103,8 @@ class DeckhandBot(commands.Bot):
         self.server_settings: ServerSettings | None = None
         self.control_handler: ControlHandler | None = None
         self.bot_pool: BotPool | None = None
+        self.tournaments: TournamentService | None = None
+        self.tournament_flow: TournamentFlow | None = None
         self._closing = False
         DeckhandBot._live.add(self)
 
@@ -119,6 +125,12 @@ class DeckhandBot(commands.Bot):
         self.add_dynamic_items(ActButton, ActSelect)
         await self.add_cog(GameCog(self, self.tables, self.guard, self.flow, self.server_settings))
         await self.add_cog(ConfigCog(self.server_settings, self.guard))
+        self.tournaments = TournamentService(self.tables)
+        self.tournament_flow = TournamentFlow(self, self.tournaments, self.flow, self.guard)
+        self.flow.on_finished = self.tournament_flow.on_table_finished
+        self.control_handler = self.route_control
+        await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard))
+        await self.add_cog(RatingsCog(self.store, self.guard))
         self.tree.on_error = self.on_app_command_error
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
@@ -127,12 +139,22 @@ class DeckhandBot(commands.Bot):
         else:
             await self.tree.sync()
 
+    async def route_control(self, interaction: discord.Interaction, control: controls.Control,
+                            values: Sequence[str]) -> None:
+        """A click on one of our controls: tournament sign-ups and standings pages, else a table's."""
+        if control.kind in ("t", "p") and self.tournament_flow is not None:
+            await self.tournament_flow.on_control(interaction, control, values)
+        elif self.flow is not None:
+            await self.flow.on_control(interaction, control, values)
+
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         if self.flow is not None:
             for guild in self.guilds:  # the bot pace of each server, before any bot moves
                 await self.server_settings.get(guild.id)
             await self.flow.resume()
+        if self.tournament_flow is not None:
+            await self.tournament_flow.resume()
         if self.scheduler is not None and not self._closing:
             self.scheduler.start()
 
@@ -178,7 +200,7 @@ class DeckhandBot(commands.Bot):
         if self.scheduler is not None:
             await self.scheduler.close()
         self.control_handler = None
-        for cog in ("GameCog", "ConfigCog"):
+        for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog"):
             if self.get_cog(cog) is not None:
                 await self.remove_cog(cog)
         await super().close()

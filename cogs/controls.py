@@ -7,6 +7,8 @@ restart without any View kept in memory:
     dh:a:<table>:<version>:<action>    an action button
     dh:s:<table>:<version>:<index>     an action select (the action is the chosen value)
     dh:l:<table>:<verb>                a lobby button (join, leave, addbot, start)
+    dh:t:<tournament>:<verb>           a tournament sign-up button (join, leave, checkin)
+    dh:p:<tournament>:<page>           a page of a tournament's standings
 
 The templates accept only well-formed ids. Anything else, a forged or garbled
 id included, is answered by :func:`unhandled`, which ``on_interaction`` calls,
@@ -28,7 +30,8 @@ ControlHandler = Callable[[discord.Interaction, "Control", Sequence[str]], Await
 MAX_TABLE_ID = 2**63 - 1
 MAX_VERSION = 10**9
 _NUMBER = r"[0-9]{1,19}"
-BUTTON_TEMPLATE = rf"dh:(?:h:{_NUMBER}:{_NUMBER}|a:{_NUMBER}:{_NUMBER}:[^\r\n]+|l:{_NUMBER}:[a-z]{{1,20}})"
+BUTTON_TEMPLATE = (rf"dh:(?:h:{_NUMBER}:{_NUMBER}|a:{_NUMBER}:{_NUMBER}:[^\r\n]+|[lt]:{_NUMBER}:[a-z]{{1,20}}"
+                   rf"|p:{_NUMBER}:[0-9]{{1,4}})")
 SELECT_TEMPLATE = rf"dh:s:{_NUMBER}:{_NUMBER}:[0-9]{{1,2}}"
 _PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
 
@@ -38,7 +41,8 @@ _PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
 class Control:
     """A parsed custom_id."""
 
-    kind: str  # "h", "a", "s" or "l"
+    kind: str  # "h", "a", "s", "l"; "t" and "p" for tournaments
+    #: The table's id, or for "t" and "p" the tournament's.
     table_id: int
     version: int | None = None
     action: str = ""  # the action of an action button, or the verb of a lobby button
@@ -52,8 +56,10 @@ def parse_control(custom_id: str) -> Control | None:
     kind, table_id = parts[1], int(parts[2])
     if not 0 < table_id <= MAX_TABLE_ID:
         return None
-    if kind == "l":
+    if kind in ("l", "t"):
         return Control(kind, table_id, None, parts[3])
+    if kind == "p":
+        return Control(kind, table_id, int(parts[3]))
     version = int(parts[3])
     if version > MAX_VERSION:
         return None

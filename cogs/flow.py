@@ -57,6 +57,8 @@ class TableFlow:
         #: The version each table's newest message started from, so an edit retells all its steps.
         self._message_base: dict[int, int] = {}
         self.settings: ServerSettings | None = None
+        #: Told when a table's final message went out (a tournament table's round may be over).
+        self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
 
     # --------------------------------------------------------------- controls
 
@@ -209,6 +211,8 @@ class TableFlow:
         await self.tables.mark_posted(table, message.id)
         if table.status == "finished" and table.parent_id is not None:
             await self._tell_parent(table, out.content)
+        if table.status == "finished" and self.on_finished is not None:
+            await self.on_finished(table)
         if entered and table.status == "playing":
             await self.notify_turn(replace(table, message_id=message.id), entered)
 

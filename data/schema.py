@@ -130,6 +130,7 @@ MIGRATIONS: list[str] = [
         checkin      INTEGER NOT NULL DEFAULT 0,
         message_id   INTEGER,
         champion     TEXT,
+        cut_seeds    TEXT,
         revision     INTEGER NOT NULL DEFAULT 0,
         created_at   REAL    NOT NULL,
         updated_at   REAL    NOT NULL

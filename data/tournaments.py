@@ -54,6 +54,8 @@ class TournamentRecord:
     checkin: bool
     message_id: int | None
     champion: list[int] | None
+    #: The top cut's seeds, best first, fixed when the cut begins.
+    cut_seeds: list[int] | None
     revision: int
     created_at: float
 
@@ -126,7 +128,8 @@ def _tournament(row: Any) -> TournamentRecord:
         planned_rounds=row["planned_rounds"], turn_time=row["turn_time"], round_time=row["round_time"],
         options=json.loads(row["options"]), organiser_id=row["organiser_id"], status=row["status"],
         checkin=bool(row["checkin"]), message_id=row["message_id"],
-        champion=json.loads(row["champion"]) if row["champion"] else None, revision=row["revision"],
+        champion=json.loads(row["champion"]) if row["champion"] else None,
+        cut_seeds=json.loads(row["cut_seeds"]) if row["cut_seeds"] else None, revision=row["revision"],
         created_at=row["created_at"])
 
 
@@ -307,7 +310,7 @@ class TournamentStore:
                              [(tournament_id, plan.number, e) for e in plan.byes])
 
     async def advance_tournament(self, tournament_id: int, finished_round: int, *, next_round: RoundPlan | None = None,
-                                 champion: Sequence[int] | None = None) -> None:
+                                 champion: Sequence[int] | None = None, cut_seeds: Sequence[int] | None = None) -> None:
         """Finish round ``finished_round`` and write the next one, or finish the event with its champion.
 
         Refused (``TournamentChanged``) if that round was already finished: a round is paired once.
@@ -321,6 +324,9 @@ class TournamentStore:
                 raise TournamentChanged(f"round {finished_round} of tournament {tournament_id} is already finished")
             if next_round is not None:
                 await self._write_round(tx, tournament_id, next_round, now)
+            if cut_seeds is not None:
+                await tx.execute("UPDATE tournaments SET cut_seeds = ? WHERE id = ?",
+                                 (json.dumps(list(cut_seeds)), tournament_id))
             if champion is not None:
                 await tx.execute("UPDATE tournaments SET status = 'finished', champion = ?, revision = revision + 1,"
                                  " updated_at = ? WHERE id = ? AND status = 'playing'",

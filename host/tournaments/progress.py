@@ -9,7 +9,7 @@ each round also has a stage, which says which pairing rule made it.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from host.tournaments.elimination import champion as elimination_champion
 from host.tournaments.elimination import next_elimination_round, seed_order
@@ -42,6 +42,9 @@ class NextStep:
     round: Round | None = None
     walkovers: tuple[TableResult, ...] = field(default=())
     champion: Side | None = None
+    #: The top cut's seeds, when this step begins the cut: stored, and passed back in from then on,
+    #: so a player who drops during the cut does not reshuffle its bracket.
+    seeds: tuple[EntrantId, ...] | None = None
 
 
 def main_stage(fmt: Format) -> str:
@@ -53,8 +56,8 @@ def lot_order(entrants: Sequence[Entrant]) -> list[EntrantId]:
 
 
 def next_step(settings: Settings, entrants: Sequence[Entrant], planned_rounds: int, played: Sequence[StageRound],
-              dropped: Collection[EntrantId] = ()) -> NextStep:
-    """The step after ``played`` (every finished round, in order)."""
+              dropped: Collection[EntrantId] = (), cut: Sequence[EntrantId] | None = None) -> NextStep:
+    """The step after ``played`` (every finished round, in order); ``cut``: the top cut's seeds, once fixed."""
     number = len(played) + 1
     stage = main_stage(settings.format)
     main = [r for r in played if r.stage == stage]
@@ -74,15 +77,17 @@ def next_step(settings: Settings, entrants: Sequence[Entrant], planned_rounds: i
     if not settings.top_cut:
         leader = next((row.entrant for row in rows if not row.dropped), rows[0].entrant if rows else None)
         return NextStep(champion=None if leader is None else (leader,))
-    seeds = cut_seeds(rows, settings.top_cut)
+    fresh = cut is None
+    seeds = cut_seeds(rows, settings.top_cut) if cut is None else list(cut)
     cut_results = [res for r in played if r.stage == CUT for res in r.results]
     if settings.table_size == 2:
-        return _bracket_step(CUT, number, seeds, cut_results, dropped,
+        step = _bracket_step(CUT, number, seeds, cut_results, dropped,
                              lambda: cut_champions(settings, seeds, cut_results))
-    final = next_cut_round(settings, seeds, cut_results)
-    if final is None:
-        return NextStep(champion=cut_champions(settings, seeds, cut_results))
-    return NextStep(stage=CUT, round=Round(number, final.tables, final.byes))
+    else:
+        final = next_cut_round(settings, seeds, cut_results)
+        step = (NextStep(champion=cut_champions(settings, seeds, cut_results)) if final is None
+                else NextStep(stage=CUT, round=Round(number, final.tables, final.byes)))
+    return replace(step, seeds=tuple(seeds)) if fresh else step
 
 
 def _bracket_step(stage: str, number: int, seeds: Sequence[EntrantId], results: list[TableResult],

@@ -33,8 +33,10 @@ from host.errors import Refusal
 from host.replay import canonical
 from host.seat_changes import SeatNotice
 from host.tables import MAX_BOTS_NAMES, TableService
+from host.tournaments.bracket_view import MatchRow, bracket_view
+from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
-from host.tournaments.progress import NextStep, StageRound, next_step
+from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, next_step
 from host.tournaments.refusals import TournamentRefusal
 from host.tournaments.settings import Settings, check_start, make_settings
 from host.tournaments.standings import standings
@@ -333,14 +335,16 @@ class TournamentService:
                     return done
                 settings = self.settings_of(state.record)
                 pure, dropped = self.pure_entrants(state)
-                step = next_step(settings, pure, state.record.planned_rounds or 0, self.played(state), dropped)
+                step = next_step(settings, pure, state.record.planned_rounds or 0, self.played(state), dropped,
+                                 state.record.cut_seeds)
                 try:
                     if step.round is None:
                         champion = list(step.champion or ())
-                        await self.store.advance_tournament(tournament_id, current.number, champion=champion)
+                        await self.store.advance_tournament(tournament_id, current.number, champion=champion,
+                                                            cut_seeds=step.seeds)
                         done.append(Advance(tournament_id, current.number, champion=champion))
                         return done
-                    await self.store.advance_tournament(tournament_id, current.number,
+                    await self.store.advance_tournament(tournament_id, current.number, cut_seeds=step.seeds,
                                                         next_round=self._plan(state.record, step))
                 except TournamentChanged:
                     return done  # another change finished this round first
@@ -481,6 +485,20 @@ class TournamentService:
         history = [PlayedRound(r.results, r.byes) for r in self.played(state) if r.stage == stage]
         return state, standings(pure, history, dropped)
 
-    @staticmethod
-    def format_of(record: TournamentRecord) -> Format:
-        return Format(record.format)
+    async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]], str] | None:
+        """The single-elimination bracket (the event's, or a 2-player top cut's once it began) with names."""
+        state = await self.state(tournament_id)
+        record = state.record
+        pure, _ = self.pure_entrants(state)
+        played = self.played(state)
+        if record.format == Format.SINGLE_ELIMINATION.value:
+            seeds, stage = seed_order(pure), ELIMINATION
+        elif record.table_size == 2 and record.cut_seeds:
+            seeds, stage = list(record.cut_seeds), CUT
+        else:
+            return None
+        if len(seeds) < 2:
+            return None
+        results = [res for r in played if r.stage == stage for res in r.results]
+        title = f"{record.name} · {'top cut' if stage == CUT else 'bracket'}"
+        return bracket_view(seeds, results, state.names), title

@@ -1,0 +1,227 @@
+"""Slash commands /tournament …: open registration, join, start, follow and run an event."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.flow import is_manager
+from cogs.game import GAME_CHOICES, LEVEL_CHOICES
+from cogs.guard import Guard, tell
+from cogs.tournament_flow import TournamentFlow
+from cogs.tournament_views import signup_message, standings_message, status_message
+from host import Refusal
+from host.durations import TURN_TIME_BOUNDS, parse_duration
+from host.parsing import parse_options
+from host.tournaments.service import TournamentService
+
+log = logging.getLogger(__name__)
+
+FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
+                  app_commands.Choice(name="Round robin", value="round_robin"),
+                  app_commands.Choice(name="Single elimination", value="single_elimination")]
+#: A round may last from ten minutes to four weeks.
+ROUND_TIME_BOUNDS = (600, 28 * 86400)
+MAX_ROUNDS = 64
+DEFAULT_TURN_TIME = "1d"
+
+
+def home_channel(interaction: discord.Interaction) -> int:
+    """The tournament's channel: this one, or the channel a table's thread belongs to."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return channel.parent_id
+    return interaction.channel_id or 0
+
+
+class TournamentCog(commands.Cog):
+    tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin or "
+                                    "single elimination", guild_only=True)
+
+    def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard) -> None:
+        self.service = service
+        self.flow = flow
+        self.guard = guard
+
+    async def _here(self, interaction: discord.Interaction) -> int:
+        return (await self.service.require(home_channel(interaction))).id
+
+    # ----------------------------------------------------------- registration
+
+    @tournament.command(name="new", description="Open registration for a tournament in this channel")
+    @app_commands.describe(
+        game="Which game", format="swiss, round_robin or single_elimination",
+        rounds="Swiss or round robin rounds (default: ⌈log₂ N⌉ for Swiss, every pair once for round robin)",
+        table_size="Players per table (default: 4 for King Pedro, else 2)",
+        top_cut="Swiss only: the top n play on by elimination (a power of two; with pods, the table size)",
+        turn_time="Time per turn at the tables, e.g. 10m, 12h, 1d (default 1d)",
+        round_time="Deadline of each round, e.g. 2d (default: none)",
+        options="Table options, as at /game new", name="The tournament's name")
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    async def tournament_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
+                             format: app_commands.Choice[str], rounds: int | None = None,
+                             table_size: int | None = None, top_cut: int | None = None,
+                             turn_time: str | None = None, round_time: str | None = None,
+                             options: str | None = None, name: str | None = None) -> None:
+        async def work() -> None:
+            if isinstance(interaction.channel, discord.Thread):
+                raise Refusal("Open a tournament in a text channel, not a thread: its tables get threads of "
+                              "their own there.")
+            if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+                raise Refusal(f"`rounds` is 1 to {MAX_ROUNDS}.")
+            clock = parse_duration(turn_time or DEFAULT_TURN_TIME, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1],
+                                   allow_off=False)
+            deadline = (None if round_time is None else
+                        parse_duration(round_time, low=ROUND_TIME_BOUNDS[0], high=ROUND_TIME_BOUNDS[1],
+                                       what="round_time"))
+            state = await self.service.create(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
+                game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
+                turn_time=clock, round_time=deadline, options=parse_options(options), name=name)
+            out = signup_message(state, f"{interaction.user.mention} opened registration.")
+            message = await self.flow.reply(interaction, out, ephemeral=False)
+            if message is not None:
+                await self.service.store.set_tournament_message(state.record.id, message.id)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="join", description="Enter this channel's tournament")
+    async def tournament_join(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            state = await self.service.join(await self._here(interaction), interaction.user.id,
+                                            interaction.user.display_name)
+            await tell(interaction, f"You are entered in **{state.record.name}** ({len(state.entrants)} entrants).")
+            await self.flow.refresh_signup(state)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="leave", description="Withdraw from this channel's tournament before it starts")
+    async def tournament_leave(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            state = await self.service.leave(await self._here(interaction), interaction.user.id)
+            await tell(interaction, f"You have left **{state.record.name}**.")
+            await self.flow.refresh_signup(state)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="addbot", description="Add bot entrants (organiser)")
+    @app_commands.describe(count="How many (default 1)", level="easy, normal or hard (default: the server's)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def tournament_addbot(self, interaction: discord.Interaction, count: int = 1,
+                                level: app_commands.Choice[str] | None = None) -> None:
+        async def work() -> None:
+            state = await self.service.add_bots(await self._here(interaction), interaction.user.id,
+                                                is_manager(interaction), count, level.value if level else None)
+            await tell(interaction, f"{count} bot entrant{'s' if count != 1 else ''} added: "
+                                    f"{len(state.entrants)} entrants.")
+            await self.flow.refresh_signup(state)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="checkin", description="Open the check-in: entrants who don't check in are dropped "
+                        "at the start (organiser)")
+    async def tournament_checkin(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            state = await self.service.open_checkin(await self._here(interaction), interaction.user.id,
+                                                    is_manager(interaction))
+            out = signup_message(state, "✅ **Check-in is open.** Every entrant: press **Check in**. Entrants who "
+                                        "have not checked in when the tournament starts are dropped.")
+            await self.flow.reply(interaction, out, ephemeral=False)
+            await self.flow.refresh_signup(state)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="start", description="Close registration and seat round 1 (organiser or Manage Server)")
+    async def tournament_start(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.defer()
+            interaction.extras["deferred"] = True
+            started = await self.service.start(await self._here(interaction), interaction.user.id,
+                                               is_manager(interaction))
+            state = started.state
+            text = (f"🏆 **{state.record.name}** has started with {len(state.entrants) - len(started.no_shows)} "
+                    "entrants. Each table plays in a thread of its own; the pairings follow.")
+            mentions = [e.user_id for e in started.no_shows if e.user_id]
+            if started.no_shows:
+                text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
+                         ". You can still follow the event here.")
+            await interaction.followup.send(text[:2000], allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in mentions]))
+            interaction.extras.pop("deferred", None)
+            await self.flow.refresh_signup(state)
+            if state.record.status == "finished":
+                await self.flow.post_final(state.record.id)
+            else:
+                await self.flow.seat_round(state.record.id)
+
+        await self.guard.run(interaction, work)
+
+    # --------------------------------------------------------------- playing
+
+    @tournament.command(name="drop", description="Stop playing in this channel's tournament (after the start)")
+    async def tournament_drop(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            tournament_id = await self._here(interaction)
+            notices = await self.service.drop(tournament_id, interaction.user.id)
+            record = await self.service.get(tournament_id)
+            forfeits = " Your seat at your table is forfeited." if notices else ""
+            await interaction.response.send_message(
+                f"🚪 {interaction.user.mention} dropped from **{record.name}** and will not be paired again.{forfeits}",
+                allowed_mentions=discord.AllowedMentions.none())
+            await self.flow.show_notices(notices)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="standings", description="The standings of this channel's tournament")
+    async def tournament_standings(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            record = await self.service.latest(home_channel(interaction))
+            state, rows = await self.service.standings(record.id)
+            await self.flow.reply(interaction, standings_message(state, rows, 1), ephemeral=True)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="status", description="The round, its tables with links, and which are still playing")
+    async def tournament_status(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            record = await self.service.latest(home_channel(interaction))
+            if record.status == "playing":
+                await self.service.progress(record.id)  # a round whose end was missed moves on
+            state = await self.service.state(record.id)
+            await self.flow.reply(interaction, status_message(state, await self.flow.threads_of(state)),
+                                  ephemeral=True)
+            if state.record.status == "playing" and await self.service.pending(record.id):
+                await self.flow.seat_round(record.id)  # a thread that could not be opened is tried again
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="advance", description="End a round whose round_time has passed: its unfinished "
+                        "tables are drawn (organiser)")
+    async def tournament_advance(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            tournament_id = await self._here(interaction)
+            notices = await self.service.advance(tournament_id, interaction.user.id, is_manager(interaction))
+            await interaction.response.send_message(
+                f"⏱️ The round is over: {len(notices)} unfinished table{'s' if len(notices) != 1 else ''} "
+                "ended as draws.", allowed_mentions=discord.AllowedMentions.none())
+            await self.flow.show_notices(notices)  # each finished table moves the round on (the flow's hook)
+            await self.flow.after(tournament_id, await self.service.progress(tournament_id))
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="cancel", description="Cancel this channel's tournament (organiser or Manage Server)")
+    async def tournament_cancel(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            tournament_id = await self._here(interaction)
+            closed = await self.service.cancel(tournament_id, interaction.user.id, is_manager(interaction))
+            record = await self.service.get(tournament_id)
+            extra = f" {len(closed)} table{'s' if len(closed) != 1 else ''} in play closed." if closed else ""
+            await interaction.response.send_message(f"**{record.name}** was cancelled by "
+                                                    f"{interaction.user.mention}.{extra}",
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            await self.flow.refresh_signup(await self.service.state(tournament_id))
+
+        await self.guard.run(interaction, work)

@@ -1,0 +1,221 @@
+"""Tournaments through Discord after registration: threads for each round's tables, pairings,
+results as tables end, the final standings, the sign-up buttons and the standings pages."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+import render.bracket
+from cogs.controls import Control
+from cogs.flow import BAD_CONTROL, TableFlow
+from cogs.guard import Guard, tell
+from cogs.presenter import Outgoing
+from cogs.tournament_views import (
+    bracket_file,
+    champion_line,
+    pairings_messages,
+    signup_message,
+    standings_message,
+)
+from data.store import TableRecord
+from engines import get_engine
+from host import Refusal, SeatNotice
+from host.tournaments.service import Advance, TournamentService, TournamentState
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME = 100
+#: A week: Discord's longest auto-archive, so a thread stays open while its table is slow.
+ARCHIVE_MINUTES = 10080
+
+
+class TournamentFlow:
+    def __init__(self, bot: commands.Bot, service: TournamentService, flow: TableFlow, guard: Guard) -> None:
+        self.bot = bot
+        self.service = service
+        self.flow = flow
+        self.guard = guard
+        # One seating at a time per tournament: a table's end and a restart's catch-up may both try.
+        self._seating: dict[int, asyncio.Lock] = {}
+
+    # ----------------------------------------------------------------- rounds
+
+    async def seat_round(self, tournament_id: int) -> None:
+        """Open a thread and deal the game of every pending table, then post the round's pairings once."""
+        async with self._seating.setdefault(tournament_id, asyncio.Lock()):
+            state = await self.service.state(tournament_id)
+            channel = await self.flow.channel_of(state.record.channel_id)
+            for place in await self.service.pending(tournament_id):
+                name = f"{state.record.name} · round {place.round} · table {place.position + 1}"[:THREAD_NAME]
+                try:
+                    thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                                         auto_archive_duration=ARCHIVE_MINUTES)
+                except discord.HTTPException as exc:
+                    log.warning("tournament %s: could not open a thread (%s)", tournament_id, exc)
+                    await channel.send(f"⚠️ I couldn't open a thread for table {place.position + 1} of round "
+                                       f"{place.round} ({exc.status}). I'll try again at the next table's end, "
+                                       "at `/tournament status`, or when I restart.",
+                                       allowed_mentions=discord.AllowedMentions.none())
+                    return
+                try:
+                    table = await self.service.seat(place, thread.id)
+                except Refusal:
+                    await thread.delete()
+                    continue
+                await self._post_first(table, thread, state, place.round, place.position)
+            await self._announce(tournament_id)
+
+    async def _post_first(self, table: TableRecord, thread: Any, state: TournamentState, number: int,
+                          position: int) -> None:
+        engine = get_engine(table.game)
+        seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
+        line = f"🏆 **{state.record.name}**, round {number}, table {position + 1}. The game begins! Seats: {seats}"
+        await self.flow.post_table(table, [line], thread, engine.to_act(await self.flow.tables.state(table)))
+
+    async def threads_of(self, state: TournamentState) -> dict[int, int]:
+        out = {}
+        for place in state.places:
+            if place.table_id is not None:
+                out[place.table_id] = (await self.flow.tables.get(place.table_id)).channel_id
+        return out
+
+    async def _announce(self, tournament_id: int) -> None:
+        """Post the current round's pairings (and the bracket) once all its tables are seated."""
+        state = await self.service.state(tournament_id)
+        current = state.current
+        if current is None or current.announced or any(p.status == "pending"
+                                                       for p in state.round_places(current.number)):
+            return
+        channel = await self.flow.channel_of(state.record.channel_id)
+        threads = await self.threads_of(state)
+        for out in pairings_messages(state, current, threads):
+            await channel.send(**out.send_kwargs())
+        await self._post_bracket(channel, tournament_id)
+        await self.service.mark_announced(tournament_id, current.number)
+
+    async def _post_bracket(self, channel: Any, tournament_id: int) -> None:
+        found = await self.service.bracket(tournament_id)
+        if found is None:
+            return
+        rounds, title = found
+        views = [[render.bracket.MatchView(*m) for m in r] for r in rounds]
+        png = render.bracket.bracket_png(views, title)  # tens of ms, once a round, like a table image
+        alt = f"{title}: " + "; ".join(
+            f"{m.top or 'bye'} against {m.bottom or 'bye'}" + (
+                f", {(m.top if m.winner == 0 else m.bottom)} won" if m.winner is not None else "")
+            for r in views for m in r if m.top or m.bottom)
+        await channel.send(file=bracket_file(png, alt), allowed_mentions=discord.AllowedMentions.none())
+
+    async def after(self, tournament_id: int, advances: Sequence[Advance]) -> None:
+        """Post what the tournament did: the next round seated, or the champion with the final standings."""
+        if not advances:
+            return
+        if advances[-1].champion is not None:
+            await self.post_final(tournament_id)
+        else:
+            await self.seat_round(tournament_id)
+
+    async def post_final(self, tournament_id: int) -> None:
+        state, rows = await self.service.standings(tournament_id)
+        current = state.current
+        if current is None or current.announced >= 2:
+            return
+        channel = await self.flow.channel_of(state.record.channel_id)
+        out = standings_message(state, rows, 1, title="Final standings")
+        out.content = champion_line(state)
+        await channel.send(**out.send_kwargs())
+        await self._post_bracket(channel, tournament_id)
+        await self.service.mark_announced(tournament_id, current.number, 2)
+
+    async def on_table_finished(self, table: TableRecord) -> None:
+        """The table flow's hook: a tournament table ended, so its round may be over."""
+        try:
+            advances = await self.service.table_finished(table.id)
+            place = await self.service.store.place_of_table(table.id)
+            if place is not None:
+                await self.after(place.tournament_id, advances)
+        except Exception:
+            log.exception("tournament step after table %s failed; it is retried at the next restart", table.id)
+
+    async def show_notices(self, notices: Sequence[SeatNotice]) -> None:
+        """Seat changes the tournament made at its tables (drops, draws): each table is told in its thread."""
+        for notice in notices:
+            await self.flow.show_notice(notice)
+
+    async def resume(self) -> None:
+        """After a restart: finish rounds whose tables ended while down, seat and announce what is pending."""
+        for tournament_id in await self.service.resume_work():
+            try:
+                state = await self.service.state(tournament_id)
+                if state.record.status == "finished":
+                    await self.post_final(tournament_id)
+                elif state.record.status == "playing":
+                    await self.seat_round(tournament_id)
+            except Exception:
+                log.exception("could not resume tournament %s", tournament_id)
+
+    # --------------------------------------------------------------- sign-up
+
+    async def refresh_signup(self, state: TournamentState, interaction: discord.Interaction | None = None) -> None:
+        """Bring the sign-up message up to date: edited in place from its own button, else by id."""
+        out = signup_message(state)
+        message = interaction.message if interaction is not None else None
+        if (interaction is not None and message is not None and message.id == state.record.message_id
+                and not interaction.response.is_done()):
+            await interaction.response.edit_message(**out.edit_kwargs())
+            return
+        if state.record.message_id is None:
+            return
+        try:
+            channel = await self.flow.channel_of(state.record.channel_id)
+            await channel.get_partial_message(state.record.message_id).edit(**out.edit_kwargs())
+        except discord.HTTPException:
+            log.warning("could not update the sign-up message of tournament %s", state.record.id)
+
+    async def on_control(self, interaction: discord.Interaction, control: Control, values: Sequence[str]) -> None:
+        async def work() -> None:
+            if control.kind == "p":
+                await self._page(interaction, control.table_id, control.version or 1)
+                return
+            record = await self.service.get(control.table_id)
+            if record.channel_id != interaction.channel_id:
+                raise Refusal(BAD_CONTROL)
+            user = interaction.user
+            if control.action == "join":
+                state = await self.service.join(record.id, user.id, user.display_name)
+            elif control.action == "leave":
+                state = await self.service.leave(record.id, user.id)
+            elif control.action == "checkin":
+                state = await self.service.check_in(record.id, user.id)
+            else:
+                raise Refusal(BAD_CONTROL)
+            await self.refresh_signup(state, interaction)
+            if not interaction.response.is_done():
+                await tell(interaction, {"join": "You are in.", "leave": "You have left.",
+                                         "checkin": "You are checked in."}[control.action])
+
+        await self.guard.run(interaction, work)
+
+    async def _page(self, interaction: discord.Interaction, tournament_id: int, page: int) -> None:
+        state, rows = await self.service.standings(tournament_id)
+        final = state.record.status == "finished"
+        out = standings_message(state, rows, page, title="Final standings" if final else "Standings")
+        message = interaction.message
+        if message is not None:
+            out.content = message.content
+            await interaction.response.edit_message(**out.edit_kwargs())
+        else:
+            await interaction.response.send_message(ephemeral=True, **out.send_kwargs())
+
+    async def reply(self, interaction: discord.Interaction, out: Outgoing, *,
+                    ephemeral: bool) -> discord.Message | None:
+        if interaction.response.is_done():
+            return await interaction.followup.send(ephemeral=ephemeral, wait=True, **out.send_kwargs())
+        await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
+        return None if ephemeral else await interaction.original_response()

@@ -1,0 +1,204 @@
+"""Tournament messages: the sign-up, a round's pairings, the standings (paged), the status, the end.
+
+Each formats what the tournament service read; none calls back into ``host``.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+import discord
+
+from cogs.controls import ActButton, stateless_view
+from cogs.presenter import Outgoing
+from data.tournaments import PlaceRecord, RoundRecord
+from host.durations import describe
+from host.tournaments.models import Standing
+from host.tournaments.pages import safe_name, standings_pages
+from host.tournaments.progress import CUT
+from host.tournaments.service import FORMAT_NAMES, TournamentState
+
+#: An embed's description holds 4096 characters; pairings are split into messages below that.
+DESCRIPTION = 3900
+FIELD = 1024
+GOLD = discord.Colour.gold()
+
+
+def _quiet() -> discord.AllowedMentions:
+    return discord.AllowedMentions.none()
+
+
+def format_line(state: TournamentState) -> str:
+    r = state.record
+    parts = [state.title, FORMAT_NAMES.get(r.format, r.format), f"tables of {r.table_size}"]
+    if r.format != "single_elimination":
+        rounds = r.planned_rounds or r.rounds
+        parts.append(f"{rounds} rounds" if rounds else
+                     ("⌈log₂ N⌉ rounds" if r.format == "swiss" else "every pair meets once"))
+    if r.top_cut:
+        parts.append(f"top cut {r.top_cut}")
+    return " · ".join(parts)
+
+
+def clock_text(state: TournamentState) -> str:
+    r = state.record
+    text = f"{describe(r.turn_time)} a turn (a bot plays a turn that runs out)"
+    if r.round_time:
+        text += f"; each round lasts {describe(r.round_time)}"
+    return text
+
+
+def entrant_list(state: TournamentState) -> str:
+    checkin = state.record.checkin
+    lines = []
+    for e in state.entrants:
+        mark = "🤖 " if e.is_bot else ("✅ " if checkin and e.checked_in else "• ")
+        lines.append(mark + safe_name(e.name))
+    text = ""
+    for i, line in enumerate(lines):
+        more = f"\n… and {len(lines) - i} more"
+        if len(text) + len(line) + 1 + len(more) > FIELD:
+            return text + more
+        text += ("\n" if text else "") + line
+    return text or "Nobody yet."
+
+
+def signup_message(state: TournamentState, note: str = "") -> Outgoing:
+    r = state.record
+    about = f"{format_line(state)}\nOrganiser: <@{r.organiser_id}>\nClock: {clock_text(state)}"
+    embed = discord.Embed(title=f"🏆 {r.name}", colour=GOLD, description=about)
+    options = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(r.options.items()))
+    if options:
+        embed.add_field(name="Table options", value=options[:FIELD], inline=False)
+    embed.add_field(name=f"Entrants ({len(state.entrants)})", value=entrant_list(state), inline=False)
+    view = stateless_view()
+    if r.status == "registration":
+        footer = "Join with the button or /tournament join. The organiser starts with /tournament start."
+        if r.checkin:
+            footer = "Check-in is open: entrants who have not checked in at the start are dropped. " + footer
+        embed.set_footer(text=footer)
+        view.add_item(ActButton(f"dh:t:{r.id}:join", "Join", discord.ButtonStyle.success))
+        view.add_item(ActButton(f"dh:t:{r.id}:leave", "Leave", discord.ButtonStyle.secondary))
+        if r.checkin:
+            view.add_item(ActButton(f"dh:t:{r.id}:checkin", "Check in", discord.ButtonStyle.primary))
+    else:
+        embed.set_footer(text=f"Registration is closed ({r.status}). /tournament standings and /tournament status "
+                              "follow the event.")
+        view = None
+    return Outgoing(note, embed=embed, view=view, mentions=_quiet())
+
+
+def round_title(state: TournamentState, rnd: RoundRecord) -> str:
+    if rnd.stage == CUT:
+        cut_rounds = [x for x in state.rounds if x.stage == CUT]
+        if state.record.table_size > 2:
+            return "Top cut: the final table"
+        return f"Top cut, round {cut_rounds.index(rnd) + 1}"
+    if state.record.format == "single_elimination":
+        return f"Round {rnd.number}"
+    return f"Round {rnd.number} of {state.record.planned_rounds}"
+
+
+def sides_text(place: PlaceRecord, names: Mapping[int, str]) -> str:
+    joiner = " vs " if len(place.sides) == 2 else ", "
+    return joiner.join(" & ".join(safe_name(names.get(e, "?")) for e in side) for side in place.sides)
+
+
+def pairings_messages(state: TournamentState, rnd: RoundRecord, threads: Mapping[int, int]) -> list[Outgoing]:
+    """The round's tables with a link to each thread, its byes and walkovers: one or more embeds."""
+    names = state.names
+    lines = []
+    for place in state.round_places(rnd.number):
+        if place.table_id is None:
+            winner = [side for side, p in zip(place.sides, place.places or [], strict=False) if p == 1]
+            who = " & ".join(safe_name(names.get(e, "?")) for e in (winner[0] if winner else []))
+            lines.append(f"**Walkover**: {sides_text(place, names)} · {who} goes through (an opponent dropped)")
+            continue
+        thread = threads.get(place.table_id)
+        where = f" · <#{thread}>" if thread else ""
+        lines.append(f"**Table {place.position + 1}**{where}: {sides_text(place, names)}")
+    byes = state.round_byes(rnd.number)
+    if byes:
+        scored = " (1 point each)" if state.record.format != "single_elimination" and rnd.stage != CUT else ""
+        lines.append(f"**Bye**{scored}: " + ", ".join(safe_name(names.get(e, "?")) for e in byes))
+    if rnd.due:
+        lines.append(f"This round ends <t:{int(rnd.due)}:R>; then the organiser can `/tournament advance`.")
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > DESCRIPTION and chunks[-1]:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(line)
+        size += len(line) + 1
+    title = f"🏆 {state.record.name} · {round_title(state, rnd)}"
+    out = []
+    for i, chunk in enumerate(chunks):
+        embed = discord.Embed(title=title if i == 0 else f"{title} (continued)", description="\n".join(chunk),
+                              colour=GOLD)
+        out.append(Outgoing("", embed=embed, mentions=_quiet()))
+    return out
+
+
+def standings_message(state: TournamentState, rows: Sequence[Standing], page: int, *,
+                      title: str = "Standings") -> Outgoing:
+    pages = standings_pages(rows, state.names, f"{state.record.name} · {title}")
+    page = max(1, min(page, len(pages)))
+    shown = pages[page - 1]
+    embed = discord.Embed(title=shown.title[:256], description=shown.description, colour=GOLD)
+    embed.set_footer(text=f"Ties: OPP, then OOPP, then a lot drawn at the start. {format_line(state)}"[:2048])
+    view = None
+    if len(pages) > 1:
+        view = stateless_view()
+        tid = state.record.id
+        # Each button names the page it opens, so a click works after a restart with no view in memory.
+        back = ActButton(f"dh:p:{tid}:{max(1, page - 1)}", "◀ Previous", discord.ButtonStyle.secondary)
+        on = ActButton(f"dh:p:{tid}:{min(len(pages), page + 1)}", "Next ▶", discord.ButtonStyle.secondary)
+        back.item.disabled = page == 1
+        on.item.disabled = page == len(pages)
+        view.add_item(back)
+        view.add_item(on)
+    return Outgoing("", embed=embed, view=view, mentions=_quiet())
+
+
+def status_message(state: TournamentState, threads: Mapping[int, int]) -> Outgoing:
+    r = state.record
+    lines = [format_line(state), f"Clock: {clock_text(state)}"]
+    if r.status == "registration":
+        lines.append(f"Registration is open: {len(state.entrants)} entrants so far.")
+    current = state.current
+    if current is not None and r.status in ("playing", "finished"):
+        places = state.round_places(current.number)
+        playing = [p for p in places if p.status != "finished"]
+        lines.append(f"**{round_title(state, current)}**: {len(places) - len(playing)} of {len(places)} tables "
+                     "finished.")
+        for place in places:
+            mark = "✅" if place.status == "finished" else "▶️"
+            thread = threads.get(place.table_id or 0)
+            where = f" <#{thread}>" if thread else ""
+            drawn = " (drawn: time ran out)" if place.drawn else ""
+            lines.append(f"{mark} Table {place.position + 1}{where}: {sides_text(place, state.names)}{drawn}")
+        if current.due and current.status == "playing":
+            lines.append(f"The round's time runs out <t:{int(current.due)}:R>.")
+    if r.status == "finished" and r.champion:
+        lines.append("🏆 Champion: " + " & ".join(safe_name(state.names.get(e, "?")) for e in r.champion))
+    if r.status == "cancelled":
+        lines.append("This tournament was cancelled.")
+    text = ""
+    for line in lines:
+        if len(text) + len(line) + 1 > DESCRIPTION:
+            text += "\n…"
+            break
+        text += ("\n" if text else "") + line
+    embed = discord.Embed(title=f"🏆 {r.name} · {r.status}", description=text, colour=GOLD)
+    return Outgoing("", embed=embed, mentions=_quiet())
+
+
+def champion_line(state: TournamentState) -> str:
+    names = " & ".join(f"**{safe_name(state.names.get(e, '?'))}**" for e in state.record.champion or [])
+    return f"🏆 **{state.record.name}** is over. Champion: {names}!"
+
+
+def bracket_file(png: bytes, alt: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename="bracket.png", description=alt[:1024])

@@ -1,0 +1,166 @@
+"""Tournaments driven as members drive them: sign-up, rounds seated in threads, tables played to the
+end, the next round paired automatically, the final standings and the champion; a restart between
+rounds; refusals that change nothing."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import discord
+import pytest
+
+from bot import create_bot
+from host.tournaments.models import TableResult
+from host.tournaments.pages import format_points, safe_name
+from host.tournaments.points import table_points
+from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, use
+
+pytestmark = pytest.mark.asyncio
+
+#: Bots wait this long (virtual seconds) before each move, so a table of bots plays on only as the
+#: test advances the clock, never inside one click's settling.
+BOT_PACE = 10
+
+
+def rows(db_path: str, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+        conn.row_factory = sqlite3.Row
+        return conn.execute(sql, params).fetchall()
+
+
+def tournament(db_path: str) -> sqlite3.Row:
+    return rows(db_path, "SELECT * FROM tournaments ORDER BY id DESC LIMIT 1")[0]
+
+
+def playing_threads(world: Any, db_path: str) -> list[Any]:
+    """The threads of the tournament's tables still in play."""
+    ids = [r["channel_id"] for r in rows(db_path, "SELECT g.channel_id FROM tournament_tables t JOIN game_tables g"
+                                                  " ON g.id = t.table_id WHERE g.status = 'playing' ORDER BY g.id")]
+    threads = {t.id: t for t in world.channel.threads}
+    return [threads[i] for i in ids]
+
+
+async def human_turn(thread: Any, by_id: dict[int, Any], rng: random.Random) -> bool:
+    """If a human is to act at the thread's table, they make a random legal move from their hand panel."""
+    message = latest_table_message(thread)
+    ids = seats_to_act(message)
+    if "Game over" in message.content or not ids:
+        return False
+    panel = await open_hand(by_id[ids[0]], message)
+    for _ in range(6):
+        kind, custom_id, value = rng.choice(choices_in(panel))
+        result = await use(by_id[ids[0]], panel, kind, custom_id, value)
+        if not value.startswith(">"):
+            break
+        panel = result.response
+    return True
+
+
+async def play_round(world: Any, db_path: str, rng: random.Random, max_steps: int = 5000) -> None:
+    """Humans move where they are to act; otherwise the clock moves on and the bots play."""
+    by_id = {m.id: m for m in world.members.values()}
+    number = rows(db_path, "SELECT MAX(number) FROM rounds")[0][0]
+    for _ in range(max_steps):
+        if rows(db_path, "SELECT status FROM rounds WHERE number = ?", (number,))[0][0] == "finished":
+            return
+        moved = False
+        for thread in playing_threads(world, db_path):
+            moved = await human_turn(thread, by_id, rng) or moved
+        if not moved:
+            await world.env.advance_time(BOT_PACE * 30)
+    raise AssertionError(f"round {number} did not end")
+
+
+async def pace_bots(world: Any) -> Any:
+    """A member with Manage Server sets the bots' pace; returns the organiser, alice."""
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    mona = world.guild.add_member(world.env.create_user("mona"), roles=[role])
+    await mona.slash(world.channel, "config set", setting="bot_delay", value=str(BOT_PACE))
+    return world.members["alice"]
+
+
+def shown_points(message: Any) -> dict[str, str]:
+    """Name → points as shown in a standings embed ("3. **Name** — 1½ pts · …")."""
+    out = {}
+    for line in message.embeds[0].description.splitlines():
+        found = re.match(r"\d+\. \*\*(.+?)\*\*.* — ([0-9½.]+) pts", line)
+        if found:
+            out[found.group(1)] = found.group(2)
+    return out
+
+
+def signup(world: Any) -> Any:
+    return next(m for m in world.channel.history() if m.embeds and m.embeds[0].title.startswith("🏆")
+                and m.embeds[0].fields)
+
+
+async def test_swiss_do_over_of_eight_in_pods_of_four_plays_three_rounds(world: Any, db_path: str) -> None:
+    alice, bob = await pace_bots(world), world.members["bob"]
+    await alice.slash(world.channel, "tournament new", game="do_over", format="swiss", table_size=4, rounds=3,
+                      name="Autumn Cup")
+    posted = world.channel.last_message
+    assert "Autumn Cup" in posted.embeds[0].title
+    await alice.click(posted, custom_id=next(c["custom_id"] for c in posted.components[0].to_dict()["components"]
+                                             if c.get("label") == "Join"))
+    await bob.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=6, level="easy")
+    assert signup(world).embeds[0].fields[-1].name == "Entrants (8)", "the sign-up message lists the entrants"
+    await alice.slash(world.channel, "tournament start")
+    rng = random.Random(4)
+    for number in (1, 2, 3):
+        round_rows = rows(db_path, "SELECT * FROM rounds WHERE number = ?", (number,))
+        assert round_rows and round_rows[0]["announced"] == 1, f"round {number} was not seated and announced"
+        assert len(rows(db_path, "SELECT * FROM tournament_tables WHERE round = ?", (number,))) == 2
+        await play_round(world, db_path, rng)
+    record = tournament(db_path)
+    assert record["status"] == "finished"
+    # No pod repeats (with 8 entrants in pods of 4 over 3 rounds, a repeat is always avoidable).
+    places = rows(db_path, "SELECT * FROM tournament_tables ORDER BY round, position")
+    pods = [frozenset(json.loads(p["seats"])) for p in places]
+    assert len(pods) == 6 and len(set(pods)) == 6
+    # The points in the final standings are the tables' own results.
+    names = {r["id"]: r["name"] for r in rows(db_path, "SELECT id, name FROM entrants")}
+    expected: Counter[str] = Counter()
+    for place in places:
+        results = {r["seat"]: r["place"] for r in rows(db_path, "SELECT seat, place FROM results WHERE table_id = ?",
+                                                          (place["table_id"],))}
+        seats = json.loads(place["seats"])
+        result = TableResult(tuple((e,) for e in seats), tuple(results[i] for i in range(len(seats))))
+        for entrant, pts in table_points(result).items():
+            expected[names[entrant]] += pts
+    final = next(m for m in world.channel.history() if "is over. Champion" in (m.content or ""))
+    assert shown_points(final) == {safe_name(n): format_points(Fraction(v)) for n, v in expected.items()}
+    champion = json.loads(record["champion"])
+    assert f"Champion: **{safe_name(names[champion[0]])}**" in final.content
+
+
+async def test_single_elimination_pedwar_of_six_with_a_restart_between_rounds(world: Any, db_path: str) -> None:
+    alice, bob = await pace_bots(world), world.members["bob"]
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="single_elimination")
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=4, level="easy")
+    await alice.slash(world.channel, "tournament start")
+    assert len(rows(db_path, "SELECT * FROM byes WHERE round = 1")) == 2, "six entrants: the top two seeds get byes"
+    assert any(m.attachments and m.attachments[0].filename == "bracket.png" for m in world.channel.history())
+    rng = random.Random(9)
+    await play_round(world, db_path, rng)
+    assert rows(db_path, "SELECT status FROM rounds WHERE number = 1")[0]["status"] == "finished"
+    await world.env.restart_bot(create_bot())
+    for _ in range(3):
+        if tournament(db_path)["status"] == "finished":
+            break
+        await play_round(world, db_path, rng)
+    record = tournament(db_path)
+    assert record["status"] == "finished"
+    assert len(rows(db_path, "SELECT * FROM rounds")) == 3  # ⌈log₂ 6⌉
+    champion = json.loads(record["champion"])
+    assert len(champion) == 1
+    names = {r["id"]: r["name"] for r in rows(db_path, "SELECT id, name FROM entrants")}
+    assert any(f"Champion: **{safe_name(names[champion[0]])}**" in (m.content or "") for m in world.channel.history())
