@@ -137,8 +137,6 @@ class TournamentCog(commands.Cog):
     @tournament.command(name="start", description="Close registration and seat round 1 (organiser or Manage Server)")
     async def tournament_start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await interaction.response.defer()
-            interaction.extras["deferred"] = True
             started = await self.service.start(await self._here(interaction), interaction.user.id,
                                                is_manager(interaction))
             state = started.state
@@ -148,9 +146,9 @@ class TournamentCog(commands.Cog):
             if started.no_shows:
                 text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
                          ". You can still follow the event here.")
-            await interaction.followup.send(text[:2000], allowed_mentions=discord.AllowedMentions(
+            # The answer goes first (pairing is quick); opening the threads and dealing follow it.
+            await interaction.response.send_message(text[:2000], allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(u) for u in mentions]))
-            interaction.extras.pop("deferred", None)
             await self.flow.refresh_signup(state)
             if state.record.status == "finished":
                 await self.flow.post_final(state.record.id)

@@ -1,0 +1,102 @@
+"""An event from round 1 to its champion through ``next_step``: Swiss with and without a top cut,
+round robin, single elimination with walkovers, and a cut whose seeds stay fixed."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from host.tournaments import PlayedRound, TableResult, make_settings, rounds_for
+from host.tournaments.progress import CUT, ELIMINATION, ROUND_ROBIN, SWISS, StageRound, next_step
+from host.tournaments.standings import standings
+from tests.host.tournaments.helpers import entrants, random_results
+
+
+def run(settings_, field, rng, dropped=frozenset(), drop_at=None):
+    """Play the event with random results; returns (rounds played, champion)."""
+    planned = rounds_for(settings_, len(field))
+    played: list[StageRound] = []
+    seeds = None
+    gone = set(dropped)
+    for _ in range(40):
+        if drop_at is not None and len(played) == drop_at[0]:
+            gone.add(drop_at[1])
+        step = next_step(settings_, field, planned, played, gone, seeds)
+        if step.seeds is not None:
+            seeds = step.seeds
+        if step.round is None:
+            return played, step.champion, seeds
+        result = random_results(step.round, rng, ties=False)
+        played.append(StageRound(step.stage, result.results + step.walkovers, result.byes))
+    raise AssertionError("the event did not end")
+
+
+def test_swiss_with_a_two_player_top_cut_of_four_ends_with_the_cut_winner() -> None:
+    cfg = make_settings("pedwar", "swiss", top_cut=4)
+    played, champion, seeds = run(cfg, entrants(10), random.Random(3))
+    stages = [r.stage for r in played]
+    assert stages == [SWISS] * 4 + [CUT, CUT]  # ⌈log₂ 10⌉ Swiss rounds, then semi-finals and the final
+    swiss = [r for r in played if r.stage == SWISS]
+    rows = standings(entrants(10), [PlayedRound(r.results, r.byes) for r in swiss])
+    assert list(seeds) == [row.entrant for row in rows[:4]]
+    semis = {frozenset(p for side in res.sides for p in side) for res in played[4].results}
+    assert semis == {frozenset((seeds[0], seeds[3])), frozenset((seeds[1], seeds[2]))}, "1 v 4 and 2 v 3"
+    final = played[5].results[0]
+    winner = next(side for side, place in zip(final.sides, final.places, strict=True) if place == 1)
+    assert champion == winner
+
+
+def test_swiss_pods_with_a_top_cut_play_one_final_table() -> None:
+    cfg = make_settings("do_over", "swiss", table_size=4, top_cut=4, rounds=2)
+    played, champion, seeds = run(cfg, entrants(12), random.Random(5))
+    assert [r.stage for r in played] == [SWISS, SWISS, CUT]
+    final = played[-1].results[0]
+    assert set(p for side in final.sides for p in side) == set(seeds)
+    assert champion == next(side for side, place in zip(final.sides, final.places, strict=True) if place == 1)
+
+
+def test_swiss_without_a_cut_crowns_the_top_of_the_standings() -> None:
+    cfg = make_settings("do_over", "swiss", table_size=3, rounds=3)
+    played, champion, _ = run(cfg, entrants(9), random.Random(8))
+    rows = standings(entrants(9), [PlayedRound(r.results, r.byes) for r in played])
+    assert champion == (rows[0].entrant,)
+
+
+def test_round_robin_plays_every_round_then_stops() -> None:
+    cfg = make_settings("pentawar", "round_robin")
+    played, champion, _ = run(cfg, entrants(5), random.Random(2))
+    assert [r.stage for r in played] == [ROUND_ROBIN] * 5
+    pairs = [frozenset(p for side in res.sides for p in side) for r in played for res in r.results]
+    assert len(pairs) == len(set(pairs)) == 10 and champion is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 20), seed=st.integers(0, 10**6))
+def test_single_elimination_ends_with_one_champion_after_log2_rounds(n: int, seed: int) -> None:
+    cfg = make_settings("pedwar", "single_elimination")
+    played, champion, _ = run(cfg, entrants(n), random.Random(seed))
+    assert all(r.stage == ELIMINATION for r in played)
+    assert len(played) == max(1, (n - 1).bit_length()) and champion is not None and len(champion) == 1
+
+
+def test_a_dropped_players_bracket_match_is_a_walkover() -> None:
+    cfg = make_settings("pedwar", "single_elimination")
+    field = entrants(4)
+    step = next_step(cfg, field, 2, [], dropped={4})
+    assert [t.seats for t in step.round.tables] == [(2, 3)]
+    assert step.walkovers == (TableResult(sides=((1,), (4,)), places=(1, 2)),)
+
+
+def test_the_cut_keeps_its_seeds_when_a_seed_drops_during_it() -> None:
+    cfg = make_settings("pedwar", "swiss", top_cut=4)
+    _, _, seeds = run(cfg, entrants(8), random.Random(11))
+    # The same event, with the top seed dropping after the semi-finals: the seeds stay, and the
+    # top seed, if in the final, loses it by walkover.
+    played, champion, seeds2 = run(cfg, entrants(8), random.Random(11), drop_at=(4, seeds[0]))
+    assert seeds2 == seeds
+    assert champion is not None and seeds[0] not in champion
+    final = played[-1].results[0]
+    if seeds[0] in final.sides[0] + final.sides[1]:
+        assert dict(zip(final.sides, final.places, strict=True))[(seeds[0],)] == 2
