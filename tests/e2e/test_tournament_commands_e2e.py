@@ -211,3 +211,31 @@ async def test_rating_and_leaderboard(world: Any, db_path: str) -> None:
     assert lines[0].startswith(f"1. <@{alice.id}>") and lines[1].startswith(f"2. <@{bob.id}>")
     result = await alice.slash(world.channel, "leaderboard", game="pentawar")
     assert "Nobody has 5 rated games" in answer_text(result)
+
+
+async def test_a_round_is_seated_once_even_when_threads_fail_and_the_bot_restarts(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await pace_bots(world)
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1)
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=2, level="easy")
+    # Discord refuses the second thread: the round is already committed, one table is seated.
+    world.env.inject_error("POST", "/channels/*/threads", status=400, code=160006,
+                           message="Maximum number of active threads reached")
+    await alice.slash(world.channel, "tournament start")
+    assert rows(db_path, "SELECT COUNT(*) FROM rounds")[0][0] == 1
+    assert [r[0] for r in rows(db_path, "SELECT status FROM tournament_tables ORDER BY position")] == \
+        ["pending", "pending"]
+    assert any("couldn't open a thread" in (m.content or "") for m in world.channel.history())
+    pairings = [m for m in world.channel.history() if m.embeds and "Round 1 of 1" in (m.embeds[0].title or "")]
+    assert pairings == [], "pairings wait until every table is seated"
+    # After a restart, the pending tables are seated where the round stopped, and announced once.
+    await world.env.restart_bot(create_bot())
+    assert [r[0] for r in rows(db_path, "SELECT status FROM tournament_tables ORDER BY position")] == \
+        ["playing", "playing"]
+    assert rows(db_path, "SELECT COUNT(*) FROM rounds")[0][0] == 1
+    assert len(rows(db_path, "SELECT * FROM game_tables")) == 2
+    await world.env.restart_bot(create_bot())
+    pairings = [m for m in world.channel.history() if m.embeds and "Round 1 of 1" in (m.embeds[0].title or "")]
+    assert len(pairings) == 1 and len(world.channel.threads) == 2
