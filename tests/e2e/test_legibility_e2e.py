@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import Any
 
-from tests.e2e.driver import choices_in, latest_table_message, open_hand, table_messages, use
+from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, table_messages, use
 from tests.e2e.test_reliability_e2e import answer_text
 
 
@@ -36,3 +38,29 @@ async def test_rules_answer_with_a_summary_and_the_rules_file(world: Any) -> Non
     assert files == ["king-pedro.md"]
     text = (await result.response.attachments[0].read()).decode()
     assert "ruling" in text.lower() or "Ruling" in text
+
+
+async def test_king_pedro_face_down_discards_collapse_and_table_messages_stay_short(world: Any) -> None:
+    """A run of face-down discards reads as one line, and every table message of a whole round stays
+    within about 8 lines of text on a phone (the head, the last five lines, the status, who is to act)."""
+    from tests.e2e.test_games_e2e import Recorder, seat
+
+    await seat(world, "king_pedro", ["alice", "bob", "carol", "dave"], bots=0, options="target=30 max_rounds=1")
+    player = Recorder(3)
+    by_id = {m.id: m for m in world.members.values()}
+    seen: list[str] = []
+    for _ in range(400):
+        message = latest_table_message(world.channel)
+        seen.append(message.content)
+        if "Game over" in message.content:
+            break
+        await player.turn(by_id[seats_to_act(message)[0]], message)
+    else:
+        raise AssertionError("the round did not end")
+    for content in seen:
+        lines = content.splitlines()
+        assert len(lines) <= 8, content
+        assert all(a != b for a, b in itertools.pairwise(lines)), f"a repeated line: {content}"
+    collapsed = [line for content in seen for line in content.splitlines()
+                 if re.search(r"discards a card face down \(×[2-9]\d*\)", line)]
+    assert collapsed, "a run of face-down discards reads as one line with its count"
