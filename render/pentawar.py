@@ -133,7 +133,8 @@ def _sigil(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, i
 
 @lru_cache(maxsize=128)
 def dragon_card(kind: str, w: int, h: int) -> Image.Image:
-    """A dragon card: the kind's colour, its two-letter mark at the top (visible when covered), a big sigil."""
+    """A dragon card: the kind's colour, its two-letter mark at the top (visible when covered), a big sigil,
+    and on cards big enough for every kind's name (100 px wide), the name."""
     bg = edition.COLOURS.get(kind, GREY)
     ink = _ink(bg)
     img = Image.new("RGB", (w, h), FELT_DARK)
@@ -144,7 +145,7 @@ def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     draw_text(img, (5, 3), mark, top, ink)
     _sigil(d, edition.SIGILS.get(kind, ""), w - 5 - top * 0.4, 3 + top * 0.55, top * 0.4, ink, bg)
     _sigil(d, edition.SIGILS.get(kind, ""), w / 2, h * 0.56, min(w, h) * 0.27, ink, bg)
-    if h >= 110:
+    if h >= 110 and w >= 100:  # narrower, "Sapphire" would be cut: the mark and sigil say it
         name = edition.NAMES.get(kind, kind)
         size = SMALL
         draw_text(img, (w // 2, h - 4), fit_text(name, size, w - 6), size, ink, "md")
@@ -230,8 +231,9 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], n
         py = ty + 112
         label(img, (x, py), "Alter war: placing", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
         paste_card(img, dragon_card(pending["kind"], SMALL_W, SMALL_H), (x + 4, py + 36), highlight=True)
-        where = "from hand" if pending.get("from") == "hand" else "from the tableau"
-        label(img, (x + SMALL_W + 16, py + 60), where, SMALL, HIGHLIGHT, box, inset=PAD)
+        where = ("from", "hand") if pending.get("from") == "hand" else ("from the", "tableau")
+        for i, line in enumerate(where):
+            label(img, (x + SMALL_W + 16, py + 48 + 30 * i), line, SMALL, HIGHLIGHT, box, inset=PAD)
     altered = view.get("altered")
     if altered and not pending:
         py = ty + 112
