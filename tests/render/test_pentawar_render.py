@@ -171,3 +171,39 @@ def test_a_view_without_the_altered_field_draws_as_before():
     _, drawn = render_checked(lambda: table_image(E.view(s, None), NAMES[:3]))
     texts = [t.text for t in drawn]
     assert "Alter war: placing" in texts and "War altered" not in texts  # placing, not yet placed
+
+
+def test_wing_cards_are_large_and_never_overlap_and_counts_sit_under_the_tableau_cards(monkeypatch):
+    """Once tiny and piled over one another, a full wing is five cards side by side, each about 46 px
+    wide on a phone; the tableau's counts are written under their cards, never over them."""
+    from render.layout import PHONE, WIDTH
+    from render.pentawar import TAB_H, TAB_W, WING_H, WING_W
+
+    pasted: list[tuple[int, int, int, int]] = []
+    paste = Image.Image.paste
+
+    def recording_paste(self, im, box=None, mask=None):
+        if isinstance(im, Image.Image) and isinstance(box, tuple) and len(box) == 2 and self.width == WIDTH:
+            pasted.append((box[0], box[1], box[0] + im.width, box[1] + im.height))
+        return paste(self, im, box, mask)
+
+    monkeypatch.setattr(Image.Image, "paste", recording_paste)
+    s = E.new_game(5, 11)
+    s.wings = [["sun", "moon", "forest", "ruby", "frost"], ["citrine", "shadow", "storm", "ember", "sapphire"],
+               ["ember", "sapphire", "moon", "moon", None], [None] * 5, ["sun", None, None, None, None]]
+    s.tableau = ["sun", "sun", "moon", "frost", "ember", "storm", "citrine", "sapphire", "ruby", "shadow", "forest"]
+    _, drawn = render_checked(lambda: table_image(E.view(s, None), NAMES))
+    wing = [r for r in pasted if (r[2] - r[0], r[3] - r[1]) == (WING_W, WING_H)]
+    assert len(wing) == 5 * 5  # every place of every wing, cards and empty places alike
+    assert WING_W * PHONE / WIDTH >= 44  # about 46 px wide on the phone (once 22)
+    for i, a in enumerate(wing):
+        for b in wing[i + 1:]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1]), (a, b)
+    cards = [r for r in pasted if (r[2] - r[0], r[3] - r[1]) == (TAB_W, TAB_H)]
+    counts = [t for t in drawn if t.text.startswith("×")]
+    assert len(cards) == len(counts) == 10 and sorted(t.text for t in counts).count("×2") == 1
+    for t in counts:
+        card = next(c for c in cards if c[0] <= (t.box[0] + t.box[2]) / 2 <= c[2] and t.box[1] >= c[3])
+        assert t.box[1] - card[3] <= 16  # right under its own card
+        for c in cards:
+            assert min(t.box[2], c[2]) <= max(t.box[0], c[0]) or min(t.box[3], c[3]) <= max(t.box[1], c[1])
