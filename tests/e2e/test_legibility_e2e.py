@@ -52,6 +52,8 @@ async def test_king_pedro_face_down_discards_collapse_and_table_messages_stay_sh
     for _ in range(400):
         message = latest_table_message(world.channel)
         seen.append(message.content)
+        alt = message.attachments[0].description or ""
+        assert alt.startswith("King Pedro table.") and "Last action: " in alt, alt  # every picture has alt text
         if "Game over" in message.content:
             break
         await player.turn(by_id[seats_to_act(message)[0]], message)
@@ -64,3 +66,55 @@ async def test_king_pedro_face_down_discards_collapse_and_table_messages_stay_sh
     collapsed = [line for content in seen for line in content.splitlines()
                  if re.search(r"discards a card face down \(×[2-9]\d*\)", line)]
     assert collapsed, "a run of face-down discards reads as one line with its count"
+
+
+SANDBOX_RUN = """
+import contextlib, os, sys
+sys.path.insert(0, os.getcwd())
+import bot as deckhand
+
+class Preview:
+    url = "http://sandbox.invalid/"
+    async def wait_closed(self):  # the browser closes at once: the sandbox stops
+        return None
+
+@contextlib.asynccontextmanager
+async def preview(self, channel, **kwargs):
+    for message in channel.history():
+        print("MESSAGE:", message.content, flush=True)
+    yield Preview()
+
+real_sandbox = deckhand._sandbox
+
+async def sandbox(bot, settings, stop):
+    import simcord  # imported here, as _sandbox does, so its import-time warnings are seen as they are
+
+    simcord.Env.preview = preview
+    await real_sandbox(bot, settings, stop)
+
+deckhand._sandbox = sandbox
+sys.exit(deckhand.main(["--sandbox"]))  # as bot.py --sandbox, logging set up as there
+"""
+
+
+def test_the_sandbox_opens_games_with_a_welcome_and_no_alarming_warnings(tmp_path: Any) -> None:
+    """A newcomer's first minute: #games starts with how to begin (`/game new`) and how to switch
+    members, and the start-up logs no warnings about voice support or intents. A fresh interpreter,
+    since discord.py warns about voice once per process and simcord about intents on import."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "SANDBOX_DATABASE_PATH": str(tmp_path / "sandbox.sqlite3"), "DISCORD_TOKEN": "",
+           "LOG_LEVEL": "INFO", "DATABASE_URL": "", "PYTHONUNBUFFERED": "1"}
+    run = subprocess.run([sys.executable, "-c", SANDBOX_RUN], cwd=root, env=env, text=True, capture_output=True,
+                         timeout=120)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    messages = [line for line in run.stdout.splitlines() if line.startswith("MESSAGE:")]
+    assert len(messages) == 1, out
+    assert "/game new" in messages[0] and "Viewing as" in messages[0]
+    lowered = out.lower()
+    assert "voice will not be supported" not in lowered and "intent" not in lowered, out
