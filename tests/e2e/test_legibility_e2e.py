@@ -6,6 +6,8 @@ import itertools
 import re
 from typing import Any
 
+import pytest
+
 from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, table_messages, use
 from tests.e2e.test_reliability_e2e import answer_text
 
@@ -29,6 +31,27 @@ async def test_each_step_of_a_multi_step_turn_updates_the_newest_table_message(w
     # Three private swaps read as one collapsed line.
     assert "swaps cards in private (×3)" in latest_table_message(world.channel).content
     assert latest_table_message(world.channel).attachments[0].description, "the table image has alt text"
+
+
+RULES = {"do_over": ("do-over.md", "Do Over!"), "pedwar": ("pedwar.md", "Pedwar"),
+         "king_pedro": ("king-pedro.md", "King Pedro"),
+         "ogre_cheerleaders": ("ogre-cheerleaders.md", "Ogre Cheerleaders"), "pentawar": ("pentawar.md", "Pentawar")}
+
+
+@pytest.mark.parametrize("game", sorted(RULES))
+async def test_every_game_s_rules_are_in_the_repository_attached_and_linked(world: Any, game: str) -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    filename, title = RULES[game]
+    result = await world.members["alice"].slash(world.channel, "game rules", game=game)
+    assert result.ephemeral and title in answer_text(result)
+    assert [a.filename for a in result.response.attachments] == [filename]
+    attached = (await result.response.attachments[0].read()).decode()
+    assert attached == (root / "docs" / "rules" / filename).read_text(encoding="utf-8")
+    assert title in attached.splitlines()[0] and "/game new" in attached  # written for players at this table
+    assert f"(docs/rules/{filename})" in (root / "README.md").read_text(encoding="utf-8")
+    assert "../shared" not in (root / "README.md").read_text(encoding="utf-8")
 
 
 async def test_rules_answer_with_a_summary_and_the_rules_file(world: Any) -> None:
