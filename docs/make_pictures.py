@@ -36,7 +36,7 @@ PICTURES: dict[str, tuple[int, int, int, Callable[[dict[str, Any]], bool]]] = {
     "king_pedro": (4, 5, 20, lambda v: v.get("phase") == "playing" and len(v.get("trick", [])) == 3),
     "ogre_cheerleaders": (4, 3, 20, lambda v: _playing(v) and len(v["field"]) >= 8 and bool(v.get("pending"))
                           and v["pending"].get("card") is not None),
-    "pentawar": (5, 8, 40, lambda v: _playing(v) and sum(v["wing_counts"]) >= 6),
+    "pentawar": (5, 8, 40, lambda v: _playing(v) and sum(v["wing_counts"]) >= 6 and bool(v.get("altered"))),
 }
 
 

@@ -13,6 +13,11 @@ Actions (the seat to act):
 - ``alter:<src>:<kind>`` then ``replace:<position>`` (alter war: choose the card, then the
   position), then, if any kill is possible against the new pentawar, ``kill:...`` or ``skip``;
 - ``pass`` only when nothing else is legal.
+
+``altered`` remembers the last Alter war (position, the kind it replaced, the seat) from its
+``replace`` until the next turn's first action, so the table shows what changed; the public view
+has it as ``altered``. A dump holds it only while it is set, so snapshots written before it
+existed load (as None) and replay to the same bytes.
 """
 
 from __future__ import annotations
@@ -58,8 +63,8 @@ def can_kill(pentawar: list[str] | tuple[str, ...], attacker: str, target: str) 
 
 
 class State:
-    __slots__ = ("deck", "discard", "end_reason", "events", "hands", "n", "pending", "phase", "reshuffled", "rng",
-                 "tableau", "turn", "turn_no", "war", "wings")
+    __slots__ = ("altered", "deck", "discard", "end_reason", "events", "hands", "n", "pending", "phase",
+                 "reshuffled", "rng", "tableau", "turn", "turn_no", "war", "wings")
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -77,6 +82,7 @@ class State:
         s.pending = self.pending
         s.reshuffled = self.reshuffled
         s.end_reason = self.end_reason
+        s.altered = self.altered
         s.events = []
         return s
 
@@ -261,6 +267,7 @@ class PentawarEngine:
         s.pending = None
         s.reshuffled = False
         s.end_reason = None
+        s.altered = None
         s.events = []
         return s
 
@@ -296,6 +303,8 @@ class PentawarEngine:
         if not isinstance(action, str) or action not in self.legal_actions(state, seat):
             raise IllegalAction(self._why(state, seat, action))
         s = state.clone()
+        if s.phase == TURN:
+            s.altered = None  # a new turn: the last Alter war is no longer news
         parts = action.split(":")
         verb = parts[0]
         if verb == "gather":
@@ -329,6 +338,7 @@ class PentawarEngine:
             s.war[pos] = s.pending[1]
             s.discard.append(old)
             s.pending = None
+            s.altered = (pos, old, seat)
             if _kill_actions(s, seat):
                 s.phase = ALTER_KILL
             else:
@@ -501,6 +511,10 @@ class PentawarEngine:
             "pending": None if st.pending is None else {"kind": st.pending[1], "from": st.pending[0]},
             "reshuffle": {"allowed": st.n >= edition.RESHUFFLE_FROM_PLAYERS, "done": st.reshuffled},
             "end_reason": st.end_reason,
+            # the last Alter war, until the next turn's first action: which position now holds which kind
+            "altered": None if st.altered is None else {
+                "position": st.altered[0], "kind": st.war[st.altered[0]], "replaced": st.altered[1],
+                "seat": st.altered[2]},
         }
         if st.phase == OVER:
             v["outcome"] = self.outcome(st)
@@ -573,7 +587,7 @@ class PentawarEngine:
 
     def dump(self, state: State) -> dict[str, Any]:
         st = state
-        return {
+        out: dict[str, Any] = {
             "n": st.n,
             "rng": st.rng,
             "war": st.war[:],
@@ -590,6 +604,9 @@ class PentawarEngine:
             "end_reason": st.end_reason,
             "events": st.events[:],
         }
+        if st.altered is not None:  # only while set: older snapshots, without the key, stay byte for byte
+            out["altered"] = list(st.altered)
+        return out
 
     def load(self, data: dict[str, Any]) -> State:
         s = State.__new__(State)
@@ -608,6 +625,8 @@ class PentawarEngine:
         s.reshuffled = bool(data["reshuffled"])
         s.end_reason = data["end_reason"]
         s.events = list(data["events"])
+        altered = data.get("altered")  # absent from snapshots older than the field
+        s.altered = None if altered is None else (int(altered[0]), str(altered[1]), int(altered[2]))
         return s
 
 

@@ -130,7 +130,11 @@ def _ogre(view: dict[str, Any], names: list[str]) -> list[str]:
 
 
 def _pentawar(view: dict[str, Any], names: list[str]) -> list[str]:
-    out = ["Pentawar, positions 1 to 5: " + ", ".join(view.get("pentawar", [])) + "."]
+    out = ["Pentawar, positions 0 to 4: " + ", ".join(view.get("pentawar", [])) + "."]
+    altered = view.get("altered")  # the last Alter war, until the next turn's first action
+    if altered:
+        out.append(f"War altered by {_name(names, altered.get('seat'))}: position {altered.get('position')} is now "
+                   f"{altered.get('kind')}, replacing {altered.get('replaced')}.")
     wings = view.get("wings", [])
     parts = []
     for s, wing in enumerate(wings):

@@ -31,7 +31,7 @@ from render.common import (
 )
 from render.common import draw_text as _draw
 from render.common import to_palette as _to_palette
-from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, panel
+from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
 
 BIG_W, BIG_H = 120, 168       # pile and hand cards
 MINI_W, MINI_H = 66, 90       # face-up reserve cards in the seat rows
@@ -218,8 +218,8 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     acting = seat in view.get("to_act", [])
     pv = view.get("pile_value", 0)
     head = (0, 0, WIDTH, 116)
-    label(img, (2 * PAD, PAD), f"{_name(names, seat)}: Hand of {_cards(len(hand))}", TITLE, GOLD, head,
-          bold=True, inset=2 * PAD)
+    name_label(img, (2 * PAD, PAD), _name(names, seat), f": Hand of {_cards(len(hand))}", TITLE, GOLD, head,
+               bold=True, inset=2 * PAD)
     if view.get("phase") == "swap":
         note = "Your turn: swap Hand and face-up cards, then Ready" if acting else "Ready: waiting for others"
     elif view.get("over"):

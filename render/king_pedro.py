@@ -31,7 +31,7 @@ from render.common import (
     new_canvas,
     to_palette,
 )
-from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, panel
+from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, name_label, panel
 
 SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (20, 130, 60)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
@@ -135,10 +135,6 @@ def _name(names: list[str], seat: int | None) -> str:
     return names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
 
 
-def _team_names(names: list[str], team: int) -> str:
-    return f"{_name(names, team)} & {_name(names, team + 2)}"
-
-
 def _frame(img: Image.Image, xy: tuple[int, int], w: int, h: int, colour: Color, width: int = 6) -> None:
     x, y = xy
     ImageDraw.Draw(img).rounded_rectangle((x - width, y - width, x + w + width - 1, y + h + width - 1),
@@ -194,8 +190,10 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         score = str(view.get("scores", [0, 0])[team])
         sw = 170
         left = (box[0], box[1], box[2] - sw, box[3])
-        label(img, (box[0] + 2 * PAD, y + 8), f"{TEAM_NAMES[team]}: {_team_names(names, team)}", BODY,
-              TEAM_COLOURS[team], left, bold=True, inset=PAD)
+        room = left[2] - PAD - (box[0] + 2 * PAD)
+        team_line = fit_names([(f"{TEAM_NAMES[team]}: ", False), (_name(names, team), True), (" & ", False),
+                               (_name(names, team + 2), True)], BODY, room, bold=True)
+        label(img, (box[0] + 2 * PAD, y + 8), team_line, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
         pts = view.get("round_points", [0, 0])[team]
         tricks = view.get("tricks_won", [0, 0])[team]
         if view.get("phase") == "playing" and bid and bidder is not None and bidder % 2 == team:
@@ -365,14 +363,16 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     img, d = new_canvas(WIDTH, height)
     team = seat % 2
     head = (0, 0, WIDTH, 146)
-    label(img, (2 * PAD, PAD), f"{_name(names, seat)} · {TEAM_NAMES[team]}", TITLE, TEAM_COLOURS[team], head,
-          bold=True, inset=2 * PAD)
-    info = []
+    name_label(img, (2 * PAD, PAD), _name(names, seat), f" · {TEAM_NAMES[team]}", TITLE, TEAM_COLOURS[team], head,
+               bold=True, inset=2 * PAD)
+    info: list[tuple[str, bool]] = []
     if view.get("bid"):
-        info.append(f"Bid {view['bid']} by {_name(names, view.get('bidder'))}")
+        info += [(f"Bid {view['bid']} by ", False), (_name(names, view.get("bidder")), True)]
     if trump:
-        info.append(f"trump {SUIT_NAMES[trump]} + 5 of {SUIT_NAMES[SAME_COLOUR[trump]]}")
-    label(img, (2 * PAD, 52), " · ".join(info) or "Bidding: trump not named yet", SMALL, WHITE, head, inset=2 * PAD)
+        info.append((f"{' · ' if info else ''}trump {SUIT_NAMES[trump]} + 5 of {SUIT_NAMES[SAME_COLOUR[trump]]}",
+                     False))
+    line = fit_names(info, SMALL, WIDTH - 4 * PAD - 2 * PAD) if info else "Bidding: trump not named yet"
+    label(img, (2 * PAD, 52), line, SMALL, WHITE, head, inset=2 * PAD)
     mine = seat in view.get("to_act", [])
     if seat in view.get("folded", []):
         hint = "You have folded this round."
@@ -386,7 +386,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     elif mine and phase == "trump":
         hint = "Your turn: you won the auction, name trump"
     elif mine and phase == "passing":
-        hint = "Your turn: pass your trumps to your partner, or keep them"
+        hint = "Your turn: pass trumps to your partner, or keep them"
     elif mine:
         hint = "Your turn"
     else:

@@ -58,7 +58,32 @@ def fit_name(name: str, rest: str, size: int, room: int, bold: bool = False) -> 
 
 
 def name_label(img: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], name: str, rest: str, size: int,
-               fill: Color, within: Box, bold: bool = False, inset: int = 0) -> Box:
-    """A left-anchored label that says something about a player, shortening the name first."""
+               fill: Color, within: Box, bold: bool = False, inset: int = 0, smaller: int | None = None) -> Box:
+    """A left-anchored label that says something about a player, shortening the name first.
+
+    With ``smaller``, a ``rest`` too long to fit beside the shortened name at ``size`` is drawn at
+    ``smaller`` instead of being cut."""
     room = int(within[2] - inset - xy[0])
-    return label(img, xy, fit_name(name, rest, size, room, bold), size, fill, within, "la", bold, inset)
+    line = fit_name(name, rest, size, room, bold)
+    if smaller is not None and text.text_width(line, size, bold) > room:
+        size = smaller
+        line = fit_name(name, rest, size, room, bold)
+    return label(img, xy, line, size, fill, within, "la", bold, inset)
+
+
+def fit_names(parts: list[tuple[str, bool]], size: int, room: int, bold: bool = False) -> str:
+    """Join ``parts`` (text, is_a_name) into one line of at most ``room`` pixels by shortening only the
+    names, which share what the other words leave ("Bid 62 by 王小明 張… · trump Hearts + 5 of
+    Diamonds", never "Bid 62 by 王小明 張偉 山田さくら · trump Hearts + 5 of…")."""
+    whole = "".join(s for s, _ in parts)
+    if text.text_width(whole, size, bold) <= room:
+        return whole
+    names = [i for i, (_, is_name) in enumerate(parts) if is_name]
+    fixed = sum(text.text_width(s, size, bold) for s, is_name in parts if not is_name)
+    left = max(room - fixed, room * 3 // 10) - 2 * len(names)
+    share: dict[int, int] = {}
+    # the shortest names keep what they need; the longer ones split the rest evenly
+    for k, i in enumerate(sorted(names, key=lambda i: text.text_width(parts[i][0], size, bold))):
+        share[i] = min(text.text_width(parts[i][0], size, bold), left // (len(names) - k))
+        left -= share[i]
+    return "".join(text.fit(s, size, share[i], bold) if is_name else s for i, (s, is_name) in enumerate(parts))

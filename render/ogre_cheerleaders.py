@@ -28,7 +28,7 @@ from render.common import (
     text_width,
     to_palette,
 )
-from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_name, label, name_label, panel
+from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_name, fit_names, label, name_label, panel
 
 TEAM_COLORS: dict[str, Color] = {
     "O": (232, 118, 24),   # orange
@@ -236,7 +236,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     head = (0, 0, WIDTH, 100)
     label(img, (2 * PAD, PAD), edition.TITLE, TITLE, GOLD, head, bold=True)
     who, what = _title(view, names)
-    name_label(img, (2 * PAD, 54), who, what, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
+    name_label(img, (2 * PAD, 54), who, what, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD, smaller=SMALL)
     y = 100
     to_act = set(view.get("to_act", []))
     outcome = view.get("outcome")
@@ -319,7 +319,8 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     if transit:
         kind = pend.get("kind", "")
         if kind == "place" and "from_seat" in pend:
-            what = f"You must play this card, taken from {_name(names, pend['from_seat'])}'s hand"
+            what = fit_names([("You must play this card, taken from ", False), (_name(names, pend["from_seat"]), True),
+                              ("'s hand", False)], SMALL, WIDTH - 4 * PAD)
         else:
             what = {"place": "You must play this card from the deck", "join": "This card joins the field",
                     "eight": "The 8's cards: keep one"}.get(kind, "In play")

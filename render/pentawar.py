@@ -65,7 +65,7 @@ def _palette() -> Image.Image:
             SLOT, SHADOW, *kinds]
     pairs = [(bg, fg) for bg in (FELT, FELT_DARK) for fg in (WHITE, GOLD, GREY, HIGHLIGHT, INK, SLOT)]
     pairs += [(c, _ink(c)) for c in kinds] + [(c, WHITE) for c in kinds]
-    pairs += [(CARD_BACK, WHITE), (GOLD, INK), (FELT, CARD_BACK), (FELT_DARK, WHITE)]
+    pairs += [(CARD_BACK, WHITE), (GOLD, INK), (FELT, CARD_BACK), (FELT_DARK, WHITE), (INK, HIGHLIGHT)]
     colours = list(dict.fromkeys(base + [_blend(bg, fg, s) for bg, fg in pairs for s in (0.25, 0.5, 0.75)]))
     assert len(colours) <= 256
     return fixed_palette(colours)
@@ -133,7 +133,8 @@ def _sigil(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, i
 
 @lru_cache(maxsize=128)
 def dragon_card(kind: str, w: int, h: int) -> Image.Image:
-    """A dragon card: the kind's colour, its two-letter mark at the top (visible when covered), a big sigil."""
+    """A dragon card: the kind's colour, its two-letter mark at the top (visible when covered), a big sigil,
+    and on cards big enough for every kind's name (100 px wide), the name."""
     bg = edition.COLOURS.get(kind, GREY)
     ink = _ink(bg)
     img = Image.new("RGB", (w, h), FELT_DARK)
@@ -144,7 +145,7 @@ def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     draw_text(img, (5, 3), mark, top, ink)
     _sigil(d, edition.SIGILS.get(kind, ""), w - 5 - top * 0.4, 3 + top * 0.55, top * 0.4, ink, bg)
     _sigil(d, edition.SIGILS.get(kind, ""), w / 2, h * 0.56, min(w, h) * 0.27, ink, bg)
-    if h >= 110:
+    if h >= 110 and w >= 100:  # narrower, "Sapphire" would be cut: the mark and sigil say it
         name = edition.NAMES.get(kind, kind)
         size = SMALL
         draw_text(img, (w // 2, h - 4), fit_text(name, size, w - 6), size, ink, "md")
@@ -159,7 +160,7 @@ def _slot(w: int, h: int) -> Image.Image:
 
 
 def _star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    """Pentagram points: position 1 at the top, then clockwise."""
+    """Pentagram points: position 0 at the top, then clockwise."""
     return [(cx + r * math.cos(-math.pi / 2 + 2 * math.pi * p / 5),
              cy + r * math.sin(-math.pi / 2 + 2 * math.pi * p / 5)) for p in range(5)]
 
@@ -167,24 +168,41 @@ def _star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
 STAR_W, STAR_H = 470, 440
 
 
-def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0: int, y0: int) -> None:
-    """The five dragons on a pentagram, numbered 1-5 clockwise from the top."""
+def war_points(x0: int, y0: int) -> list[tuple[float, float]]:
+    """The centres of the five pentawar cards, positions 0-4, in a star drawn at (x0, y0)."""
+    r = 140
+    return _star_points(x0 + STAR_W // 2, y0 + 48 + WAR_H // 2 + r, r)
+
+
+def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0: int, y0: int,
+                   altered: int | None = None) -> None:
+    """The five dragons on a pentagram, numbered 0-4 clockwise from the top as in the rules and the
+    action labels ("puts Frost on position 2"). The position changed by the last Alter war gets a
+    thick frame (dark, then bright, so it stands out from the gold star) and an inverted badge."""
     box = (x0, y0, x0 + STAR_W, y0 + STAR_H)
-    cx, cy, r = x0 + STAR_W // 2, y0 + 48 + WAR_H // 2 + 140, 140
-    pts = _star_points(cx, cy, r)
+    pts = war_points(x0, y0)
     for p in range(5):  # the across-lines: the star
         d.line([pts[p], pts[(p + 2) % 5]], fill=GOLD, width=4)
     label(img, (x0 + PAD, y0 + 4), "The pentawar", SMALL, GOLD, box, bold=True)
     for p, (px, py) in enumerate(pts):
+        x, y = int(px - WAR_W / 2), int(py - WAR_H / 2)
+        if p == altered:
+            d.rounded_rectangle((x - 9, y - 9, x + WAR_W + 8, y + WAR_H + 8), radius=16, outline=INK, width=4)
+            d.rounded_rectangle((x - 6, y - 6, x + WAR_W + 5, y + WAR_H + 5), radius=14, outline=HIGHLIGHT, width=5)
         if p < len(war):
-            paste_card(img, dragon_card(war[p], WAR_W, WAR_H), (int(px - WAR_W / 2), int(py - WAR_H / 2)))
+            paste_card(img, dragon_card(war[p], WAR_W, WAR_H), (x, y))
         lx, ly = px - WAR_W / 2 - 4, py - WAR_H / 2 - 4
-        d.ellipse((lx - 17, ly - 17, lx + 17, ly + 17), fill=GOLD, outline=INK, width=2)
-        draw_text(d, (int(lx), int(ly)), str(p + 1), SMALL, INK, "mm", bold=True)
+        if p == altered:
+            d.ellipse((lx - 19, ly - 19, lx + 19, ly + 19), fill=INK, outline=HIGHLIGHT, width=3)
+            draw_text(d, (int(lx), int(ly)), str(p), SMALL, HIGHLIGHT, "mm", bold=True)
+        else:
+            d.ellipse((lx - 17, ly - 17, lx + 17, ly + 17), fill=GOLD, outline=INK, width=2)
+            draw_text(d, (int(lx), int(ly)), str(p), SMALL, INK, "mm", bold=True)
 
 
-def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y0: int, h: int) -> None:
-    """Deck, discard, reshuffle, and the dragon being placed by an Alter war."""
+def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], x0: int, y0: int,
+               h: int) -> None:
+    """Deck, discard, reshuffle, and the Alter war: the dragon being placed, or what the last one changed."""
     box = panel(d, (x0, y0, WIDTH - PAD, y0 + h), FELT_DARK)
     x = x0 + 2 * PAD
     paste_card(img, card_back(SMALL_W, SMALL_H), (x, y0 + 2 * PAD))
@@ -213,8 +231,19 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], x
         py = ty + 112
         label(img, (x, py), "Alter war: placing", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
         paste_card(img, dragon_card(pending["kind"], SMALL_W, SMALL_H), (x + 4, py + 36), highlight=True)
-        where = "from hand" if pending.get("from") == "hand" else "from the tableau"
-        label(img, (x + SMALL_W + 16, py + 60), where, SMALL, HIGHLIGHT, box, inset=PAD)
+        where = ("from", "hand") if pending.get("from") == "hand" else ("from the", "tableau")
+        for i, line in enumerate(where):
+            label(img, (x + SMALL_W + 16, py + 48 + 30 * i), line, SMALL, HIGHLIGHT, box, inset=PAD)
+    altered = view.get("altered")
+    if altered and not pending:
+        py = ty + 112
+        pos = altered.get("position")
+        kind = edition.NAMES.get(altered.get("kind", ""), altered.get("kind", "?"))
+        old = edition.NAMES.get(altered.get("replaced", ""), altered.get("replaced", "?"))
+        label(img, (x, py), "War altered", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
+        label(img, (x, py + 32), f"by {_name(names, int(altered.get('seat', 0)))}", SMALL, WHITE, box, inset=PAD)
+        label(img, (x, py + 64), f"position {pos}: {kind}", SMALL, WHITE, box, inset=PAD)
+        label(img, (x, py + 96), f"replaced {old}", SMALL, GREY, box, inset=PAD)
 
 
 def _grouped(cards: list[str]) -> list[tuple[str, int]]:
@@ -325,8 +354,14 @@ def _header(img: Image.Image, view: dict[str, Any], names: list[str]) -> None:
         return
     acting = view.get("to_act", [])
     who = ", ".join(_name(names, s) for s in acting)
-    what = " to act" if not view.get("pending") else " to alter the war"
+    what = " to alter the war" if view.get("pending") else (
+        " may kill, or end the turn" if view.get("phase") == "alter_kill" else " to act")
     name_label(img, (2 * PAD, 52), who, what, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
+
+
+def _altered_position(view: dict[str, Any]) -> int | None:
+    altered = view.get("altered")  # None, or absent from views made before it existed
+    return int(altered["position"]) if altered else None
 
 
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
@@ -334,8 +369,8 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     height = 96 + STAR_H + PAD + _tableau_height(view) + n * WING_ROW_H + PAD
     img, d = new_canvas(WIDTH, height)
     _header(img, view, names)
-    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, 96)
-    _draw_side(img, d, view, STAR_W + PAD, 96, STAR_H)
+    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, 96, _altered_position(view))
+    _draw_side(img, d, view, names, STAR_W + PAD, 96, STAR_H)
     y = _draw_tableau(img, d, view, 96 + STAR_H + PAD)
     for seat in range(n):
         y = _draw_wing_row(img, d, view, seat, names, y)
@@ -367,8 +402,8 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y + (i // per_row) * (HAND_H + 14)),
                    highlight=kind in war)
     y += rows * (HAND_H + 14)
-    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, y)
-    _draw_side(img, d, view, STAR_W + PAD, y, STAR_H)
+    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, y, _altered_position(view))
+    _draw_side(img, d, view, names, STAR_W + PAD, y, STAR_H)
     y += STAR_H + PAD
     for s in range(n):
         y = _draw_wing_row(img, d, view, s, names, y)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 from collections import Counter
 
 import pytest
@@ -611,3 +612,53 @@ def test_dump_load_roundtrip_and_apply_does_not_mutate():
     assert canonical(E.dump(s)) == before
     d = E.dump(s2)
     assert canonical(E.dump(E.load(d))) == canonical(d)
+
+
+def test_view_records_the_altered_position_until_the_next_turn():
+    s = make_state(2, hands=[["frost", "sun"], ["moon"]], wings=[{}, {"A": "sun"}])
+    assert E.view(s, None)["altered"] is None
+    s = E.apply(s, 0, "alter:hand:frost")
+    assert E.view(s, None)["altered"] is None  # chosen, not yet placed
+    s = E.apply(s, 0, "replace:1")
+    want = {"position": 1, "kind": "frost", "replaced": "ruby", "seat": 0}
+    assert s.phase == "alter_kill" and E.view(s, None)["altered"] == want  # during the optional kill
+    s = E.apply(s, 0, "skip")
+    assert s.turn == 1
+    assert E.view(s, None)["altered"] == want  # the next player still sees what changed
+    assert E.view(s, 1)["altered"] == want  # private views too
+    s = E.apply(s, 1, "gather")
+    assert E.view(s, None)["altered"] is None  # the next turn's first action clears it
+
+
+def test_altered_position_after_a_turn_that_ends_at_once_and_a_second_alter():
+    s = make_state(2, hands=[["frost"], ["ember"]])
+    s = E.apply(E.apply(s, 0, "alter:hand:frost"), 0, "replace:0")
+    assert s.turn == 1  # no kill possible: the turn ended with the replace
+    assert E.view(s, None)["altered"] == {"position": 0, "kind": "frost", "replaced": "citrine", "seat": 0}
+    s = E.apply(s, 1, "alter:hand:ember")
+    assert E.view(s, None)["altered"] is None
+    s = E.apply(s, 1, "replace:4")
+    assert E.view(s, None)["altered"] == {"position": 4, "kind": "ember", "replaced": "shadow", "seat": 1}
+
+
+def test_dumps_hold_altered_only_while_set_and_old_snapshots_load():
+    s = make_state(2, hands=[["frost", "sun"], ["moon"]], wings=[{}, {"A": "sun"}])
+    assert "altered" not in E.dump(s)  # unchanged bytes for states without an Alter war to show
+    s = E.apply(E.apply(s, 0, "alter:hand:frost"), 0, "replace:2")
+    d = E.dump(s)
+    assert d["altered"] == [2, "sun", 0]
+    assert canonical(E.dump(E.load(json.loads(canonical(d))))) == canonical(d)  # byte-stable
+    old = {k: v for k, v in d.items() if k != "altered"}  # a snapshot written before the field existed
+    loaded = E.load(old)
+    assert loaded.altered is None and E.view(loaded, None)["altered"] is None
+    assert canonical(E.dump(loaded)) == canonical(old)
+    assert E.legal_actions(loaded, 0) == E.legal_actions(s, 0)
+
+
+def test_replaying_an_old_game_gives_its_old_snapshot_when_no_alter_is_showing():
+    # A stored snapshot from before the field: replaying its log now writes the same bytes.
+    s = make_state(2, hands=[["frost"], ["moon"]])
+    log = [(0, "alter:hand:frost"), (0, "replace:1"), (1, "gather")]
+    for seat, action in log:
+        s = E.apply(s, seat, action)
+    assert s.altered is None and "altered" not in E.dump(s)

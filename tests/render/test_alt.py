@@ -90,3 +90,20 @@ def test_alt_text_holds_no_hidden_card(game, n):
         for card in hidden:
             if isinstance(card, str) and len(card) >= 2 and f'"{card}"' not in public:
                 assert not re.search(rf"\b{re.escape(card)}\b", text), card
+
+
+def test_pentawar_alt_text_says_which_position_was_altered():
+    eng = get_engine("pentawar")
+    s = eng.new_game(3, 6)
+    seat = eng.to_act(s)[0]
+    kind = s.tableau[0]
+    s = eng.apply(s, seat, f"alter:tableau:{kind}")
+    assert "altered" not in alt_text("pentawar", eng.view(s, None), NAMES[:3])  # placing, not placed yet
+    old = s.war[3]
+    s = eng.apply(s, seat, "replace:3")
+    view = json.loads(json.dumps(eng.view(s, None)))
+    text = alt_text("pentawar", view, NAMES[:3])
+    assert "positions 0 to 4" in text  # numbered as in the rules and the action labels
+    assert f"War altered by {NAMES[seat]}: position 3 is now {kind}, replacing {old}." in text
+    # an older view, without the field, still reads
+    assert "War altered" not in alt_text("pentawar", {k: v for k, v in view.items() if k != "altered"}, NAMES[:3])

@@ -92,3 +92,17 @@ def test_hand_image_with_a_huge_hand_and_every_card_face():
 def test_missing_names_fall_back_to_seat_numbers():
     s = E.new_game(3, 3)
     check(table_image(E.view(s, None), []), table_png("do_over", E.view(s, None), []))
+
+
+def test_one_card_is_singular_and_a_reversed_direction_is_written_out():
+    s = E.new_game(4, 7)
+    for seat in range(4):
+        s = E.apply(s, seat, "ready")
+    v = json.loads(json.dumps(E.view(s, None)))
+    one = {**v, "pile": v["pile"][-1:] or ["5"], "pile_count": 1}
+    _, drawn = render_checked(lambda: table_image(one, NAMES[:4]))
+    texts = [t.text for t in drawn]
+    assert "1 card" in texts and "1 cards" not in " ".join(texts)
+    assert "clockwise" in texts and "Order of play ↓" in texts
+    _, drawn = render_checked(lambda: table_image({**v, "direction": "counterclockwise"}, NAMES[:4]))
+    assert "reversed: counterclockwise" in [t.text for t in drawn]

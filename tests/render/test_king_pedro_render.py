@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import colorsys
+
 from PIL import Image
 
 from engines.king_pedro import ENGINE as E
 from engines.rng import Rng
 from render import hand_png, table_png
+from render import king_pedro as kp
 from render.king_pedro import hand_image, table_image
 from tests.render.layout_check import render_checked
 from tests.render.names import LONG_NAMES
@@ -102,3 +105,24 @@ def test_the_winning_card_is_marked_under_the_right_card() -> None:
             assert (tag.box[0] + tag.box[2]) // 2 // slot == (win * slot + 24 + slot // 2) // slot
             checked += 1
     assert checked
+
+
+def test_the_trump_border_and_the_legal_move_frame_look_nothing_alike() -> None:
+    # Once nearly the same colour: a gold trump border and a cyan legal-move frame, far apart in hue
+    # and in the drawn image.
+    def hue(c: tuple[int, int, int]) -> float:
+        return colorsys.rgb_to_hsv(*(x / 255 for x in c))[0] * 360
+
+    def apart(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+        d = abs(hue(a) - hue(b)) % 360
+        return min(d, 360 - d)
+
+    assert apart(kp.GOLD, kp.LEGAL) >= 90 and apart(kp.HIGHLIGHT, kp.LEGAL) >= 90
+    assert sum(abs(x - y) for x, y in zip(kp.GOLD, kp.WINNING, strict=True)) >= 150
+    # a trump card's border is gold, the legal frame around a card is cyan
+    trump = kp.face("AH", trump=True)
+    assert trump.getpixel((trump.width // 2, 1)) == kp.GOLD
+    canvas = Image.new("RGB", (300, 300))
+    kp._frame(canvas, (50, 50), 100, 140, kp.LEGAL, 5)
+    framed = {canvas.getpixel((x, y)) for x in range(300) for y in range(300)} - {(0, 0, 0)}
+    assert kp.LEGAL in framed and kp.GOLD not in framed

@@ -86,3 +86,63 @@ def test_missing_names_and_empty_hand() -> None:
     v = E.view(s, 1)
     check(hand_image(v, 1, []), hand_png("pedwar", v, 1, []))
     check(table_image(E.view(s, None), ["Solo"]), table_png("pedwar", E.view(s, None), ["Solo"]))
+
+
+def _first_view(want, seeds=range(1, 8)):
+    """The public view of the first state of a random 4-player game for which ``want(view)`` holds."""
+    for seed in seeds:
+        s = E.new_game(4, seed)
+        bot = RandomBot(seed)
+        while not E.is_over(s):
+            v = json.loads(json.dumps(E.view(s, None)))
+            if want(v):
+                return v
+            seat = E.to_act(s)[0]
+            s = E.apply(s, seat, bot.choose(E, s, seat))
+    raise AssertionError("no such state")
+
+
+def test_discards_actions_and_overpowered_cards_are_written_in_full() -> None:
+    # Once hidden under the player panels: now full-width lines of their own, never cut.
+    for want, start in ((lambda v: bool(v["discarded"]), "Discarded this turn: "),
+                        (lambda v: bool(v["spent"]), "Taken by Overpower: "),
+                        (lambda v: v["phase"] == "action" and bool(v["actions"]), "Actions used: ")):
+        v = _first_view(want)
+        _, drawn = render_checked(lambda v=v: table_image(v, NAMES))
+        line = next((t for t in drawn if t.text.startswith(start)), None)
+        assert line is not None, start
+        assert "…" not in line.text
+        if start.startswith("Taken"):
+            assert line.text == start + " ".join(v["spent"])
+
+
+def test_the_active_player_and_the_player_to_act_are_marked_differently() -> None:
+    # In the trump phase another player acts on the active player's turn: a yellow frame and
+    # "to act" for the one, an "active" tag for the other, never one mark for both.
+    v = _first_view(lambda v: v["active"] is not None and bool(v["to_act"]) and v["active"] not in v["to_act"])
+    _, drawn = render_checked(lambda: table_image(v, NAMES))
+    tags = [t.text for t in drawn if t.text.endswith(tuple(f"hand {p['hand_count']}" for p in v["players"]))]
+    assert len(tags) == 4
+    by_seat = dict(zip([p["seat"] for p in v["players"]], tags, strict=True))
+    assert "active" in by_seat[v["active"]] and "to act" not in by_seat[v["active"]]
+    for seat in v["to_act"]:
+        assert "to act" in by_seat[seat] and "active" not in by_seat[seat]
+    assert "▶" not in "".join(t.text for t in drawn)
+
+
+def test_red_and_green_cards_differ_by_more_than_hue() -> None:
+    # Seen without colour, the ink drawn on a Red and a Green card of the same number still differs
+    # (a circle against a triangle, and the colour's name).
+    from render.pedwar import COLOURS, mini_face, object_face
+
+    def ink(img: Image.Image, colour: str) -> bytes:
+        from PIL import ImageChops
+
+        rgb = img.convert("RGB")
+        off = ImageChops.difference(rgb, Image.new("RGB", rgb.size, COLOURS[colour][1])).convert("L")
+        return off.point(lambda p: 255 if p == 0 else 0).tobytes()  # where the ink colour is drawn
+
+    for number in ("1", "5", "8", "W"):
+        for face in (lambda c, n=number: object_face(c + n, 100, 140), lambda c, n=number: mini_face(c + n)):
+            same = ink(face("R"), "R") == ink(face("G"), "G")
+            assert not same, f"Red and Green {number} differ only by hue"

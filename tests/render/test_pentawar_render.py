@@ -102,3 +102,108 @@ def test_each_kind_has_its_own_card_face():
 
     faces = {k: dragon_card(k, 56, 78).tobytes() for k in edition.KINDS}
     assert len(set(faces.values())) == len(edition.KINDS)
+
+
+def _altered_state():
+    """Five players, full and covered wings, Ruby just put on position 2 (replacing the Sun) with a kill to come."""
+    s = E.new_game(5, 11)
+    s.war = ["citrine", "moon", "sun", "forest", "shadow"]
+    s.wings[0] = ["sun", "moon", "forest", "ruby", "frost"]
+    s.wings[2] = ["ember", "sapphire", "moon", "moon", None]
+    s.hands[1] = ["ruby", "moon", "frost"]
+    s.turn = 1
+    s = E.apply(E.apply(s, 1, "alter:hand:ruby"), 1, "replace:2")
+    assert s.phase == "alter_kill"
+    return s
+
+
+def test_the_altered_position_is_drawn_and_fits():
+    from PIL import ImageChops
+
+    from render.common import HIGHLIGHT
+    from render.pentawar import STAR_W, WAR_H, WAR_W, war_points
+
+    s = _altered_state()
+    v = E.view(s, None)
+    assert v["altered"] == {"position": 2, "kind": "ruby", "replaced": "sun", "seat": 1}
+    img, drawn = render_checked(lambda: table_image(v, NAMES))
+    texts = [t.text for t in drawn]
+    assert "War altered" in texts and "position 2: Ruby" in texts and "replaced Sun" in texts
+    assert any(t.startswith("by Ґалина") for t in texts)
+    assert any(t.endswith(" may kill, or end the turn") for t in texts)
+    # positions are numbered 0-4, as in "puts Ruby on position 2" and the rules
+    assert sorted(t for t in texts if t in "01234" and len(t) == 1) == ["0", "1", "2", "3", "4"]
+    # a frame around position 2 only: the image differs from the same view without the Alter war just there
+    plain = dict(v, altered=None)
+    diff = ImageChops.difference(img.convert("RGB"), table_image(plain, NAMES).convert("RGB"))
+    star = diff.crop((0, 96, STAR_W, 96 + 440)).getbbox()
+    assert star is not None
+    px, py = war_points(0, 0)[2]
+    assert star[0] <= px - WAR_W / 2 and star[2] >= px + WAR_W / 2 and star[1] <= py - WAR_H / 2
+    for p, (qx, qy) in enumerate(war_points(0, 0)):
+        if p != 2:  # no other card is touched
+            assert diff.crop((int(qx - WAR_W / 2) + 12, int(96 + qy - WAR_H / 2) + 22, int(qx + WAR_W / 2),
+                              int(96 + qy + WAR_H / 2))).getbbox() is None, p
+    frame = img.convert("RGB").getpixel((int(px + WAR_W / 2 + 3), int(96 + py)))
+    assert frame == HIGHLIGHT
+    # and in the hand panel, where the kill is chosen
+    _, hdrawn = render_checked(lambda: hand_image(E.view(s, 1), 1, NAMES), max_ratio=3)
+    assert "War altered" in [t.text for t in hdrawn]
+
+
+def test_the_altered_position_stays_for_the_next_player_then_goes():
+    s = E.apply(_altered_state(), 1, "skip")
+    v = E.view(s, None)
+    _, drawn = render_checked(lambda: table_image(v, NAMES))
+    assert "War altered" in [t.text for t in drawn]
+    s = E.apply(s, s.turn, "gather")
+    _, drawn = render_checked(lambda: table_image(E.view(s, None), NAMES))
+    assert "War altered" not in [t.text for t in drawn]
+
+
+def test_a_view_without_the_altered_field_draws_as_before():
+    # A view from a snapshot that predates the field, or a state with no Alter war to show.
+    s = E.new_game(3, 5)
+    v = E.view(s, None)
+    old = {k: x for k, x in v.items() if k != "altered"}
+    assert to_png(table_image(old, NAMES[:3])) == to_png(table_image(v, NAMES[:3]))
+    s = E.apply(E.new_game(3, 5), E.to_act(s)[0], "alter:tableau:" + s.tableau[0])
+    _, drawn = render_checked(lambda: table_image(E.view(s, None), NAMES[:3]))
+    texts = [t.text for t in drawn]
+    assert "Alter war: placing" in texts and "War altered" not in texts  # placing, not yet placed
+
+
+def test_wing_cards_are_large_and_never_overlap_and_counts_sit_under_the_tableau_cards(monkeypatch):
+    """Once tiny and piled over one another, a full wing is five cards side by side, each about 46 px
+    wide on a phone; the tableau's counts are written under their cards, never over them."""
+    from render.layout import PHONE, WIDTH
+    from render.pentawar import TAB_H, TAB_W, WING_H, WING_W
+
+    pasted: list[tuple[int, int, int, int]] = []
+    paste = Image.Image.paste
+
+    def recording_paste(self, im, box=None, mask=None):
+        if isinstance(im, Image.Image) and isinstance(box, tuple) and len(box) == 2 and self.width == WIDTH:
+            pasted.append((box[0], box[1], box[0] + im.width, box[1] + im.height))
+        return paste(self, im, box, mask)
+
+    monkeypatch.setattr(Image.Image, "paste", recording_paste)
+    s = E.new_game(5, 11)
+    s.wings = [["sun", "moon", "forest", "ruby", "frost"], ["citrine", "shadow", "storm", "ember", "sapphire"],
+               ["ember", "sapphire", "moon", "moon", None], [None] * 5, ["sun", None, None, None, None]]
+    s.tableau = ["sun", "sun", "moon", "frost", "ember", "storm", "citrine", "sapphire", "ruby", "shadow", "forest"]
+    _, drawn = render_checked(lambda: table_image(E.view(s, None), NAMES))
+    wing = [r for r in pasted if (r[2] - r[0], r[3] - r[1]) == (WING_W, WING_H)]
+    assert len(wing) == 5 * 5  # every place of every wing, cards and empty places alike
+    assert WING_W * PHONE / WIDTH >= 44  # about 46 px wide on the phone (once 22)
+    for i, a in enumerate(wing):
+        for b in wing[i + 1:]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1]), (a, b)
+    cards = [r for r in pasted if (r[2] - r[0], r[3] - r[1]) == (TAB_W, TAB_H)]
+    counts = [t for t in drawn if t.text.startswith("×")]
+    assert len(cards) == len(counts) == 10 and sorted(t.text for t in counts).count("×2") == 1
+    for t in counts:
+        card = next(c for c in cards if c[0] <= (t.box[0] + t.box[2]) / 2 <= c[2] and t.box[1] >= c[3])
+        assert t.box[1] - card[3] <= 16  # right under its own card
+        for c in cards:
+            assert min(t.box[2], c[2]) <= max(t.box[0], c[0]) or min(t.box[3], c[3]) <= max(t.box[1], c[1])
