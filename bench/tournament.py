@@ -2,13 +2,14 @@
 
     .venv/bin/python -m bench.tournament [--entrants N] [--rounds R] [--tables T]
 
-Three budgets, all on the pure functions of ``host.tournaments`` (no database, no Discord):
+Three budgets, on the pure functions of ``host.tournaments`` (and the store, for ratings):
   pairing    - ``pair_swiss`` for one round of N entrants (default 1,000) in pods of 4 (Do Over!),
                standings and pod building included; rounds 1..R with random results in between
                (shared places included), budget on the slowest round.
   rating     - ``rate_table`` for one finished table: 2-6 players, King Pedro partnerships mixed in;
                budget on the mean over T tables (median, p99 and max printed: on a shared machine
-               the tail is the scheduler, not openskill).
+               the tail is the scheduler, not openskill); and the same update as the bot makes it,
+               read and written in the SQLite transaction that records the table's result.
   standings  - ``standings`` (points, OPP, OOPP) then ``standings_pages`` (embed-sized text) for N
                entrants after R rounds; budget on the median of 5 runs.
 For information: a 2-player Swiss round of N entrants (maximum-weight matching) and a bracket image.
@@ -17,10 +18,15 @@ For information: a 2-player Swiss round of N entrants (maximum-weight matching) 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
+import tempfile
 import time
+from pathlib import Path
 
 from bench._common import finish, header, median, percentile, verdict
+from data.ratings import RatingPlan
+from data.store import SeatRecord, Store
 from host.tournaments import (
     Entrant,
     PlayedRound,
@@ -47,6 +53,33 @@ def _results(rnd, rng: random.Random) -> PlayedRound:
 
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000
+
+
+async def _stored_rating(tables: int) -> tuple[float, float]:
+    """Mean ms of finishing a 4-player table with its rating update, and without one."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(str(Path(tmp) / "bench.sqlite3"))
+        try:
+            times: dict[bool, list[float]] = {True: [], False: []}
+            for i in range(2 * tables):
+                users = [1 + (i * 4 + k) % 40 for k in range(4)]
+                table = await store.create_table(guild_id=1, channel_id=i + 1, game="do_over", options={}, seed=i,
+                                                 host_id=users[0], host_name="a")
+                seats = [SeatRecord(k, u, f"u{u}", False) for k, u in enumerate(users)]
+                await store.start_table(table.id, table.revision, seats, "{}")
+                started = await store.get_table(table.id)
+                assert started is not None
+                places = random.Random(i).sample(range(1, 5), 4)
+                results = [(k, u, places[k]) for k, u in enumerate(users)]
+                rated = i % 2 == 0
+                sides = tuple((u,) for u in users)
+                plan = RatingPlan(1, "do_over", sides, tuple(places), rate_table) if rated else None
+                t = time.perf_counter()
+                await store.change_table(table.id, started.revision, results=results, rating=plan)
+                times[rated].append(_ms(t))
+            return sum(times[True]) / tables, sum(times[False]) / tables
+        finally:
+            await store.close()
 
 
 def main() -> int:
@@ -97,6 +130,15 @@ def main() -> int:
           f"(budget mean ≤ {RATING_BUDGET_MS:g} ms)  {verdict(ok)}")
     if not ok:
         failures.append(f"rating mean {mean:.2f} ms > {RATING_BUDGET_MS:g} ms")
+
+    # The same update as the bot makes it: inside the transaction that records a table's result.
+    stored = asyncio.run(_stored_rating(200))
+    extra = stored[0] - stored[1]
+    ok = stored[0] <= RATING_BUDGET_MS
+    print(f"rating    stored with the result (SQLite), 4-player tables: {stored[0]:.2f} ms a finish with its rating, "
+          f"{stored[1]:.2f} ms without (the rating adds {extra:.2f} ms)  {verdict(ok)}")
+    if not ok:
+        failures.append(f"stored rating {stored[0]:.2f} ms > {RATING_BUDGET_MS:g} ms")
 
     # Standings + pages.
     names = {e.id: e.name for e in field}
