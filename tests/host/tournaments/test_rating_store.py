@@ -22,6 +22,8 @@ channels = itertools.count(1)
 
 async def play(tables: TableService, game: str, humans: list[int], bots: int = 0, options: dict | None = None,
                resign: int | None = None) -> int:
+    if game == "do_over" and options is None:
+        options = {"max_turns": 40}  # short games: what matters here is how they end
     channel = next(channels)
     await tables.create(guild_id=1, channel_id=channel, game_id=game, options=options, user_id=humans[0],
                         user_name=f"u{humans[0]}")
