@@ -132,3 +132,21 @@ async def test_check_in_drops_no_shows_and_drop_forfeits_a_seat(store: Store) ->
     assert advanced and advanced[0].new_round == 2
     state = await svc.state(tid)
     assert state.round_places(2) == [] and state.round_byes(2) != [], "the one player left gets a bye"
+
+
+async def test_king_pedro_partners_share_their_sides_points_and_byes_fill_the_rest(store: Store) -> None:
+    svc = await service(store)
+    tid = await new_event(svc, game="king_pedro", rounds=1, options={"max_rounds": 1})
+    await svc.add_bots(tid, 1, False, 6, "easy")
+    await svc.start(tid, 1, False)
+    state = await svc.state(tid)
+    assert len(state.round_places(1)) == 1 and len(state.round_byes(1)) == 2, "one table of 4, two byes"
+    await play_round(svc)
+    state, rows = await svc.standings(tid)
+    place = state.round_places(1)[0]
+    assert [len(side) for side in place.sides] == [2, 2]
+    points = {r.entrant: r.points for r in rows}
+    for side in place.sides:
+        assert points[side[0]] == points[side[1]], "partners score the side's points"
+    assert sorted(points[side[0]] for side in place.sides) == [0, 1]
+    assert all(points[e] == 1 for e in state.round_byes(1)), "a bye scores 1"
