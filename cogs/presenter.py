@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,15 +80,25 @@ def _clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+#: "a card" in a repeated line becomes the count: "discards a card face down" ×7 → "discards 7 cards face down".
+_A_CARD = re.compile(r"\ba card\b")
+
+
 def collapse(lines: list[str]) -> list[str]:
-    """Runs of one repeated public line read as one: "**carol** discards a card face down (×7)"."""
+    """Runs of one repeated public line read as one: "**carol** discards 7 cards face down", and
+    lines that say no "a card" get the count after them: "**dave** bids 40 (×2)"."""
     out: list[str] = []
     count = 0
     for i, line in enumerate(lines):
         count += 1
         if i + 1 < len(lines) and lines[i + 1] == line:
             continue
-        out.append(line if count == 1 else f"{line} (×{count})")
+        if count == 1:
+            out.append(line)
+        elif _A_CARD.search(line):
+            out.append(_A_CARD.sub(f"{count} cards", line, count=1))
+        else:
+            out.append(f"{line} (×{count})")
         count = 0
     return out
 

@@ -8,7 +8,7 @@ from cogs.presenter import collapse, deadline_note
 def test_a_run_of_one_line_collapses_into_one_with_its_count() -> None:
     lines = ["**carol** discards a card face down"] * 7 + ["**carol** is done discarding",
                                                          "**dave** bids 40", "**dave** bids 40"]
-    assert collapse(lines) == ["**carol** discards a card face down (×7)", "**carol** is done discarding",
+    assert collapse(lines) == ["**carol** discards 7 cards face down", "**carol** is done discarding",
                                "**dave** bids 40 (×2)"]
 
 
