@@ -20,6 +20,7 @@ from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, Time
 from engines import get_engine
 from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
 from host.settings import ServerSettings
+from host.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,8 @@ class TableFlow:
         #: The version each table's newest message started from, so an edit retells all its steps.
         self._message_base: dict[int, int] = {}
         self.settings: ServerSettings | None = None
+        #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
+        self.shards: Shards | None = None
 
     # --------------------------------------------------------------- controls
 
@@ -341,7 +344,7 @@ class TableFlow:
 
     async def resume(self) -> None:
         """After a restart: post table messages that were committed but never sent; the scheduler does the rest."""
-        for table in await self.tables.store.unposted_tables():
+        for table in await self.tables.store.unposted_tables(self.shards):
             try:
                 await self.post_table(await self.tables.get(table.id), None)
             except Exception:
