@@ -112,6 +112,18 @@ class TimerStore:
         async with self.transaction() as tx:
             await write_plan(tx, table_id, plan)
 
+    async def take_timer(self, timer: TimerRecord) -> bool:
+        """Consume a timer if it is still the same one (same ``started``): True for the one caller that did.
+
+        Two processes firing one timer (shards given twice, or a takeover overlapping the old
+        owner) cannot both take it, so a reminder goes out once.
+        """
+        async with self.transaction() as tx:
+            written = await tx.execute(
+                "DELETE FROM timers WHERE table_id = ? AND kind = ? AND seat = ? AND started = ?",
+                (timer.table_id, timer.kind, timer.seat, timer.started))
+        return written.rowcount == 1
+
     async def push_timer(self, timer: TimerRecord, due: float) -> None:
         """Move a timer that could not fire to a later instant (a retry), if it is still the same timer."""
         async with self.transaction() as tx:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from data.store import StaleVersion, Store
-from data.timers import BOT, DEADLINE, TimerPlan, TimerRecord
+from data.timers import BOT, DEADLINE, REMINDER, TimerPlan, TimerRecord
 from host import StaleClick, TableService
 from host.clock import Scheduler
 from host.shards import Shards, shard_of
@@ -357,3 +357,19 @@ async def test_takeover_after_an_abrupt_death_loses_nothing_and_fires_each_deadl
         assert not {t.table_id for t in c.fired} & {other}
     finally:
         await c.close()
+
+
+async def test_a_reminder_fired_by_two_instances_at_once_is_taken_by_one(
+        pair: tuple[Instance, Instance, Clock]) -> None:
+    """Should two processes fire one reminder (shards given twice), it still goes out once."""
+    a, b, clock = pair
+    for instance in (a, b):
+        await instance.scheduler.close()  # fire by hand, both at the same instant
+    table = await human_and_bots(a.tables, guild_on(0), 7000, turn_time=600)
+    reminder = next(t for t in await a.store.timers_of(table.id) if t.kind == REMINDER)
+    clock.now = (reminder.due or 0) + 1
+    found = await asyncio.gather(a.tables.reminder(reminder), b.tables.reminder(reminder))
+    assert len([r for r in found if r is not None]) == 1
+    assert REMINDER not in {t.kind for t in await a.store.timers_of(table.id)}
+    # A reminder that a newer clock replaced is taken by nobody.
+    assert await a.store.take_timer(reminder) is False
