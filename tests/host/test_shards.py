@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +25,8 @@ from data.timers import BOT, DEADLINE, REMINDER, TimerPlan, TimerRecord
 from host import StaleClick, TableService
 from host.clock import Scheduler
 from host.shards import Shards, shard_of
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def guild_on(shard: int, count: int = 2, n: int = 1) -> int:
@@ -373,3 +380,52 @@ async def test_a_reminder_fired_by_two_instances_at_once_is_taken_by_one(
     assert REMINDER not in {t.kind for t in await a.store.timers_of(table.id)}
     # A reminder that a newer clock replaced is taken by nobody.
     assert await a.store.take_timer(reminder) is False
+
+
+async def test_takeover_after_a_sigkill_loses_nothing_acknowledged_and_fires_each_deadline_once(
+        pg_target: str, tmp_path: Path) -> None:
+    """The owner of shard 0 is a real process, SIGKILLed mid-game; a replacement with shard 0 resumes."""
+    from tests.host.shard_driver import TABLES
+
+    acks_path = tmp_path / "acks.txt"
+    owner = subprocess.Popen([sys.executable, "-m", "tests.host.shard_driver", pg_target, str(acks_path)],
+                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for _ in range(600):  # wait (real time: a real process) for enough acknowledged moves
+            await asyncio.sleep(0.05)
+            if acks_path.exists() and len(acks_path.read_text().splitlines()) >= 3 * TABLES:
+                break
+            assert owner.poll() is None, owner.communicate()[1].decode()[-2000:]
+        else:
+            raise AssertionError("the owner acknowledged too few moves")
+    finally:
+        owner.send_signal(signal.SIGKILL)
+        owner.communicate(timeout=30)
+    acked: dict[int, list[str]] = {}
+    for line in acks_path.read_text().splitlines():
+        table_id, _, action = line.partition(" ")
+        if action:
+            acked.setdefault(int(table_id), []).append(action)
+    clock = Clock()
+    clock.now = time.time() + 120  # every 60 s deadline pending at the kill is now due
+    c = await Instance.start(pg_target, Shards.of(2, [0]), clock, itertools.count(99).__next__)
+    try:
+        tables = await c.store.all_tables()
+        assert len(tables) == TABLES and set(acked) <= {t.id for t in tables}
+        pending = {t.id: [r for r in await c.store.timers_of(t.id) if r.kind == DEADLINE] for t in tables}
+        assert any(pending.values()), "deadlines are pending at the kill"
+        c.scheduler.poke(None)
+        await settle(c)
+        for table in tables:
+            seat = c.tables.seat_of(table, table.host_id)  # the human, who opened the table
+            it = iter([r.action for r in await c.store.actions(table.id) if r.seat == seat])
+            assert all(m in it for m in acked.get(table.id, [])), f"table {table.id}: an acknowledged move was lost"
+            assert await c.tables.verify_replay(table.id)
+            fired = [t for t in c.fired if t.table_id == table.id and t.kind == DEADLINE]
+            for deadline in pending[table.id]:
+                assert [t for t in fired if t.started == deadline.started] == [deadline], \
+                    f"table {table.id}: the pending deadline must fire exactly once"
+            timeouts = [e for e in await c.store.seat_events(table.id) if e[2] == "timeout"]
+            assert len(timeouts) == len(pending[table.id])
+    finally:
+        await c.close()
