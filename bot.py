@@ -36,6 +36,7 @@ from engines.bots import BOT_LEVELS
 from host import TableService
 from host.clock import Scheduler
 from host.settings import ServerSettings
+from host.shards import Shards
 from host.thinking import BotPool
 from host.tournaments.service import TournamentService
 
@@ -55,6 +56,9 @@ class Settings:
     bot_delay: float
     sandbox_port: int | None
     bot_level: str = "normal"
+    #: SHARD_COUNT and SHARD_IDS: this process runs those shards (an AutoShardedBot) and serves
+    #: their guilds; None (the default) runs one unsharded bot that serves every guild.
+    shards: Shards | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -69,6 +73,7 @@ class Settings:
             bot_delay=float(os.environ.get("BOT_DELAY", "1.5") or 1.5),
             sandbox_port=int(port) if port.isdigit() else None,
             bot_level=level if (level := os.environ.get("BOT_LEVEL", "").strip().lower()) in BOT_LEVELS else "normal",
+            shards=Shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
         )
 
 
@@ -91,9 +96,10 @@ class DeckhandBot(commands.Bot):
         for bot in list(cls._live):
             await bot.close()
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **options: object) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True))
+                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+                         **options)
         self.settings = settings
         self.store: Store | None = None
         self.tables: TableService | None = None
@@ -119,7 +125,9 @@ class DeckhandBot(commands.Bot):
         self.tables.think = self.bot_pool.think
         self.flow = TableFlow(self, self.tables, self.guard, self.settings.bot_delay)
         self.flow.settings = self.server_settings
-        self.scheduler = Scheduler(self.store, self.flow.fire)
+        # With several processes, each fires the timers and catches up the tables of its own shards' guilds.
+        self.flow.shards = self.settings.shards
+        self.scheduler = Scheduler(self.store, self.flow.fire, shards=self.settings.shards)
         self.tables.on_timers = self.scheduler.poke
         self.control_handler = self.flow.on_control
         self.add_dynamic_items(ActButton, ActSelect)
@@ -212,9 +220,23 @@ class DeckhandBot(commands.Bot):
         log.info("stopped cleanly")
 
 
+class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
+    """The same bot over the shards in SHARD_COUNT and SHARD_IDS: one of several processes on one database.
+
+    A guild's tables belong to the process holding its shard, ``(guild_id >> 22) % SHARD_COUNT``
+    (host/shards.py): that process gets the guild's interactions, and its scheduler fires only
+    those tables' timers.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        assert settings.shards is not None
+        super().__init__(settings, shard_count=settings.shards.count, shard_ids=list(settings.shards.ids))
+
+
 def create_bot(settings: Settings | None = None) -> DeckhandBot:
-    """Build the unstarted bot from the environment (DATABASE_PATH and the rest)."""
-    return DeckhandBot(settings or Settings.from_env())
+    """Build the unstarted bot from the environment (DATABASE_PATH, SHARD_COUNT and the rest)."""
+    settings = settings or Settings.from_env()
+    return DeckhandBot(settings) if settings.shards is None else ShardedDeckhandBot(settings)
 
 
 def setup_logging(level: str) -> None:

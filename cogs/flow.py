@@ -20,6 +20,7 @@ from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, Time
 from engines import get_engine
 from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
 from host.settings import ServerSettings
+from host.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ class TableFlow:
         self.settings: ServerSettings | None = None
         #: Told when a table's final message went out (a tournament table's round may be over).
         self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
+        #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
+        self.shards: Shards | None = None
 
     # --------------------------------------------------------------- controls
 
@@ -345,7 +348,7 @@ class TableFlow:
 
     async def resume(self) -> None:
         """After a restart: post table messages that were committed but never sent; the scheduler does the rest."""
-        for table in await self.tables.store.unposted_tables():
+        for table in await self.tables.store.unposted_tables(self.shards):
             try:
                 await self.post_table(await self.tables.get(table.id), None)
             except Exception:

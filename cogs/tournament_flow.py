@@ -150,7 +150,8 @@ class TournamentFlow:
 
     async def resume(self) -> None:
         """After a restart: finish rounds whose tables ended while down, seat and announce what is pending."""
-        for tournament_id in await self.service.resume_work():
+        shards = self.flow.shards
+        for tournament_id in await self.service.resume_work(lambda guild: shards is None or shards.owns(guild)):
             try:
                 state = await self.service.state(tournament_id)
                 if state.record.status == "finished":

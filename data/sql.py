@@ -21,6 +21,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any, Protocol
 
 _LITERAL = re.compile(r"('(?:[^']|'')*')")
 _CREATE = re.compile(r"CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)\s*\((.*)\)", re.IGNORECASE | re.DOTALL)
@@ -69,6 +70,29 @@ def insert_returning(sql: str, identities: dict[str, str]) -> str | None:
         return None
     column = identities.get(match.group(1).lower())
     return None if column is None else f"{sql.rstrip().rstrip(';')} RETURNING {column}"
+
+
+class ShardSet(Protocol):
+    """The shards a process holds (``host.shards.Shards`` is one): ``ids`` out of ``count``."""
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def ids(self) -> Sequence[int]: ...
+
+
+def shard_filter(guild_column: str, shards: ShardSet | None) -> tuple[str, list[Any]]:
+    """A condition (with its parameters) keeping rows whose guild is on one of ``shards``.
+
+    Discord's rule, ``(guild_id >> 22) % count``, in SQL that both backends run; a row
+    without a guild counts as shard 0, where direct messages arrive. Empty when
+    ``shards`` is None or holds every shard: then nothing is filtered.
+    """
+    if shards is None or len(set(shards.ids)) >= shards.count:
+        return "", []
+    marks = ", ".join("?" for _ in shards.ids)
+    return f"(COALESCE({guild_column}, 0) >> 22) % ? IN ({marks})", [shards.count, *shards.ids]
 
 
 # ------------------------------------------------------------------------ DDL

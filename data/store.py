@@ -23,6 +23,7 @@ from data.backends.sqlite import SqliteBackend
 from data.ratings import RatingPlan, RatingStore, apply_rating
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 from data.settings import SettingsStore
+from data.sql import ShardSet, shard_filter
 from data.timers import LOBBY, TABLE_WIDE, TimerPlan, TimerRecord, TimerStore, write_plan
 from data.tournaments import TournamentStore, record_tournament_result
 
@@ -264,10 +265,12 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
                               (channel_id,))
         return None if row is None else await self._with_seats(row)
 
-    async def unposted_tables(self) -> list[TableRecord]:
-        """Tables whose newest committed change never reached their channel (a crash between the two)."""
+    async def unposted_tables(self, shards: ShardSet | None = None) -> list[TableRecord]:
+        """Tables whose newest committed change never reached their channel (a crash between the two);
+        with ``shards``, only those in guilds on those shards."""
+        owned, params = shard_filter("guild_id", shards)
         rows = await self._all("SELECT * FROM game_tables WHERE status IN ('playing', 'finished')"
-                               " AND posted_version < version ORDER BY id")
+                               f" AND posted_version < version{' AND ' + owned if owned else ''} ORDER BY id", params)
         return [await self._with_seats(r) for r in rows]
 
     async def all_tables(self) -> list[TableRecord]:

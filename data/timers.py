@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from data.sql import ShardSet, shard_filter
+
 if TYPE_CHECKING:
     from data.store import Tx
 
@@ -79,13 +81,27 @@ class TimerStore:
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...  # provided by Store
     def transaction(self) -> Any: ...  # provided by Store
 
-    async def next_due(self) -> float | None:
-        row = await self._one("SELECT MIN(due) FROM timers WHERE due IS NOT NULL")
+    async def next_due(self, shards: ShardSet | None = None) -> float | None:
+        """The earliest due instant; with ``shards``, of the timers of tables in guilds on those shards."""
+        owned, params = shard_filter("g.guild_id", shards)
+        if not owned:
+            row = await self._one("SELECT MIN(due) FROM timers WHERE due IS NOT NULL")
+        else:
+            row = await self._one("SELECT t.due FROM timers t JOIN game_tables g ON g.id = t.table_id"
+                                  f" WHERE t.due IS NOT NULL AND {owned} ORDER BY t.due LIMIT 1", params)
         return None if row is None or row[0] is None else float(row[0])
 
-    async def due_timers(self, now: float, limit: int) -> list[TimerRecord]:
-        rows = await self._all("SELECT * FROM timers WHERE due IS NOT NULL AND due <= ? ORDER BY due, table_id,"
-                               " kind, seat LIMIT ?", (now, limit))
+    async def due_timers(self, now: float, limit: int, shards: ShardSet | None = None) -> list[TimerRecord]:
+        """Timers due by ``now`` in due order; with ``shards``, only those of tables in guilds on those shards."""
+        owned, params = shard_filter("g.guild_id", shards)
+        if not owned:
+            rows = await self._all("SELECT * FROM timers WHERE due IS NOT NULL AND due <= ? ORDER BY due, table_id,"
+                                   " kind, seat LIMIT ?", (now, limit))
+        else:
+            rows = await self._all(
+                "SELECT t.table_id, t.kind, t.seat, t.due, t.remaining, t.started FROM timers t"
+                f" JOIN game_tables g ON g.id = t.table_id WHERE t.due IS NOT NULL AND t.due <= ? AND {owned}"
+                " ORDER BY t.due, t.table_id, t.kind, t.seat LIMIT ?", (now, *params, limit))
         return [_record(r) for r in rows]
 
     async def timers_of(self, table_id: int) -> list[TimerRecord]:
@@ -95,6 +111,18 @@ class TimerStore:
     async def change_timers(self, table_id: int, plan: TimerPlan) -> None:
         async with self.transaction() as tx:
             await write_plan(tx, table_id, plan)
+
+    async def take_timer(self, timer: TimerRecord) -> bool:
+        """Consume a timer if it is still the same one (same ``started``): True for the one caller that did.
+
+        Two processes firing one timer (shards given twice, or a takeover overlapping the old
+        owner) cannot both take it, so a reminder goes out once.
+        """
+        async with self.transaction() as tx:
+            written = await tx.execute(
+                "DELETE FROM timers WHERE table_id = ? AND kind = ? AND seat = ? AND started = ?",
+                (timer.table_id, timer.kind, timer.seat, timer.started))
+        return written.rowcount == 1
 
     async def push_timer(self, timer: TimerRecord, due: float) -> None:
         """Move a timer that could not fire to a later instant (a retry), if it is still the same timer."""

@@ -5,7 +5,8 @@ rows (``data.timers``). :func:`plan_turn` says how a table change moves them,
 and the change writes that plan in its own transaction. :class:`Scheduler`
 sleeps until the earliest due row, fires a bounded batch in due order, and
 sleeps again; it is rebuilt from the database at start, so a timer that came
-due while the bot was down fires once, soon after.
+due while the bot was down fires once, soon after. With several processes, each
+scheduler loads only the timers of the guilds on its own shards (``host.shards``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from data.store import Store, TableRecord
 from data.timers import ARCHIVE, BOT, DEADLINE, REMINDER, TABLE_WIDE, TimerPlan, TimerRecord
+from host.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -109,10 +111,13 @@ class Scheduler:
     task, since SimCord's virtual clock cannot see a task blocked on an Event.
     """
 
-    def __init__(self, store: Store, fire: Fire, *, batch: int = BATCH) -> None:
+    def __init__(self, store: Store, fire: Fire, *, batch: int = BATCH, shards: Shards | None = None) -> None:
         self.store = store
         self.fire = fire
         self.batch = batch
+        #: The shards this process holds: only timers of tables in guilds on them are loaded and fired
+        #: (the other processes fire the rest). None: every timer, as when one process holds every shard.
+        self.shards = shards
         self._task: asyncio.Task[None] | None = None
         self._sleeping_until = math.inf
         self._sleeping = False
@@ -145,7 +150,7 @@ class Scheduler:
     async def _run(self) -> None:
         try:
             while not self._stopped:
-                due = await self.store.next_due()
+                due = await self.store.next_due(self.shards)
                 if due is None:
                     return
                 delay = due - self.store.now()
@@ -156,7 +161,7 @@ class Scheduler:
                     finally:
                         self._sleeping, self._sleeping_until = False, math.inf
                     continue
-                timers = await self.store.due_timers(self.store.now(), self.batch)
+                timers = await self.store.due_timers(self.store.now(), self.batch, self.shards)
                 await self._fire(timers)
         except asyncio.CancelledError:
             raise

@@ -125,11 +125,9 @@ class LongGames:
     async def reminder(self: TableService, timer: TimerRecord) -> Reminder | None:
         """A half-time reminder came: consume it, and say whom to remind if the deadline still holds."""
         async with self.lock(timer.table_id):
+            if not await self.store.take_timer(timer):
+                return None  # replaced by a newer clock, or taken by another process
             table = await self.reload(timer.table_id)
-            mine = [t for t in await self.store.timers_of(table.id) if (t.kind, t.seat) == (REMINDER, timer.seat)]
-            if not mine or mine[0].started != timer.started:
-                return None
-            await self.store.change_timers(table.id, TimerPlan(drop=[(REMINDER, timer.seat)]))
             if table.status != "playing" or table.seats[timer.seat].bot_plays:
                 return None
             state = await self.state(table)

@@ -90,8 +90,12 @@ class TableService(LongGames):
         # start, moves, abandon); the store's revision and version checks guard the rest.
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: dict[int, tuple[int, Any]] = {}
-        # This process is the only writer, so a table read once stays true until
-        # the service itself changes it; the play path then needs no reads at all.
+        # This process is the only writer of its tables: with several processes, a guild's tables are
+        # served by the process holding the guild's shard (host/shards.py). So a table read once stays
+        # true until the service itself changes it, and the play path needs no reads at all. Should two
+        # processes ever write one table (a takeover while the old owner still runs), a write from a
+        # stale cache meets the store's version or revision check and is refused, never applied, and
+        # the refusal reloads the table; a click drawn for a newer version than the cache reloads too.
         self._records: dict[int, TableRecord] = {}
 
     def new_seed(self) -> int:
@@ -389,6 +393,8 @@ class TableService(LongGames):
         """Apply a human's action; ``version`` is the table version the control was drawn for."""
         async with self.lock(table_id):
             table = await self.get(table_id)
+            if version is not None and version > table.version:
+                table = await self.reload(table_id)  # drawn by another process that wrote after our read
             self._require_playing(table)
             if version is not None and version != table.version:
                 raise StaleClick(table.id)

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -388,16 +389,20 @@ class TournamentService:
         """Record that round ``number``'s pairings (level 1) or the event's end (level 2) were posted."""
         await self.store.mark_round_announced(tournament_id, number, level)
 
-    async def resume_work(self) -> list[int]:
+    async def resume_work(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> list[int]:
         """After a restart: catch up rounds whose last table finished while the bot was down. Returns
-        the tournaments that may still need posting (pending tables, pairings, the final standings)."""
-        ids = [r.id for r in await self.store.running_tournaments()]
+        the tournaments that may still need posting (pending tables, pairings, the final standings).
+
+        ``owns`` says which guilds this process serves (with several processes, its shards' guilds):
+        a tournament spans one guild's channels, so the process holding that guild runs it."""
+        ids = [r.id for r in await self.store.running_tournaments() if owns(r.guild_id)]
         for tournament_id in ids:
             try:
                 await self.progress(tournament_id)
             except Exception:
                 log.exception("could not catch up tournament %s", tournament_id)
-        return ids + [t for t in await self.store.unannounced_finals() if t not in ids]
+        finals = [t for t in await self.store.unannounced_finals() if t not in ids]
+        return ids + [t for t in finals if owns((await self.get(t)).guild_id)]
 
     # ---------------------------------------------------------- while playing
 

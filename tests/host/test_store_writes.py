@@ -154,6 +154,7 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
         "change_table": lambda t: store.change_table(t.id, t.revision, paused=True),
         "change_timers": lambda t: store.change_timers(t.id, TimerPlan(add=[TimerRecord(t.id, BOT, -1, 5.0)])),
         "push_timer": lambda t: store.push_timer(TimerRecord(t.id, BOT, -1, 5.0), 9.0),
+        "take_timer": lambda t: store.take_timer(TimerRecord(t.id, BOT, -1, 5.0)),
         "set_guild_setting": lambda t: store.set_guild_setting(1, "turn_time", "1d", 7),
         "set_dm_notify": lambda t: store.set_dm_notify(7, True),
         "close_table": lambda t: store.close_table(t.id, t.revision),
