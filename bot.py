@@ -137,7 +137,7 @@ class DeckhandBot(commands.Bot):
         self.tournament_flow = TournamentFlow(self, self.tournaments, self.flow, self.guard)
         self.flow.on_finished = self.tournament_flow.on_table_finished
         self.control_handler = self.route_control
-        await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard))
+        await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard, self.server_settings))
         await self.add_cog(RatingsCog(self.store, self.guard))
         self.tree.on_error = self.on_app_command_error
         if self.settings.dev_guild_id:

@@ -16,6 +16,7 @@ from cogs.tournament_views import signup_message, standings_message, status_mess
 from host import Refusal
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
+from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 
 log = logging.getLogger(__name__)
@@ -41,10 +42,12 @@ class TournamentCog(commands.Cog):
     tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin or "
                                     "single elimination", guild_only=True)
 
-    def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard) -> None:
+    def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard,
+                 settings: ServerSettings) -> None:
         self.service = service
         self.flow = flow
         self.guard = guard
+        self.settings = settings
 
     async def _here(self, interaction: discord.Interaction) -> int:
         return (await self.service.require(home_channel(interaction))).id
@@ -70,6 +73,10 @@ class TournamentCog(commands.Cog):
             if isinstance(interaction.channel, discord.Thread):
                 raise Refusal("Open a tournament in a text channel, not a thread: its tables get threads of "
                               "their own there.")
+            server = await self.settings.get(interaction.guild_id)
+            if not server.allows_channel(interaction.channel_id or 0):
+                allowed = " ".join(f"<#{c}>" for c in server.game_channels)
+                raise Refusal(f"Tournaments can't be opened here. This server plays in {allowed}.")
             if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
                 raise Refusal(f"`rounds` is 1 to {MAX_ROUNDS}.")
             clock = parse_duration(turn_time or DEFAULT_TURN_TIME, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1],

@@ -8,6 +8,7 @@ import json
 import sqlite3
 from typing import Any
 
+import discord
 import pytest
 
 from bot import create_bot
@@ -239,3 +240,14 @@ async def test_a_round_is_seated_once_even_when_threads_fail_and_the_bot_restart
     await world.env.restart_bot(create_bot())
     pairings = [m for m in world.channel.history() if m.embeds and "Round 1 of 1" in (m.embeds[0].title or "")]
     assert len(pairings) == 1 and len(world.channel.threads) == 2
+
+
+async def test_game_channels_also_limits_where_tournaments_open(world: Any, db_path: str) -> None:
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    mona = world.guild.add_member(world.env.create_user("mona"), roles=[role])
+    other = world.guild.create_text_channel("the-card-room")
+    await mona.slash(world.channel, "config set", setting="game_channels", value=f"<#{other.id}>")
+    await refused(world.members["alice"], world.channel, db_path, "tournament new", f"<#{other.id}>",
+                  game="pedwar", format="swiss")
+    opened = await world.members["alice"].slash(other, "tournament new", game="pedwar", format="swiss")
+    assert not opened.ephemeral and tournament(db_path)["channel_id"] == other.id
