@@ -164,7 +164,14 @@ class TableFlow:
         await self.show_step(outcome, interaction.channel)
 
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
-        """After a move: a new table message when the turn moved on, else the current one brought up to date."""
+        """After a move: a new table message when the turn moved on, else the current one brought up to date.
+
+        A table where only bots sit (a tournament pod of bot entrants) posts its start and its result,
+        not each move: nobody there needs a turn's picture, and drawing hundreds of them would slow
+        every other table. ``/game status`` in its thread shows it as it stands.
+        """
+        if not outcome.over and all(s.is_bot for s in outcome.table.seats):
+            return
         if outcome.turn_changed:
             await self.post_table(outcome.table, None, channel, outcome.entered)
         else:

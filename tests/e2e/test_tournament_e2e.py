@@ -164,3 +164,20 @@ async def test_single_elimination_pedwar_of_six_with_a_restart_between_rounds(wo
     assert len(champion) == 1
     names = {r["id"]: r["name"] for r in rows(db_path, "SELECT id, name FROM entrants")}
     assert any(f"Champion: **{safe_name(names[champion[0]])}**" in (m.content or "") for m in world.channel.history())
+
+
+async def test_a_pod_of_bots_plays_at_once_and_posts_only_its_start_and_result(world: Any, db_path: str) -> None:
+    """With no pacing (BOT_DELAY=0), a table where only bots sit plays to its end inside the click that
+    seated it; it posts its first picture and its result, not each move."""
+    alice = world.members["alice"]
+    await alice.slash(world.channel, "tournament new", game="do_over", format="swiss", table_size=4, rounds=1)
+    await alice.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=7, level="easy")
+    await alice.slash(world.channel, "tournament start")
+    bots_only = rows(db_path, "SELECT g.id, g.channel_id, g.status, g.version FROM game_tables g WHERE NOT EXISTS"
+                              " (SELECT 1 FROM seats s WHERE s.table_id = g.id AND s.is_bot = 0)")
+    assert len(bots_only) == 1 and bots_only[0]["status"] == "finished"
+    thread = next(t for t in world.channel.threads if t.id == bots_only[0]["channel_id"])
+    pictures = [m for m in thread.history() if m.attachments and m.attachments[0].filename == "table.png"]
+    assert bots_only[0]["version"] > 20 and len(pictures) == 2
+    assert "Game over" in pictures[-1].content
