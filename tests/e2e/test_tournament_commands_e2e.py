@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot import create_bot
+from cogs.guard import APOLOGY
 from tests.e2e.driver import components
 from tests.e2e.test_reliability_e2e import answer_text
 from tests.e2e.test_tournament_e2e import BOT_PACE, human_turn, pace_bots, playing_threads, rows, tournament
@@ -251,3 +252,38 @@ async def test_game_channels_also_limits_where_tournaments_open(world: Any, db_p
                   game="pedwar", format="swiss")
     opened = await world.members["alice"].slash(other, "tournament new", game="pedwar", format="swiss")
     assert not opened.ephemeral and tournament(db_path)["channel_id"] == other.id
+
+
+async def click_all(messages: list[Any], clickers: list[Any]) -> int:
+    """Click every enabled button of every message as each clicker: each gets a real answer."""
+    clicks = 0
+    for message in messages:
+        for component in components(message):
+            if component.get("type") != 2 or component.get("disabled"):
+                continue
+            for member in clickers:
+                text = answer_text(await member.click(message, custom_id=component["custom_id"]))
+                assert text.strip() and APOLOGY not in text, f"{member.name} on {component['custom_id']}: {text}"
+                clicks += 1
+    return clicks
+
+
+async def test_every_tournament_control_is_answered_before_and_after_a_restart(world: Any, db_path: str) -> None:
+    alice, carol = world.members["alice"], world.members["carol"]
+    await pace_bots(world)
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1)
+    await alice.slash(world.channel, "tournament addbot", count=24, level="easy")
+    await alice.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament checkin")
+    pages = (await carol.slash(world.channel, "tournament standings")).response
+
+    def ours() -> list[Any]:
+        return [m for m in world.channel.history() if not m.flags.ephemeral and components(m)]
+
+    clicks = await click_all(ours(), [alice, carol]) + await click_all([pages], [carol])
+    await world.env.restart_bot(create_bot())
+    clicks += await click_all(ours(), [alice, carol]) + await click_all([pages], [carol])
+    await alice.slash(world.channel, "tournament start")
+    clicks += await click_all(ours(), [alice, carol])
+    assert clicks >= 20
+    assert tournament(db_path)["status"] == "playing"
