@@ -89,7 +89,7 @@ class TournamentFlow:
         """Post the current round's pairings (and the bracket) once all its tables are seated."""
         state = await self.service.state(tournament_id)
         current = state.current
-        if current is None or current.announced or any(p.status == "pending"
+        if state.record.status != "playing" or current is None or current.announced or any(p.status == "pending"
                                                        for p in state.round_places(current.number)):
             return
         channel = await self.flow.channel_of(state.record.channel_id)
@@ -114,11 +114,10 @@ class TournamentFlow:
 
     async def after(self, tournament_id: int, advances: Sequence[Advance]) -> None:
         """Post what the tournament did: the next round seated, or the champion with the final standings."""
-        if not advances:
-            return
-        if advances[-1].champion is not None:
+        if advances and advances[-1].champion is not None:
             await self.post_final(tournament_id)
         else:
+            # Seats a new round, or retries a table whose thread Discord refused earlier.
             await self.seat_round(tournament_id)
 
     async def post_final(self, tournament_id: int) -> None:
