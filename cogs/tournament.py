@@ -24,8 +24,8 @@ log = logging.getLogger(__name__)
 FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
                   app_commands.Choice(name="Round robin", value="round_robin"),
                   app_commands.Choice(name="Single elimination", value="single_elimination")]
-#: A round may last from ten minutes to four weeks.
-ROUND_TIME_BOUNDS = (600, 28 * 86400)
+#: A round may last from a minute to four weeks.
+ROUND_TIME_BOUNDS = (60, 28 * 86400)
 MAX_ROUNDS = 64
 DEFAULT_TURN_TIME = "1d"
 
