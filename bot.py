@@ -129,7 +129,6 @@ class DeckhandBot(commands.Bot):
         self.flow.shards = self.settings.shards
         self.scheduler = Scheduler(self.store, self.flow.fire, shards=self.settings.shards)
         self.tables.on_timers = self.scheduler.poke
-        self.control_handler = self.flow.on_control
         self.add_dynamic_items(ActButton, ActSelect)
         await self.add_cog(GameCog(self, self.tables, self.guard, self.flow, self.server_settings))
         await self.add_cog(ConfigCog(self.server_settings, self.guard))
