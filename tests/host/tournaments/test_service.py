@@ -150,3 +150,26 @@ async def test_king_pedro_partners_share_their_sides_points_and_byes_fill_the_re
         assert points[side[0]] == points[side[1]], "partners score the side's points"
     assert sorted(points[side[0]] for side in place.sides) == [0, 1]
     assert all(points[e] == 1 for e in state.round_byes(1)), "a bye scores 1"
+
+
+async def test_after_a_restart_each_process_catches_up_only_its_own_guilds_tournaments(store: Store) -> None:
+    """A round whose last table ended while the bot was down moves on at start, in the process that
+    owns the tournament's guild (its shard), and only there."""
+    svc = await service(store)
+    shard_of = {1 << 22: 1, 2 << 22: 0}  # guild id → shard of 2
+    ids = {}
+    for guild, channel in ((1 << 22, 601), (2 << 22, 602)):
+        tid = (await svc.create(guild_id=guild, channel_id=channel, organiser_id=1, game="pedwar", fmt="swiss",
+                                rounds=2, table_size=None, top_cut=None, turn_time=86400, round_time=None,
+                                options=None, name=None)).record.id
+        await svc.add_bots(tid, 1, False, 2, "easy")
+        await svc.start(tid, 1, False)
+        table = await svc.seat((await svc.pending(tid))[0], next(threads))
+        while (await svc.tables.get(table.id)).status == "playing":
+            await svc.tables.bot_step(table.id)  # the table ends; nobody tells the tournament (a crash)
+        ids[guild] = tid
+    assert [len((await svc.state(t)).rounds) for t in ids.values()] == [1, 1]
+    fresh = await service(store)  # the process that holds shard 0 starts
+    await fresh.resume_work(lambda guild: shard_of[guild or 0] == 0)
+    assert len((await fresh.state(ids[2 << 22])).rounds) == 2, "its own guild's round moved on"
+    assert len((await fresh.state(ids[1 << 22])).rounds) == 1, "another process's guild was left alone"
