@@ -196,8 +196,11 @@ class TournamentCog(commands.Cog):
             if record.status == "playing":
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
-            await self.flow.reply(interaction, status_message(state, await self.flow.threads_of(state)),
-                                  ephemeral=True)
+            out = status_message(state, await self.flow.threads_of(state))
+            bracket = await self.flow.bracket(record.id)
+            if bracket is not None:
+                out.files.append(bracket)
+            await self.flow.reply(interaction, out, ephemeral=True)
             if state.record.status == "playing" and await self.service.pending(record.id):
                 await self.flow.seat_round(record.id)  # a thread that could not be opened is tried again
 

@@ -99,10 +99,11 @@ class TournamentFlow:
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number)
 
-    async def _post_bracket(self, channel: Any, tournament_id: int) -> None:
+    async def bracket(self, tournament_id: int) -> discord.File | None:
+        """The bracket image of a single-elimination event or a 2-player top cut, with its alt text."""
         found = await self.service.bracket(tournament_id)
         if found is None:
-            return
+            return None
         rounds, title = found
         views = [[render.bracket.MatchView(*m) for m in r] for r in rounds]
         png = render.bracket.bracket_png(views, title)  # tens of ms, once a round, like a table image
@@ -110,7 +111,12 @@ class TournamentFlow:
             f"{m.top or 'bye'} against {m.bottom or 'bye'}" + (
                 f", {(m.top if m.winner == 0 else m.bottom)} won" if m.winner is not None else "")
             for r in views for m in r if m.top or m.bottom)
-        await channel.send(file=bracket_file(png, alt), allowed_mentions=discord.AllowedMentions.none())
+        return bracket_file(png, alt)
+
+    async def _post_bracket(self, channel: Any, tournament_id: int) -> None:
+        file = await self.bracket(tournament_id)
+        if file is not None:
+            await channel.send(file=file, allowed_mentions=discord.AllowedMentions.none())
 
     async def after(self, tournament_id: int, advances: Sequence[Advance]) -> None:
         """Post what the tournament did: the next round seated, or the champion with the final standings."""

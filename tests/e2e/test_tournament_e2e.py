@@ -149,6 +149,9 @@ async def test_single_elimination_pedwar_of_six_with_a_restart_between_rounds(wo
     await alice.slash(world.channel, "tournament start")
     assert len(rows(db_path, "SELECT * FROM byes WHERE round = 1")) == 2, "six entrants: the top two seeds get byes"
     assert any(m.attachments and m.attachments[0].filename == "bracket.png" for m in world.channel.history())
+    status = await bob.slash(world.channel, "tournament status")
+    assert status.ephemeral and status.response.attachments[0].filename == "bracket.png"
+    assert "against" in status.response.attachments[0].description
     rng = random.Random(9)
     await play_round(world, db_path, rng)
     assert rows(db_path, "SELECT status FROM rounds WHERE number = 1")[0]["status"] == "finished"
