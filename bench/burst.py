@@ -112,9 +112,9 @@ async def ready_moves(channels: list[Any], by_id: dict[int, Any], rnd: random.Ra
     return moves
 
 
-async def burst(env: Any, stamps: Stamps, moves: list[Any]) -> tuple[list[float], float, float]:
-    """Dispatch every move before the bot runs any, then settle; ms per move, the burst's wall time and the
-    process's CPU seconds meanwhile (all threads)."""
+async def burst(env: Any, stamps: Stamps, moves: list[Any]) -> tuple[list[float], float, float, list[float]]:
+    """Dispatch every move before the bot runs any, then settle; ms per move, the burst's wall time, the
+    process's CPU seconds meanwhile (all threads) and the event loop's lags (ms)."""
     from tests.e2e.driver import use
 
     settle = env._settle_internal
@@ -124,6 +124,18 @@ async def burst(env: Any, stamps: Stamps, moves: list[Any]) -> tuple[list[float]
 
     stamps.acks.clear()
     stamps.posts.clear()
+    lags: list[float] = []
+    done = False
+
+    async def probe() -> None:
+        """How late a 1 ms timer fires while the burst is handled: how long the event loop is held at once
+        (by a table image drawn on it, say), which every other interaction of the process waits out."""
+        while not done:
+            t = time.perf_counter()
+            await asyncio.sleep(0.001)
+            lags.append((time.perf_counter() - t - 0.001) * 1000)
+
+    prober = asyncio.create_task(probe())
     results = []
     env._settle_internal = queued
     try:
@@ -139,6 +151,8 @@ async def burst(env: Any, stamps: Stamps, moves: list[Any]) -> tuple[list[float]
     while (len(stamps.posts) < len(moves) or len(stamps.acks) < len(moves)) and time.perf_counter() < deadline:
         await asyncio.sleep(0.002)
     cpu = time.process_time() - cpu0
+    done = True
+    await prober
     await env.settle(timeout=120)
     times = []
     for (channel, *_), result in zip(moves, results, strict=True):
@@ -147,7 +161,7 @@ async def burst(env: Any, stamps: Stamps, moves: list[Any]) -> tuple[list[float]
         assert acked is not None and posted is not None, "every move is acknowledged and its table message posted"
         assert "✅" in result.response.content, result.response.content
         times.append((max(acked, posted) - start) * 1000)
-    return times, max(times) / 1000, cpu
+    return times, max(times) / 1000, cpu, lags
 
 
 async def run_backend(target: str, tables: int, bursts: int, seed: int) -> dict[str, Any]:
@@ -179,14 +193,16 @@ async def _run(runner: Any, stamps: Stamps, rnd: random.Random, tables: int, bur
         times: list[float] = []
         walls: list[float] = []
         cpus: list[float] = []
+        lags: list[float] = []
         for _ in range(bursts):
             moves = await ready_moves(channels, by_id, rnd)
-            ms, wall, cpu = await burst(env, stamps, moves)
+            ms, wall, cpu, lag = await burst(env, stamps, moves)
+            lags += lag
             times += ms
             walls.append(wall)
             cpus.append(cpu)
         errors = list(env.errors)
-    return {"times": times, "walls": walls, "cpus": cpus, "setup": setup, "errors": errors}
+    return {"times": times, "walls": walls, "cpus": cpus, "lags": lags, "setup": setup, "errors": errors}
 
 
 async def bench(backend: str, server: str, tables: int, bursts: int) -> int:
@@ -221,6 +237,9 @@ async def bench(backend: str, server: str, tables: int, bursts: int) -> int:
         wall_ms = sum(run["walls"]) / len(ms) * 1000
         print(f"   CPU per move (all threads): {cpu_ms:.1f} ms; wall per move {wall_ms:.1f} ms; "
               f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        lag = run["lags"]
+        print(f"   event loop held during the bursts (a 1 ms timer's lateness): median {median(lag):.1f} ms, "
+              f"p99 {percentile(lag, 99):.1f} ms, max {max(lag):.1f} ms (info)")
         if not ok_p99:
             failures.append(f"{label} p99 {p99:.0f} ms")
         if not ok_rate:
