@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import io
+import itertools
 import logging
+import math
+import queue
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -57,10 +61,37 @@ class Outgoing:
                 "allowed_mentions": self.mentions}
 
 
+#: The order in which interactions arrived; ``ARRIVAL`` is the one being handled (set by the guard).
+ARRIVALS = itertools.count()
+ARRIVAL: contextvars.ContextVar[int | None] = contextvars.ContextVar("deckhand_arrival", default=None)
+
+
+class _FirstComeFirst(queue.PriorityQueue):  # type: ignore[type-arg]
+    """A render pool's work queue: the images of the interaction that arrived first are drawn first, so in
+    a burst each move is answered in turn instead of every move waiting for all the others' images.
+    Work from no interaction (the scheduler's) queues as if it arrived when submitted."""
+
+    _order = itertools.count()
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        arrival = ARRIVAL.get()
+        key = math.inf if item is None else (arrival if arrival is not None else next(ARRIVALS))
+        super().put((key, next(self._order), item), block, timeout)
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        return super().get(block, timeout)[2]
+
+
+class _RenderPool(ThreadPoolExecutor):
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers, thread_name_prefix="deckhand-render")
+        self._work_queue = _FirstComeFirst()  # type: ignore[assignment]
+
+
 #: Table and hand images are drawn here, off the event loop: an image costs 5-25 ms of CPU, and a burst of
-#: moves at many tables would otherwise queue every other table's acknowledgement behind them. Two threads,
+#: moves at many tables would otherwise hold the loop (and every other click) for each of them. Two threads,
 #: one per core: ``render`` draws one image at a time and encodes PNGs in parallel (without the GIL).
-_RENDER_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="deckhand-render")
+_RENDER_POOL = _RenderPool(2)
 
 
 async def off_loop(fn: Callable[..., Any], /, *args: Any) -> Any:
