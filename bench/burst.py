@@ -14,6 +14,8 @@ The figure per move runs from the burst's start until the move is acknowledged (
 response reached SimCord's Discord) **and** its table message is posted (or, for a step inside one
 decision, edited), whichever comes later. Budget: p99 ≤ 300 ms over all the bursts' moves, and
 ≥ 150 actions/s (moves of a burst over the time until its last one is done, the slowest burst).
+Printed for information: CPU per move (all the process's threads), and how late a 1 ms timer fires
+during the bursts, i.e. how long the event loop is held at a time (every other click waits that out).
 """
 
 from __future__ import annotations
