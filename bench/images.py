@@ -126,8 +126,16 @@ def measure(case: Case, count: int) -> dict[str, Any]:
         to_png(img)
         draw_ms.append((t2 - t) * 1000)
         encode_ms.append((time.perf_counter() - t2) * 1000)
+    hand_module = __import__(f"render.{case.game}", fromlist=["hand_image"])
+    hand_encode_ms = []
+    for seat, hand in zip(seats, hands, strict=True):
+        img = hand_module.hand_image(hand, seat, names)
+        t = time.perf_counter()
+        to_png(img)
+        hand_encode_ms.append((time.perf_counter() - t) * 1000)
     return {"states": len(states), "note": note, "first": first_ms, "table": table_ms, "sizes": sizes, "hand": hand_ms,
-            "draw": draw_ms, "encode": encode_ms, "size_px": module.table_image(publics[0], names).size}
+            "draw": draw_ms, "encode": encode_ms, "hand_encode": hand_encode_ms,
+            "size_px": module.table_image(publics[0], names).size}
 
 
 def main() -> int:
@@ -140,6 +148,7 @@ def main() -> int:
     print(f"{'game':<19}{'pl':>3}{'n':>4} | {'table ms med':>12}{'p90':>7}{'max':>7} | "
           f"{'draw':>6}{'encode':>7}{'1st':>6} | {'PNG KiB med':>11}{'max':>6} | {'hand med':>8}{'p90':>6} | "
           f"{'budget':>7}  result")
+    costs: list[str] = []
     failures: list[str] = []
     notes: list[str] = []
     for case in CASES:
@@ -155,12 +164,22 @@ def main() -> int:
               f"{median(r['sizes']) / 1024:>11.1f}{max(r['sizes']) / 1024:>6.1f} | "
               f"{median(r['hand']):>8.1f}{percentile(r['hand'], 90):>6.1f} | "
               f"{'≤' + format(case.budget_ms, 'g') + ' ms':>7}  {mark}")
+        table, bare = median(r["table"]), median(r["encode"])
+        hand, hand_bare = median(r["hand"]), median(r["hand_encode"])
+        costs.append(f"{case.game:<19}{case.players:>3} | table {table:>5.1f} ms, its bare PNG encode {bare:>5.1f} ms "
+                     f"({bare / table:>4.0%}) | hand {hand:>5.1f} ms, its bare PNG encode {hand_bare:>5.1f} ms "
+                     f"({hand_bare / hand:>4.0%})")
         detail = f"{case.game} ({case.players} players): image {r['size_px'][0]}x{r['size_px'][1]} px"
         if case.note:
             detail += f"; {case.note}"
         if r["note"]:
             detail += f"; {r['note']}"
         notes.append(detail)
+    print()
+    print("Each image's cost (render + encode, median) beside the bare PNG encode of the same finished image,")
+    print("the part no drawing cache can remove while the PNG stays byte-identical:")
+    for line in costs:
+        print(line)
     print()
     print("   ms = milliseconds per image (median / 90th percentile / max); draw + encode = the two halves")
     print("   of the table time measured separately; 1st = median of a first pass over the same states, before")

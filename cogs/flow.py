@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
@@ -62,6 +63,10 @@ class TableFlow:
         self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards: Shards | None = None
+        #: One table message at a time per table (its image is drawn off the event loop, and a bot's move
+        #: may be shown meanwhile), and the newest version shown, so an older state never follows a newer.
+        self._showing: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, int] = {}
 
     # --------------------------------------------------------------- controls
 
@@ -145,7 +150,7 @@ class TableFlow:
                         note: str = "", fresh: bool = False) -> None:
         """The seat's private panel: edited in place from an ephemeral panel, else a new ephemeral."""
         info = await self.tables.hand(table_id, interaction.user.id)
-        out = hand_message(info, prefix, note)
+        out = await hand_message(info, prefix, note)
         message = interaction.message
         if not fresh and message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(**out.edit_kwargs())
@@ -155,7 +160,7 @@ class TableFlow:
     async def after_action(self, interaction: discord.Interaction, outcome: ActOutcome, *, edit: bool) -> None:
         """Acknowledge the actor with their fresh panel, then tell the table."""
         info = await self.tables.hand(outcome.table.id, interaction.user.id)
-        out = hand_message(info, note=f"✅ {outcome.line.replace('**', '')}")
+        out = await hand_message(info, note=f"✅ {outcome.line.replace('**', '')}")
         message = interaction.message
         if edit and message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(**out.edit_kwargs())
@@ -179,15 +184,28 @@ class TableFlow:
 
     # ------------------------------------------------------------ table messages
 
+    def _superseded(self, table: TableRecord) -> bool:
+        """A newer version of the table is already on show: this one would only take the channel back."""
+        return self._shown.get(table.id, -1) > table.version
+
+    def _showed(self, table: TableRecord) -> None:
+        # Kept after the game ends too: a late message for an earlier move must not follow the final one.
+        self._shown[table.id] = max(self._shown.get(table.id, -1), table.version)
+
     async def refresh_table(self, table: TableRecord, channel: Any = None) -> None:
         """A step inside one decision (a discard, an effect's choice): the newest table message shows it.
 
         A recent message is edited in place, which keeps the channel short; one older than an hour
         (Discord throttles edits to those) is replaced by a new message instead.
         """
+        async with self._showing.setdefault(table.id, asyncio.Lock()):
+            if not self._superseded(table):
+                await self._refresh_table(table, channel)
+
+    async def _refresh_table(self, table: TableRecord, channel: Any = None) -> None:
         message_id = table.message_id
         if message_id is None or discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > EDIT_WINDOW:
-            await self.post_table(table, None, channel)
+            await self._post_table(table, None, channel)
             return
         if channel is None or getattr(channel, "id", None) != table.channel_id:
             channel = await self.channel_of(table.channel_id)
@@ -198,8 +216,9 @@ class TableFlow:
         try:
             await channel.get_partial_message(message_id).edit(**out.edit_kwargs())
         except discord.HTTPException:
-            await self.post_table(table, None, channel)
+            await self._post_table(table, None, channel)
             return
+        self._showed(table)
         await self.tables.mark_posted(table, message_id)
 
     async def channel_of(self, channel_id: int) -> Any:
@@ -211,12 +230,19 @@ class TableFlow:
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = ()) -> None:
         """Post a fresh table message with everything since the last one, then tell whose turn it became."""
+        async with self._showing.setdefault(table.id, asyncio.Lock()):
+            if not self._superseded(table):
+                await self._post_table(table, lines, channel, entered)
+
+    async def _post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
+                          entered: Sequence[int] = ()) -> None:
         if lines is None:
             lines = log_lines(await self.tables.store.actions(table.id, table.posted_version))
         if channel is None or getattr(channel, "id", None) != table.channel_id:
             channel = await self.channel_of(table.channel_id)
         out = await table_message(self.tables, table, lines, deadlines=await self.deadlines(table))
         message = await channel.send(**out.send_kwargs())
+        self._showed(table)
         self._message_base[table.id] = table.posted_version
         await self.tables.mark_posted(table, message.id)
         if table.status == "finished" and table.parent_id is not None:

@@ -33,6 +33,13 @@ __all__ = ["ACTIVE", "ActionRecord", "ChannelBusy", "IntegrityError", "SeatRecor
 ACTIVE = ("lobby", "playing")
 #: Table and user ids are Discord snowflakes or row ids: both fit a signed 64-bit integer.
 MAX_ID = 2**63 - 1
+#: ``commit_action`` as one statement, for a backend that runs a lone statement as its own transaction
+#: (PostgreSQL): the log row is written only if the version check's UPDATE moved the table.
+_COMMIT_MOVE = (
+    "WITH moved AS (UPDATE game_tables SET version = ?, snapshot = ?, status = ?, updated_at = ?,"
+    " revision = revision + 1 WHERE id = ? AND version = ? AND status = 'playing' RETURNING id)"
+    " INSERT INTO actions (table_id, version, seat, action, label, events, at)"
+    " SELECT id, ?, ?, ?, ?, ?, ? FROM moved")
 
 
 class StaleVersion(Exception):
@@ -165,9 +172,12 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
         return self._closed
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        """``async with store.transaction() as tx:`` commits on exit, rolls back on any error."""
-        async with self._backend.transaction() as tx:
+    async def transaction(self, one_statement: bool = False) -> AsyncIterator[Tx]:
+        """``async with store.transaction() as tx:`` commits on exit, rolls back on any error.
+
+        ``one_statement``: the block runs exactly one statement, committed by itself where the backend
+        can (``Backend.one_statement_transactions``); a second statement raises ``TxClosed``."""
+        async with self._backend.transaction(one_statement) as tx:
             yield tx
 
     # ------------------------------------------------------------------ reads
@@ -422,6 +432,17 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
         new_version = expected_version + 1
         status = "finished" if results is not None else "playing"
         now = self.now()
+        if (self._backend.one_statement_transactions and results is None and seats is None and not timers
+                and not seat_events):
+            # The usual move (no clock to move, nothing else to store): the version check, the snapshot and
+            # the log row in one statement, which is a transaction by itself, in one round trip.
+            async with self.transaction(one_statement=True) as tx:
+                written = await tx.execute(_COMMIT_MOVE, (
+                    new_version, snapshot, status, now, table_id, expected_version,
+                    new_version, seat, action, label, json.dumps(events), now))
+            if written.rowcount != 1:
+                raise StaleVersion(f"table {table_id} is not at version {expected_version}")
+            return new_version
         async with self._rating_guard(rating), self.transaction() as tx:
             written = await tx.execute(
                 "UPDATE game_tables SET version = ?, snapshot = ?, status = ?, updated_at = ?,"

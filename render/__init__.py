@@ -16,6 +16,7 @@ the last public move as a strip above the table, since views do not keep it.
 from __future__ import annotations
 
 import importlib
+import threading
 from types import ModuleType
 from typing import Any
 
@@ -27,6 +28,11 @@ from render.layout import PAD, SMALL, label
 
 __all__ = ["alt_text", "hand_png", "table_png"]
 
+#: Drawing shares fonts (FreeType faces) and caches between images, so one thread draws at a time;
+#: the PNG encode, the largest part of an image's cost, runs outside it (Pillow releases the GIL there),
+#: so renders called from several threads overlap where it counts.
+_DRAWING = threading.Lock()
+
 
 def _module(game_id: str) -> ModuleType:
     return importlib.import_module(f"render.{game_id}")
@@ -35,9 +41,10 @@ def _module(game_id: str) -> ModuleType:
 def table_png(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None) -> bytes:
     """The table image as PNG; with ``last_action`` (the public label of the last move, names
     filled in), a one-line strip above it says what just happened."""
-    img = _module(game_id).table_image(view, names)
-    if last_action:
-        img = with_last_action(img, last_action)
+    with _DRAWING:
+        img = _module(game_id).table_image(view, names)
+        if last_action:
+            img = with_last_action(img, last_action)
     return to_png(img)
 
 
@@ -64,4 +71,6 @@ def with_last_action(img: Image.Image, last_action: str) -> Image.Image:
 
 
 def hand_png(game_id: str, view: dict[str, Any], seat: int, names: list[str]) -> bytes:
-    return to_png(_module(game_id).hand_image(view, seat, names))
+    with _DRAWING:
+        img = _module(game_id).hand_image(view, seat, names)
+    return to_png(img)

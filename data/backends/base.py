@@ -41,12 +41,16 @@ class Tx:
     def __init__(self) -> None:
         self._task = asyncio.current_task()
         self._open = True
+        #: Opened with ``transaction(one_statement=True)``: the first statement ends it.
+        self.one_statement = False
 
     def _check(self) -> None:
         if not self._open:
             raise TxClosed("this transaction has already ended")
         if asyncio.current_task() is not self._task:
             raise TxClosed("a transaction may only be used by the task that opened it")
+        if self.one_statement:
+            self._open = False
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> Written:
         self._check()
@@ -83,7 +87,11 @@ class Backend(Protocol):
     #: Where the data lives (a file path or the URL without a password), for messages.
     location: str
 
-    def transaction(self) -> AbstractAsyncContextManager[Tx]: ...
+    #: Whether ``transaction(one_statement=True)`` saves round trips (the store then sends a write that fits
+    #: in one statement that way).
+    one_statement_transactions: bool
+
+    def transaction(self, one_statement: bool = False) -> AbstractAsyncContextManager[Tx]: ...
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 

@@ -112,11 +112,25 @@ class PostgresBackend:
         await self._reader.close()
         await self._writer.close()
 
+    #: ``transaction(one_statement=True)`` commits its lone statement by itself, in one round trip.
+    one_statement_transactions = True
+
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self, one_statement: bool = False) -> AsyncIterator[Tx]:
         if self._closed:
             raise TxClosed("the store is closed")
         async with self._writer.acquire() as conn:
+            if one_statement:
+                # Sent without BEGIN and COMMIT: PostgreSQL runs a lone statement as a transaction of its own,
+                # all of it or nothing, committed (flushed, with synchronous_commit on) before its reply comes
+                # back. One round trip instead of three or more.
+                single = PostgresTx(conn)
+                single.one_statement = True
+                try:
+                    yield single
+                finally:
+                    single._end()
+                return
             transaction = conn.transaction()
             await transaction.start()
             tx = PostgresTx(conn)

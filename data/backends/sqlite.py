@@ -88,13 +88,18 @@ class SqliteBackend:
             await self._reader.close()
             await self._writer.close()
 
+    #: Each statement is a call on the writer's thread, not a network round trip: nothing to gain.
+    one_statement_transactions = False
+
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self, one_statement: bool = False) -> AsyncIterator[Tx]:
+        """With ``one_statement``, still BEGIN … COMMIT here; only the one-statement limit applies."""
         async with self._tx_lock:
             if self._closed:
                 raise TxClosed("the store is closed")
             await self._writer.execute_fetchall("BEGIN IMMEDIATE")
             tx = SqliteTx(self._writer)
+            tx.one_statement = one_statement
             try:
                 yield tx
             except BaseException:

@@ -40,8 +40,8 @@ def table_record(game: str, players: int) -> TableRecord:
                        version=123456, snapshot=None, host_id=1000, posted_version=0, seats=seats)
 
 
-def panel_violations(info: HandInfo, prefix: str = "", depth: int = 0) -> list[str]:
-    out = hand_message(info, prefix)
+async def panel_violations(info: HandInfo, prefix: str = "", depth: int = 0) -> list[str]:
+    out = await hand_message(info, prefix)
     data = payload(out)
     bad = message_violations(data, f"{info.table.game} panel {prefix or '(top)'}")
     assert depth < 6, "sub-menus nest too deep"
@@ -49,7 +49,7 @@ def panel_violations(info: HandInfo, prefix: str = "", depth: int = 0) -> list[s
         for child in row["components"]:
             for option in child.get("options", []):
                 if option["value"].startswith(NAV):
-                    bad += panel_violations(info, option["value"][len(NAV):], depth + 1)
+                    bad += await panel_violations(info, option["value"][len(NAV):], depth + 1)
     return bad
 
 
@@ -81,7 +81,7 @@ async def test_every_panel_of_a_random_game_fits(game: str, seed: int) -> None:
             for seat in to_act:
                 choices = [(a, fill_names(engine.describe(state, a), names)) for a in engine.legal_actions(state, seat)]
                 info = HandInfo(table, seat, engine.view(state, seat), choices, to_act)
-                bad += panel_violations(info)
+                bad += await panel_violations(info)
             bad += message_violations(payload(await table_message(Stub(state), table, ["**x** did y"] * 40)),
                                       "table message")
         seat = to_act[0]
@@ -90,14 +90,14 @@ async def test_every_panel_of_a_random_game_fits(game: str, seed: int) -> None:
     assert not bad, "\n".join(bad[:10])
 
 
-def test_discord_view_custom_ids_are_unique_on_a_crowded_panel() -> None:
+async def test_discord_view_custom_ids_are_unique_on_a_crowded_panel() -> None:
     """Two choices with one label never share a custom_id (Discord refuses the message)."""
     table = table_record("do_over", 6)
     engine = get_engine("do_over")
     state = engine.new_game(6, 1)
     choices = [(f"play:{i}", "Play a card") for i in range(8)]
     info = HandInfo(table, 0, engine.view(state, 0), choices, [0])
-    out = hand_message(info)
+    out = await hand_message(info)
     assert isinstance(out.view, discord.ui.View)
     ids = [c["custom_id"] for row in out.view.to_components() for c in row["components"]]
     assert len(ids) == len(set(ids))

@@ -97,6 +97,13 @@ async def test_a_transaction_handle_is_dead_outside_its_block(store: Store) -> N
         await tx.execute("DELETE FROM seats")
 
 
+async def test_a_one_statement_transaction_runs_one_statement(store: Store) -> None:
+    async with store.transaction(one_statement=True) as tx:
+        await tx.fetchone("SELECT 1")
+        with pytest.raises(TxClosed):
+            await tx.execute("DELETE FROM seats")
+
+
 async def test_another_task_cannot_write_through_an_open_transaction(store: Store) -> None:
     async with store.transaction() as tx:
         with pytest.raises(TxClosed):
@@ -135,10 +142,10 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
     opened = 0
     original = Store.transaction
 
-    def counting(self: Store) -> Any:
+    def counting(self: Store, *args: Any, **kwargs: Any) -> Any:
         nonlocal opened
         opened += 1
-        return original(self)
+        return original(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "transaction", counting)
     tables = TableService(store, new_seed=lambda: 5)
