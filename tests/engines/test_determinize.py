@@ -105,3 +105,66 @@ def test_king_pedro_honours_voids_and_face_up_discards() -> None:
             for p in range(4):
                 assert not any(x in trumps for x in d.facedown[p] + d.folded_cards[p])
     assert checked > 20
+
+
+def _facts(trick: tuple, trumps: frozenset[str]) -> tuple[set[int], set[int]]:
+    """(did not follow a trump lead, trumped a plain lead) in one trick."""
+    if not trick:
+        return set(), set()
+    led_trump = trick[0][1] in trumps
+    return ({p for p, c in trick[1:] if led_trump and c not in trumps},
+            {p for p, c in trick[1:] if not led_trump and c in trumps})
+
+
+def test_king_pedro_remembers_voids_all_round() -> None:
+    """What any trick of the round showed (not only this trick and the last) binds the redeal: a
+    player who did not follow a trump lead gets no trump, one who trumped a plain lead only trumps."""
+    from engines.king_pedro.rules import _TRUMPS
+
+    engine = get_engine("king_pedro")
+    checked = 0
+    for seed in range(40):
+        r = random.Random(seed)
+        state = engine.new_game(4, seed, {"max_rounds": 2})
+        no_trump: set[int] = set()
+        only_trump: set[int] = set()
+        round_no = state.round
+        while not engine.is_over(state):
+            if state.round != round_no:
+                round_no, no_trump, only_trump = state.round, set(), set()
+            seat = engine.to_act(state)[0]
+            if state.phase == "playing" and state.trick_no >= 2:
+                recent_no, recent_only = _facts(state.trick, _TRUMPS[state.trump])
+                last_no, last_only = _facts(state.last_trick, _TRUMPS[state.trump])
+                older = (no_trump - recent_no - last_no) | (only_trump - recent_only - last_only)
+                for k in range(2):
+                    d = engine.determinize(state, seat, random.Random(k))
+                    trumps = _TRUMPS[state.trump]
+                    for p in no_trump - {seat}:
+                        assert not any(c in trumps for c in d.hands[p])
+                    for p in only_trump - {seat}:
+                        assert all(c in trumps for c in d.hands[p])
+                    checked += len(older - {seat})
+            action = r.choice(engine.legal_actions(state, seat))
+            if state.phase == "playing" and state.trick:
+                trumps = _TRUMPS[state.trump]
+                led_trump = state.trick[0][1] in trumps
+                card = action[5:]
+                if led_trump and card not in trumps:
+                    no_trump.add(seat)
+                elif not led_trump and card in trumps:
+                    only_trump.add(seat)
+            state = engine.apply(state, seat, action)
+    assert checked > 20, "too few facts from tricks before the last one"
+
+
+def test_king_pedro_loads_snapshots_without_the_void_record() -> None:
+    """A snapshot from before ``no_trump``/``only_trump`` loads with nothing known, and redeals."""
+    engine = get_engine("king_pedro")
+    state, seat = midgame("king_pedro", 7, steps=60)
+    data = engine.dump(state)
+    del data["no_trump"], data["only_trump"]
+    old = engine.load(data)
+    assert old.no_trump == old.only_trump == (False,) * 4
+    d = engine.determinize(old, seat, random.Random(1))
+    assert engine.view(d, seat) == engine.view(old, seat)
