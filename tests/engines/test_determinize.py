@@ -168,3 +168,56 @@ def test_king_pedro_loads_snapshots_without_the_void_record() -> None:
     assert old.no_trump == old.only_trump == (False,) * 4
     d = engine.determinize(old, seat, random.Random(1))
     assert engine.view(d, seat) == engine.view(old, seat)
+
+
+def test_do_over_keeps_known_cards_in_their_hands() -> None:
+    """Cards a player took with the pile, or swapped away from their face-up Reserve, are known to
+    be in their Hand until they play them: the redeal leaves them there."""
+    from engines.do_over import INDEX, NCODES
+
+    engine = get_engine("do_over")
+    checked = 0
+    for seed in range(30):
+        r = random.Random(seed)
+        n = 3 + seed % 2
+        state = engine.new_game(n, seed, {"max_turns": 300})
+        dealt = [u[:] for u in state.up]
+        known = [[0] * NCODES for _ in range(n)]
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            if state.phase == "play" and r.random() < 0.3:
+                d = engine.determinize(state, seat, random.Random(seed))
+                for p in range(n):
+                    if p != seat:
+                        assert all(d.hands[p][c] >= known[p][c] for c in range(NCODES))
+                        checked += sum(known[p])
+            action = r.choice(engine.legal_actions(state, seat))
+            before = state
+            state = engine.apply(state, seat, action)
+            if before.phase == "swap" and state.phase == "play":
+                for p in range(n):
+                    for c in dealt[p]:
+                        known[p][c] += 1
+                    for c in state.up[p]:
+                        if known[p][c]:
+                            known[p][c] -= 1
+            elif action.startswith("play:") and known[seat][INDEX[action[5:]]]:
+                known[seat][INDEX[action[5:]]] -= 1
+            elif action == "take" or (action.startswith("flip:") and state.hand_n[seat]):
+                for c in before.pile:                   # the pile, and a blind card too low for it
+                    known[seat][c] += 1
+                if action.startswith("flip:"):
+                    known[seat][before.down[seat][int(action[5:])]] += 1
+            assert state.phase != "play" or state.known == known
+    assert checked > 100
+
+
+def test_do_over_loads_snapshots_without_known() -> None:
+    engine = get_engine("do_over")
+    state, seat = midgame("do_over", 11, steps=80)
+    data = engine.dump(state)
+    del data["known"]
+    old = engine.load(data)
+    assert old.known == [[0] * len(old.known[0])] * old.n
+    d = engine.determinize(old, seat, random.Random(1))
+    assert engine.view(d, seat) == engine.view(old, seat)
