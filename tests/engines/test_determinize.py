@@ -221,3 +221,59 @@ def test_do_over_loads_snapshots_without_known() -> None:
     assert old.known == [[0] * len(old.known[0])] * old.n
     d = engine.determinize(old, seat, random.Random(1))
     assert engine.view(d, seat) == engine.view(old, seat)
+
+
+def test_ogre_cheerleaders_keeps_cards_taken_from_the_field() -> None:
+    """A card a 4 took from the field into a hand is known to be there until it leaves it: the
+    redeal leaves it there."""
+    engine = get_engine("ogre_cheerleaders")
+    checked = 0
+    for seed in range(60):
+        r = random.Random(seed)
+        n = 2 + seed % 3
+        state = engine.new_game(n, seed, {"max_turns": 60})
+        taken: list[set[str]] = [set() for _ in range(n)]
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            if any(taken[p] for p in range(n) if p != seat):
+                d = engine.determinize(state, seat, random.Random(seed))
+                for p in range(n):
+                    if p != seat:
+                        assert taken[p] <= set(d.hands[p])
+                        checked += len(taken[p])
+            before = state
+            state = engine.apply(state, seat, r.choice(engine.legal_actions(state, seat)))
+            for p in range(n):
+                taken[p] &= set(state.hands[p])
+            taken[seat] |= set(before.field) & set(state.hands[seat]) - set(before.hands[seat])
+    assert checked > 50
+
+
+def test_ogre_cheerleaders_loads_snapshots_without_known() -> None:
+    engine = get_engine("ogre_cheerleaders")
+    state, seat = midgame("ogre_cheerleaders", 3, steps=30)
+    data = engine.dump(state)
+    del data["known"]
+    old = engine.load(data)
+    assert old.known == [[] for _ in range(old.n)]
+    d = engine.determinize(old, seat, random.Random(1))
+    assert engine.view(d, seat) == engine.view(old, seat)
+
+
+def test_ogre_cheerleaders_blind_while_a_stolen_card_waits() -> None:
+    """While a 6's stolen card waits to be played, which card it is (known to be in the victim's hand
+    or not) must not show through the record of known cards, to any seat."""
+    engine = get_engine("ogre_cheerleaders")
+    found = 0
+    for seed in range(400):
+        state, _ = midgame("ogre_cheerleaders", seed)
+        if state.steal_from < 0 or not state.known[state.steal_from]:
+            continue
+        found += 1
+        for seat in range(state.n):
+            other = engine.determinize(state, seat, random.Random(seed + 1))
+            a = engine.determinize(state, seat, random.Random(seed))
+            b = engine.determinize(other, seat, random.Random(seed))
+            assert canonical(engine.dump(a)) == canonical(engine.dump(b))
+            assert engine.view(a, seat) == engine.view(state, seat)
+    assert found >= 3
