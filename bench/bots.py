@@ -1,6 +1,7 @@
 """Bot strength and thinking time per game and level (issue 15's figures, with budgets).
 
-    .venv/bin/python -m bench.bots [--game G] [--games N] [--search-games N] [--workers W]
+    .venv/bin/python -m bench.bots [--game G] [--games N] [--search-games N] [--workers W] [--minutes M]
+    .venv/bin/python -m bench.bots --table [--markdown]      # only the table, from the results so far
 
 Each line seats one bot of the level under test (or, for King Pedro's partnership line, a
 partnership of them) against the others at another level, and rotates that seat over the
@@ -15,20 +16,39 @@ Budgets (issue 15):
 - hard thinking time: median at most 1 s, p95 at most 3 s.
 
 The issue asks for at least 200 games per line where only random and easy play, and at least
-50 where normal or hard plays (the defaults); a full run takes hours on a 2-core machine, so
-``--games``/``--search-games`` give a quick run. Games run in ``--workers`` processes.
+50 where normal or hard plays (the defaults). A full run takes hours on a 2-core machine, so
+the run is **resumable and accumulative**: every finished game is appended to
+``bench/results/bots.jsonl`` (line, game index, share, thinking times), stamped with a
+fingerprint of the code that decides that game's moves (the shared ``engines/*.py`` modules,
+the game's own module or package, and the bench's table settings). A later run skips the games
+already there with the current fingerprint; results with another fingerprint are stale, counted
+and ignored. The table is always printed from the accumulated results, with how many games each
+line has and how many it needs.
+
+Work is ordered so that whole lines finish cheapest first: every random/easy line, then one
+probe game of each search line to time it, then the normal lines, then the hard lines, each
+group by its measured cost. Games run in ``--workers`` processes; ``--minutes`` stops the run
+after that long (games under way are dropped and run again next time).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import hashlib
+import json
 import math
+import os
+import signal
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import defaultdict
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bench._common import finish, header, median, percentile, verdict
-from engines import GAME_IDS, get_engine
+from engines import GAME_IDS, GAME_TITLES, get_engine
 from engines.bots import bot_action
 
 #: Players per game in the bench tables.
@@ -37,6 +57,10 @@ MAX_MOVES = 20_000
 #: Table options for the bench: a King Pedro game where random seats bid runs to the 100-round
 #: limit, hundreds of hard decisions; ten rounds (then more points wins) keep a game to minutes.
 OPTIONS: dict[str, dict] = {"king_pedro": {"max_rounds": 10}}
+#: Bumped when ``play_one`` changes how a game is set up or scored: older results become stale.
+BENCH_VERSION = 1
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "bots.jsonl"
 
 
 @dataclass(frozen=True)
@@ -50,6 +74,15 @@ class Line:
     @property
     def searching(self) -> bool:
         return "normal" in (self.level, self.against) or "hard" in (self.level, self.against)
+
+    @property
+    def tier(self) -> int:
+        """0: only random/easy play; 1: a normal bot plays; 2: a hard bot plays."""
+        return 2 if "hard" in (self.level, self.against) else 1 if self.searching else 0
+
+    @property
+    def key(self) -> str:
+        return f"{self.game}/{self.level}{'-pair' if self.partnership else ''}-vs-{self.against}"
 
     def label(self) -> str:
         who = f"{self.level} partnership" if self.partnership else self.level
@@ -66,19 +99,39 @@ def lines_for(game: str) -> list[Line]:
     return out
 
 
+def fingerprint(game: str) -> str:
+    """A hash of everything that decides ``game``'s moves in this bench: the shared engine modules
+    (``engines/*.py`` except the other games' modules), the game's own module or package, the
+    bench's players and options for it, and ``BENCH_VERSION``."""
+    engines = ROOT / "engines"
+    game_modules = {f"{g}.py" for g in GAME_IDS}
+    files = [p for p in sorted(engines.glob("*.py")) if p.name not in game_modules]
+    own = engines / game
+    files += sorted(own.rglob("*.py")) if own.is_dir() else [engines / f"{game}.py"]
+    h = hashlib.sha256()
+    for p in files:
+        h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    h.update(json.dumps([BENCH_VERSION, PLAYERS[game], OPTIONS.get(game)], sort_keys=True).encode())
+    return h.hexdigest()[:16]
+
+
 @dataclass
 class GameResult:
     share: float                  # the tested seat's (or partnership's) share of first place
     times: dict[str, list[float]] = field(default_factory=dict)
+    moves: int = 0
+    secs: float = 0.0
 
 
 def play_one(line: Line, g: int) -> GameResult:
+    start = time.perf_counter()
     engine = get_engine(line.game)
     n = PLAYERS[line.game]
     hero = g % n
     heroes = {hero, (hero + 2) % n} if line.partnership else {hero}
     state = engine.new_game(n, 1_000 + g, OPTIONS.get(line.game))
     times: dict[str, list[float]] = {"normal": [], "hard": []}
+    move = 0
     for move in range(MAX_MOVES):
         seats = engine.to_act(state)
         if not seats:
@@ -94,8 +147,10 @@ def play_one(line: Line, g: int) -> GameResult:
     places = engine.outcome(state)
     firsts = [p for p in range(n) if places[p] == 1]
     if line.game == "king_pedro":
-        return GameResult(1.0 if (hero in firsts and len(firsts) < n) else 0.5 if len(firsts) == n else 0.0, times)
-    return GameResult(sum(1 for p in firsts if p in heroes) / len(firsts), times)
+        share = 1.0 if (hero in firsts and len(firsts) < n) else 0.5 if len(firsts) == n else 0.0
+    else:
+        share = sum(1 for p in firsts if p in heroes) / len(firsts)
+    return GameResult(share, times, move, time.perf_counter() - start)
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -108,51 +163,202 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+# ---------------------------------------------------------------------------- results file
+
+@dataclass
+class Store:
+    """The accumulated results: per line key, game index -> record (current fingerprint only)."""
+    path: Path
+    fps: dict[str, str]
+    done: dict[str, dict[int, dict]] = field(default_factory=lambda: defaultdict(dict))
+    stale: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    @classmethod
+    def load(cls, path: Path, games: list[str] | None = None) -> Store:
+        st = cls(path, {g: fingerprint(g) for g in (games or GAME_IDS)})
+        if path.exists():
+            for raw in path.read_text().splitlines():
+                if not raw.strip():
+                    continue
+                try:
+                    rec = json.loads(raw)
+                except json.JSONDecodeError:   # a line cut short by a kill: that game runs again
+                    continue
+                game = rec.get("game")
+                if game not in st.fps:
+                    continue
+                if rec.get("fp") != st.fps[game]:
+                    st.stale[rec["line"]] += 1
+                else:
+                    st.done[rec["line"]].setdefault(int(rec["g"]), rec)
+        return st
+
+    def add(self, line: Line, g: int, r: GameResult) -> None:
+        rec = {"line": line.key, "game": line.game, "g": g, "fp": self.fps[line.game],
+               "share": r.share, "moves": r.moves, "secs": round(r.secs, 2),
+               "times": {k: [round(t, 4) for t in v] for k, v in r.times.items() if v},
+               "at": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as f:
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self.done[line.key][g] = rec
+
+    def cost(self, line: Line) -> float | None:
+        """Mean wall seconds per game of ``line`` so far (None before its first game)."""
+        recs = self.done.get(line.key)
+        return sum(r["secs"] for r in recs.values()) / len(recs) if recs else None
+
+
+def needed(line: Line, games: int, search_games: int) -> int:
+    return search_games if line.searching else games
+
+
+def plan(store: Store, lines: list[Line], games: int, search_games: int) -> list[tuple[Line, int]]:
+    """The games still to play, cheapest whole lines first (see the module docstring)."""
+    def todo(line: Line) -> list[int]:
+        have = store.done.get(line.key, {})
+        return [g for g in range(needed(line, games, search_games)) if g not in have]
+
+    tasks: list[tuple[Line, int]] = []
+    for line in sorted((ln for ln in lines if ln.tier == 0), key=lambda ln: (store.cost(ln) or 0) * len(todo(ln))):
+        tasks += [(line, g) for g in todo(line)]
+    search = [ln for ln in lines if ln.tier > 0]
+    probes = [ln for ln in search if store.cost(ln) is None and todo(ln)]
+    tasks += [(ln, todo(ln)[0]) for ln in probes]
+    for line in sorted(search, key=lambda ln: (ln.tier, (store.cost(ln) or math.inf) * len(todo(ln)))):
+        tasks += [(line, g) for g in todo(line) if (line, g) not in tasks]
+    return tasks
+
+
+def run(store: Store, lines: list[Line], args: argparse.Namespace) -> None:
+    deadline = time.monotonic() + 60 * args.minutes if args.minutes else math.inf
+    tasks = plan(store, lines, args.games, args.search_games)
+    print(f"   {len(tasks)} games to play", flush=True)
+    pending: dict[Future, tuple[Line, int]] = {}
+    pool = ProcessPoolExecutor(args.workers)
+    try:
+        replanned = False
+        while tasks or pending:
+            while tasks and len(pending) < args.workers and time.monotonic() < deadline:
+                line, g = tasks.pop(0)
+                pending[pool.submit(play_one, line, g)] = (line, g)
+            if not pending:
+                break
+            left = max(1.0, deadline - time.monotonic()) if deadline < math.inf else None
+            finished, _ = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+            if not finished and time.monotonic() >= deadline:
+                print("   time is up: games under way are dropped", flush=True)
+                break
+            for fut in finished:
+                line, g = pending.pop(fut)
+                r = fut.result()
+                store.add(line, g, r)
+                have = len(store.done[line.key])
+                print(f"   {line.key:38} game {g:3} share {r.share:.2f} {r.moves:5} moves {r.secs:7.1f} s "
+                      f"({have}/{needed(line, args.games, args.search_games)})", flush=True)
+            if not replanned and all(ln.tier == 0 or store.cost(ln) is not None for ln in lines):
+                # every search line has been timed: order the rest by measured cost
+                replanned = True
+                busy = set(pending.values())
+                tasks = [t for t in plan(store, lines, args.games, args.search_games) if t not in busy]
+    finally:
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+# ---------------------------------------------------------------------------- the table
+
+def table(store: Store, games: list[str], args: argparse.Namespace) -> tuple[list[str], list[str], list[str]]:
+    """Print the table; return (failed budgets, lines short of their games, markdown rows)."""
+    failures: list[str] = []
+    short: list[str] = []
+    rows: list[str] = []
+    for game in games:
+        n = PLAYERS[game]
+        fair = 0.5 if game == "king_pedro" else 1 / n
+        hard_times: list[float] = []
+        normal_times: list[float] = []
+        cells: dict[str, str] = {}
+        for line in lines_for(game):
+            recs = list(store.done.get(line.key, {}).values())
+            need_games = needed(line, args.games, args.search_games)
+            stale = store.stale.get(line.key, 0)
+            count = len(recs)
+            tail_stale = f"  ({stale} stale ignored)" if stale else ""
+            if count < need_games:
+                short.append(f"{line.key} {count}/{need_games}")
+            if not count:
+                print(f"{game:18} {line.label():26} n={n} games {count:3}/{need_games}  (none yet){tail_stale}")
+                cells[line.label()] = f"— (0/{need_games})"
+                continue
+            wins = sum(r["share"] for r in recs)
+            lo, hi = wilson(wins, count)
+            rate = wins / count
+            need = {"double": 2 * fair, "more": fair, "team90": 0.9, "info": None}[line.budget]
+            ok = True if need is None else (rate > need if line.budget == "more" else rate >= need)
+            tail = "" if need is None else f"  need {'>' if line.budget == 'more' else '≥'}{need:.0%} {verdict(ok)}"
+            print(f"{game:18} {line.label():26} n={n} games {count:3}/{need_games}  win {rate:6.1%} "
+                  f"[{lo:.1%}, {hi:.1%}]  fair {fair:.0%}{tail}{tail_stale}")
+            if not ok:
+                failures.append(f"{game} {line.label()}")
+            cells[line.label()] = f"{rate:.0%} [{lo:.0%}, {hi:.0%}] ({count}/{need_games})"
+            for level in ("normal", "hard"):
+                ts = [t for r in recs for t in r["times"].get(level, [])]
+                if ts:
+                    print(f"{'':18}   {level} think: median {median(ts):.3f} s, p95 {percentile(ts, 95):.3f} s, "
+                          f"max {max(ts):.3f} s over {len(ts)} moves")
+                (hard_times if level == "hard" else normal_times).extend(ts)
+        think = "—"
+        if hard_times:
+            med, p95 = median(hard_times), percentile(hard_times, 95)
+            ok = med <= 1.0 and p95 <= 3.0
+            print(f"{game:18} hard thinking time: median {med:.3f} s (≤ 1 s), p95 {p95:.3f} s (≤ 3 s) "
+                  f"{verdict(ok)} over {len(hard_times)} moves")
+            if not ok:
+                failures.append(f"{game} hard thinking time")
+            think = f"{med:.2f} / {p95:.2f}"
+        normal = f"{median(normal_times):.2f}" if normal_times else "—"
+        title = GAME_TITLES[game] + (f" ({n}, {OPTIONS[game]['max_rounds']} rounds)" if game == "king_pedro"
+                                     else f" ({n})")
+        rows.append(f"| {title} | {cells['easy vs random']} | {cells['hard vs random']} | {cells['hard vs easy']} | "
+                    f"{cells['normal vs easy']} | {think} | {normal} |")
+        if "hard partnership vs random" in cells:
+            rows.append(f"King Pedro, hard partnership vs random: {cells['hard partnership vs random']}")
+    return failures, short, rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=GAME_IDS, action="append", help="only this game (repeatable)")
     ap.add_argument("--games", type=int, default=200, help="games per line with only random/easy bots")
     ap.add_argument("--search-games", type=int, default=50, help="games per line where normal/hard plays")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--minutes", type=float, default=0, help="stop the run after this long (0: no limit)")
+    ap.add_argument("--table", action="store_true", help="print the table from the results so far; play nothing")
+    ap.add_argument("--markdown", action="store_true", help="with the table, its rows for the README")
+    ap.add_argument("--results", type=Path, default=RESULTS, help=f"results file (default {RESULTS.relative_to(ROOT)})")
     args = ap.parse_args(argv)
+    games = args.game or list(GAME_IDS)
     header("bots: win rates (95% CI) and thinking time per move")
-    failures: list[str] = []
-    hard_times: list[float] = []
-    with ProcessPoolExecutor(args.workers) as pool:
-        for game in args.game or list(GAME_IDS):
-            n = PLAYERS[game]
-            fair = 0.5 if game == "king_pedro" else 1 / n
-            for line in lines_for(game):
-                games = args.search_games if line.searching else args.games
-                start = time.perf_counter()
-                results = list(pool.map(play_one, [line] * games, range(games)))
-                wins = sum(r.share for r in results)
-                lo, hi = wilson(wins, games)
-                rate = wins / games
-                need = {"double": 2 * fair, "more": fair, "team90": 0.9, "info": None}[line.budget]
-                ok = True if need is None else (rate > need if line.budget == "more" else rate >= need)
-                tail = "" if need is None else f"  need {'>' if line.budget == 'more' else '≥'}{need:.0%} " \
-                                                 f"{verdict(ok)}"
-                print(f"{game:18} {line.label():26} n={n} games={games:4}  win {rate:6.1%} "
-                      f"[{lo:.1%}, {hi:.1%}]  fair {fair:.0%}  ({time.perf_counter() - start:.0f} s){tail}",
-                      flush=True)
-                if not ok:
-                    failures.append(f"{game} {line.label()}")
-                for level in ("normal", "hard"):
-                    ts = [t for r in results for t in r.times[level]]
-                    if ts:
-                        print(f"{'':18}   {level} think: median {median(ts):.3f} s, p95 {percentile(ts, 95):.3f} s, "
-                              f"max {max(ts):.3f} s over {len(ts)} moves", flush=True)
-                    if level == "hard":
-                        hard_times += ts
-            if hard_times:
-                med, p95 = median(hard_times), percentile(hard_times, 95)
-                ok = med <= 1.0 and p95 <= 3.0
-                print(f"{game:18} hard thinking time: median {med:.3f} s (≤ 1 s), p95 {p95:.3f} s (≤ 3 s) "
-                      f"{verdict(ok)}", flush=True)
-                if not ok:
-                    failures.append(f"{game} hard thinking time")
-                hard_times = []
+    store = Store.load(args.results, games)
+    print(f"   results: {args.results}; fingerprints: " + ", ".join(f"{g} {fp}" for g, fp in store.fps.items()))
+    if not args.table:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+        try:
+            run(store, [ln for g in games for ln in lines_for(g)], args)
+        except KeyboardInterrupt:
+            print("   interrupted: games under way are dropped", flush=True)
+    failures, short, rows = table(store, games, args)
+    if args.markdown:
+        print("\n| game (players) | easy vs random | hard vs random | hard vs easy | normal vs easy "
+              "| hard s/move median / p95 | normal s/move median |\n|---|---|---|---|---|---|---|")
+        print("\n".join(r for r in rows if r.startswith("|")))
+        print("\n".join(r for r in rows if not r.startswith("|")))
+    if short:
+        print(f"SHORT of the issue's games: {', '.join(short)}")
     return finish(failures)
 
 

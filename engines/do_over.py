@@ -68,8 +68,8 @@ def _value(pile: list[int]) -> int:
 
 
 class State:
-    __slots__ = ("cur", "dealer", "dealt_up", "dir", "down", "draw", "events", "hand_n", "hands", "n", "opts",
-                 "phase", "pile", "places", "ready", "removed", "rng", "turns", "up", "winner")
+    __slots__ = ("cur", "dealer", "dealt_up", "dir", "down", "draw", "events", "hand_n", "hands", "known", "n",
+                 "opts", "phase", "pile", "places", "ready", "removed", "rng", "turns", "up", "winner")
 
     def clone(self) -> State:
         """Shallow copy: the outer per-seat lists are copied, inner lists are shared until written."""
@@ -81,6 +81,7 @@ class State:
         s.phase = self.phase
         s.hands = self.hands[:]
         s.hand_n = self.hand_n[:]
+        s.known = self.known[:]
         s.up = self.up[:]
         s.down = self.down[:]
         s.dealt_up = self.dealt_up
@@ -114,6 +115,18 @@ def _source(st: State, s: int) -> str:
     if st.down[s].count(-1) < NPILES:
         return "down"
     return "none"
+
+
+def _gone(dealt: list[int], up: list[int]) -> list[int]:
+    """Counts per card of those face-up as ``dealt`` and no longer ``up``: swapped into the Hand."""
+    out = [0] * NCODES
+    for c in dealt:
+        if c >= 0:
+            out[c] += 1
+    for c in up:
+        if c >= 0 and out[c]:
+            out[c] -= 1
+    return out
 
 
 def _hand_codes(h: list[int]) -> list[str]:
@@ -192,6 +205,7 @@ class DoOverEngine:
                 h[deck.pop()] += 1
             st.hands.append(h)
         st.hand_n = [HAND_SIZE] * n
+        st.known = [[0] * NCODES for _ in range(n)]
         st.dealt_up = [u[:] for u in st.up]
         st.ready = [False] * n
         st.draw = deck
@@ -282,6 +296,9 @@ class DoOverEngine:
             h = st.hands[seat] = st.hands[seat][:]
             h[c] -= 1
             st.hand_n[seat] -= 1
+            if st.known[seat][c]:
+                k = st.known[seat] = st.known[seat][:]
+                k[c] -= 1
             return self._discard(st, seat, c, from_hand=True)
         if verb == "up":
             j = _pile_no(arg)
@@ -362,6 +379,8 @@ class DoOverEngine:
             st.ready[seat] = True
             if all(st.ready):
                 st.phase = PLAY
+                # The face-up cards were seen as dealt and are seen now: those gone are in their Hands.
+                st.known = [_gone(dealt, up) for dealt, up in zip(st.dealt_up, st.up, strict=True)]
                 st.dealt_up = None
                 st.events.append(f"Everyone is ready: play begins with {_p(st.cur)}")
             return st
@@ -371,8 +390,10 @@ class DoOverEngine:
 
     def _take(self, st: State, seat: int) -> None:
         h = st.hands[seat] = st.hands[seat][:]
+        k = st.known[seat] = st.known[seat][:]
         for c in st.pile:
             h[c] += 1
+            k[c] += 1
         st.hand_n[seat] += len(st.pile)
         st.pile = []
 
@@ -427,8 +448,9 @@ class DoOverEngine:
         Hidden from ``seat``: the other Hands, every face-down Reserve card (its own too: they are
         blind) and the Draw Pile. During the swap step the others' face-up cards are shown as dealt,
         so each other seat is put back to its deal (face-up cards as dealt, the rest in its Hand):
-        ``seat`` cannot tell whether anyone swapped. Not honoured: cards a player took from the
-        pile are known to be in their Hand, but the state keeps no record of them.
+        ``seat`` cannot tell whether anyone swapped. Cards known to be in a Hand stay there
+        (``known``: the pile a player took, face-up cards they swapped away, less what they
+        have played of them since); only the rest of each Hand is redealt.
         """
         st = state.clone()
         st.events = list(state.events)
@@ -436,9 +458,9 @@ class DoOverEngine:
         others = [p for p in range(n) if p != seat]
         pool: list[int] = list(state.draw)
         for p in others:
-            h = state.hands[p]
+            h, k = state.hands[p], state.known[p]
             for i in range(NCODES):
-                pool += [i] * h[i]
+                pool += [i] * (h[i] - k[i])
             if state.dealt_up is not None:
                 pool += [c for c in state.up[p] if c >= 0]
                 for c in state.dealt_up[p]:
@@ -447,11 +469,11 @@ class DoOverEngine:
                 st.up[p] = state.dealt_up[p][:]
         for p in range(n):
             pool += [c for c in state.down[p] if c >= 0]
-        sizes = [st.hand_n[p] for p in others]
+        sizes = [st.hand_n[p] - sum(state.known[p]) for p in others]
         sizes += [sum(1 for c in state.down[p] if c >= 0) for p in range(n)]
         piles = redeal(pool, [*sizes, len(state.draw)], rng)
         for p, pile in zip(others, piles, strict=False):
-            h = [0] * NCODES
+            h = state.known[p][:]
             for c in pile:
                 h[c] += 1
             st.hands[p] = h
@@ -584,6 +606,7 @@ class DoOverEngine:
             "dealer": st.dealer,
             "phase": st.phase,
             "hands": [_hand_codes(h) for h in st.hands],
+            "known": [_hand_codes(k) for k in st.known],
             "up": [slots(u) for u in st.up],
             "down": [slots(d) for d in st.down],
             "dealt_up": None if st.dealt_up is None else [slots(u) for u in st.dealt_up],
@@ -619,6 +642,11 @@ class DoOverEngine:
                 h[INDEX[c]] += 1
             st.hands.append(h)
         st.hand_n = [sum(h) for h in st.hands]
+        # Snapshots from before ``known`` was kept: nothing known.
+        st.known = [[0] * NCODES for _ in range(st.n)]
+        for p, codes in enumerate(data.get("known") or []):
+            for c in codes:
+                st.known[p][INDEX[c]] += 1
         st.up = [slots(u) for u in data["up"]]
         st.down = [slots(d) for d in data["down"]]
         st.dealt_up = None if data["dealt_up"] is None else [slots(u) for u in data["dealt_up"]]

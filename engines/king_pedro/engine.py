@@ -397,6 +397,8 @@ class KingPedroEngine:
         if data.get("v") != DUMP_VERSION:
             raise ValueError("unknown King Pedro snapshot version")
         s = object.__new__(State)
+        # Fields added since version 1 (what tricks showed about voids): absent in older snapshots.
+        s.no_trump = s.only_trump = (False,) * N
         for k, v in data.items():
             if k != "v":
                 setattr(s, k, _frozen(v))

@@ -6,13 +6,16 @@ What the public play reveals, and is honoured here:
 - face-down discards and folded cards are never trumps (trumps are discarded face up; a player
   folds by passing their trumps on, or for holding none);
 - a player who discarded a trump face up held more than 6 trumps: their hand is all trumps;
-- in a trick (this one or the last), a player who did not follow a trump lead holds no trump, and
-  one who played a trump on a non-trump lead holds only trumps;
+- in any trick of the round, a player who did not follow a trump lead holds no trump, and one who
+  played a trump on a non-trump lead holds only trumps (the state records both as they happen,
+  ``no_trump`` and ``only_trump``: hands only shrink while tricks are played, so they hold all round);
 - every player still in holds a trump until they have played to the first trick (they would have
   folded otherwise), and the player deciding whether to pass trumps holds one or two.
 
-Not honoured (the state keeps no record of it): who played what in tricks before the last one,
-and which trumps a partner passed.
+Which trumps a player passed to their partner only the two of them know; the passer has folded and
+makes no more decisions this round, and the partner holds them, so no determinization needs it.
+Not honoured: the number of trumps passed (public) as a floor on the partner's trumps, less those
+they have since played.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ _TRIES = 300
 
 
 def _voids(s: State, trumps: frozenset[str]) -> tuple[set[int], set[int]]:
-    no_trump: set[int] = set()
-    only_trump: set[int] = set()
+    no_trump = {p for p, v in enumerate(s.no_trump) if v}
+    only_trump = {p for p, v in enumerate(s.only_trump) if v}
     for trick in (s.trick, s.last_trick):
         if not trick:
             continue

@@ -71,6 +71,8 @@ def _deal(s: State, events: list[str]) -> None:
     s.tricks_won = (0, 0)
     s.last_trick = ()
     s.last_winner = -1
+    s.no_trump = (False,) * N
+    s.only_trump = (False,) * N
     events.append(f"Round {s.round}: {{p{s.dealer}}} deals 9 cards each; {{p{s.turn}}} opens the bidding.")
 
 
@@ -162,6 +164,15 @@ def play(s: State, seat: int, card: str, events: list[str]) -> None:
     hand = s.hands[seat]
     i = hand.index(card)
     s.hands = _set(s.hands, seat, hand[:i] + hand[i + 1:])
+    if s.trick:
+        # What everyone learns (hands only shrink while tricks are played, so it holds all round):
+        # not following a trump lead shows no trump left; trumping a plain lead shows only trumps.
+        trumps = _TRUMPS[s.trump]
+        led_trump = s.trick[0][1] in trumps
+        if led_trump and card not in trumps:
+            s.no_trump = _set(s.no_trump, seat, True)
+        elif not led_trump and card in trumps:
+            s.only_trump = _set(s.only_trump, seat, True)
     s.trick = (*s.trick, (seat, card))
     if len(s.trick) == N - sum(s.folded):
         _finish_trick(s, events)

@@ -113,6 +113,7 @@ def _act(s: State, action: str) -> None:
     if verb == "play":
         card = parts[1]
         s.hands[seat].remove(card)
+        flow.forget(s, seat, card)
         if not s.t_num:
             s.t_num = int(card[1:])
         flow.play_card(s, card, parts[2])
@@ -120,6 +121,7 @@ def _act(s: State, action: str) -> None:
         card = s.transit.pop()
         if pend[1] == "steal":
             src = f"taken from {flow.p(s.steal_from)}'s hand"
+            flow.forget(s, s.steal_from, card)   # now everyone sees which card left that hand
             s.steal_from = -1
         else:
             src = "the top card of the deck"

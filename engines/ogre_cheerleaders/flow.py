@@ -90,6 +90,7 @@ def new_state(n: int, seed: int, max_turns: int) -> State:
     s.last_scoring = None
     s.bonus = 0
     s.steal_from = -1
+    s.known = [[] for _ in range(n)]
     start_turn(s, s.first)
     return s
 
@@ -273,6 +274,13 @@ def swap(s: State, a: str, b: str) -> None:
 def take(s: State, card: str) -> None:
     remove_from_field(s, card)
     to_hand(s, s.seat, card)
+    s.known[s.seat] = [*s.known[s.seat], card]   # everyone saw it go from the field into that hand
+
+
+def forget(s: State, seat: int, card: str) -> None:
+    """``card`` left ``seat``'s hand in the open: it is no longer one known to be there."""
+    if card in s.known[seat]:
+        s.known[seat] = [c for c in s.known[seat] if c != card]
 
 
 def bench(s: State, card: str) -> None:

@@ -9,8 +9,10 @@ from typing import Any
 _FIELDS = (
     "n", "max_turns", "rng", "deck", "hands", "field", "bench", "piles", "records", "first", "seat",
     "turns", "pending", "transit", "t_deck", "t_num", "t_scored", "streak_num", "streak_len", "deck_out",
-    "over", "result", "places", "events", "last_scoring", "bonus", "steal_from",
+    "over", "result", "places", "events", "last_scoring", "bonus", "steal_from", "known",
 )
+#: Fields added since the first snapshots, with what an older snapshot means by their absence.
+_OPTIONAL: dict[str, Any] = {"known": None}
 
 
 class State:
@@ -24,6 +26,8 @@ class State:
     t_*: this turn's deck size at its start, number of the first card played from hand, whether
     anything scored. streak_*: the stalemate streak. deck_out: the turn number during which the deck
     ran out. result: "", "deck", "stalemate" or "max_turns".
+    known: per seat, the cards everyone knows are in that hand (taken from the field with a 4 and not
+    played since); the determinization leaves them there.
     """
 
     __slots__ = _FIELDS
@@ -55,6 +59,7 @@ class State:
     last_scoring: dict[str, Any] | None
     bonus: int
     steal_from: int
+    known: list[list[str]]
 
     def clone(self) -> State:
         c = State.__new__(State)
@@ -85,6 +90,7 @@ class State:
         c.last_scoring = self.last_scoring
         c.bonus = self.bonus
         c.steal_from = self.steal_from
+        c.known = self.known[:]
         return c
 
     def dump(self) -> dict[str, Any]:
@@ -96,11 +102,13 @@ class State:
     @staticmethod
     def load(data: dict[str, Any]) -> State:
         s = State.__new__(State)
-        missing = [name for name in _FIELDS if name not in data]
+        missing = [name for name in _FIELDS if name not in data and name not in _OPTIONAL]
         if missing:
             raise ValueError(f"not an Ogre Cheerleaders state: missing {', '.join(missing)}")
         for name in _FIELDS:
-            setattr(s, name, _plain(data[name]))
+            setattr(s, name, _plain(data.get(name, _OPTIONAL.get(name))))
+        if s.known is None:
+            s.known = [[] for _ in range(s.n)]
         return s
 
 
