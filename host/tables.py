@@ -350,6 +350,12 @@ class TableService(LongGames):
             if not table.active:
                 raise Refusal(f"Table #{table.id} is already {table.status}.")
             self._require_host(table, user_id, is_manager, "abandon the table")
+            place = await self.store.place_of_table(table.id)
+            event = None if place is None else await self.store.tournament(place.tournament_id)
+            if event is not None and event.status == "playing":
+                # An abandoned table would never finish, and its round would wait for it forever.
+                raise Refusal(f"Table #{table.id} is part of the tournament **{event.name}**: the organiser can end "
+                              "its round with `/tournament advance` (after its `round_time`) or `/tournament cancel`.")
             try:
                 await self.store.close_table(table.id, table.revision)
             except StaleVersion:

@@ -287,3 +287,16 @@ async def test_every_tournament_control_is_answered_before_and_after_a_restart(w
     clicks += await click_all(ours(), [alice, carol])
     assert clicks >= 20
     assert tournament(db_path)["status"] == "playing"
+
+
+async def test_a_tournament_table_cannot_be_abandoned_while_the_event_runs(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await pace_bots(world)
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss")
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament start")
+    [thread] = playing_threads(world, db_path)
+    await refused(alice, thread, db_path, "game abandon", "/tournament advance")
+    await alice.slash(world.channel, "tournament cancel")
+    assert [r[0] for r in rows(db_path, "SELECT status FROM game_tables")] == ["abandoned"]
