@@ -78,6 +78,16 @@ class TournamentFlow:
         line = f"🏆 **{state.record.name}**, round {number}, table {position + 1}. The game begins! Seats: {seats}"
         await self.flow.post_table(table, [line], thread, engine.to_act(await self.flow.tables.state(table)))
 
+    async def _post_unstarted(self, state: TournamentState) -> None:
+        """A table dealt just before a restart whose first message never went out: post it now."""
+        for place in state.places:
+            if place.status != "playing" or place.table_id is None:
+                continue
+            table = await self.flow.tables.get(place.table_id)
+            if table.message_id is None and table.version == 0 and table.status == "playing":
+                thread = await self.flow.channel_of(table.channel_id)
+                await self._post_first(table, thread, state, place.round, place.position)
+
     async def threads_of(self, state: TournamentState) -> dict[int, int]:
         out = {}
         for place in state.places:
@@ -162,6 +172,7 @@ class TournamentFlow:
                 if state.record.status == "finished":
                     await self.post_final(tournament_id)
                 elif state.record.status == "playing":
+                    await self._post_unstarted(state)
                     await self.seat_round(tournament_id)
             except Exception:
                 log.exception("could not resume tournament %s", tournament_id)

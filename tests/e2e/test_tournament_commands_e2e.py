@@ -300,3 +300,27 @@ async def test_a_tournament_table_cannot_be_abandoned_while_the_event_runs(world
     await refused(alice, thread, db_path, "game abandon", "/tournament advance")
     await alice.slash(world.channel, "tournament cancel")
     assert [r[0] for r in rows(db_path, "SELECT status FROM game_tables")] == ["abandoned"]
+
+
+async def test_a_table_dealt_just_before_a_restart_gets_its_first_message_after_it(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await pace_bots(world)
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1)
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    # The round is committed, but the bot stops before any thread: a thread is opened and its table
+    # dealt as the bot would, then the bot stops before posting the table's first message.
+    bot = world.env.bot
+    record = await bot.tournaments.require(world.channel.id)
+    world.env.inject_error("POST", "/channels/*/threads", status=400, code=160006, message="limit")
+    await alice.slash(world.channel, "tournament start")
+    [place] = await bot.tournaments.pending(record.id)
+    thread = await bot.get_channel(world.channel.id).create_thread(name="table", type=discord.ChannelType.public_thread)
+    await bot.tournaments.seat(place, thread.id)
+    assert rows(db_path, "SELECT message_id FROM game_tables")[0][0] is None
+    await world.env.restart_bot(create_bot())
+    posted = rows(db_path, "SELECT message_id FROM game_tables")[0][0]
+    assert posted is not None
+    opened = next(t for t in world.channel.threads if t.id == thread.id)
+    assert any("The game begins" in (m.content or "") for m in opened.history())
+    assert len([m for m in world.channel.history() if m.embeds and "Round 1 of 1" in (m.embeds[0].title or "")]) == 1
