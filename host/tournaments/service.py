@@ -12,7 +12,8 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +94,15 @@ class Advance:
 class StartOutcome:
     state: TournamentState
     no_shows: list[EntrantRecord] = field(default_factory=list)
+
+
+@contextmanager
+def _lost_race() -> Iterator[None]:
+    """A change that another one beat (``TournamentChanged``) is refused; nothing was written."""
+    try:
+        yield
+    except TournamentChanged:
+        raise Refusal("The tournament changed just now; try again.") from None
 
 
 class TournamentService:
@@ -183,11 +193,10 @@ class TournamentService:
             if len(entrants) >= MAX_ENTRANTS:
                 raise Refusal(f"**{record.name}** is full ({MAX_ENTRANTS} entrants).")
             try:
-                await self.store.add_entrant(tournament_id, record.revision, user_id=user_id, name=name[:64])
+                with _lost_race():
+                    await self.store.add_entrant(tournament_id, record.revision, user_id=user_id, name=name[:64])
             except AlreadyEntered:
                 raise Refusal(f"You are already entered in **{record.name}**.") from None
-            except TournamentChanged:
-                raise Refusal("The tournament changed just now; try again.") from None
             return await self.state(tournament_id)
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentState:
@@ -199,10 +208,8 @@ class TournamentService:
             mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**.")
-            try:
+            with _lost_race():
                 await self.store.remove_entrant(tournament_id, record.revision, mine[0].id)
-            except TournamentChanged:
-                raise Refusal("The tournament changed just now; try again.") from None
             return await self.state(tournament_id)
 
     async def add_bots(self, tournament_id: int, user_id: int, is_manager: bool, count: int,
@@ -223,11 +230,9 @@ class TournamentService:
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
             for bot_name in names[:count]:
                 record = await self.get(tournament_id)
-                try:
+                with _lost_race():
                     await self.store.add_entrant(tournament_id, record.revision, user_id=None,
                                                  name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
-                except TournamentChanged:
-                    raise Refusal("The tournament changed just now; try again.") from None
             return await self.state(tournament_id)
 
     async def open_checkin(self, tournament_id: int, user_id: int, is_manager: bool) -> TournamentState:
@@ -236,10 +241,8 @@ class TournamentService:
             self._require_organiser(record, user_id, is_manager, "open the check-in")
             if record.checkin:
                 raise Refusal("The check-in is already open.")
-            try:
+            with _lost_race():
                 await self.store.open_checkin(tournament_id, record.revision)
-            except TournamentChanged:
-                raise Refusal("The tournament changed just now; try again.") from None
             return await self.state(tournament_id)
 
     async def check_in(self, tournament_id: int, user_id: int) -> TournamentState:
@@ -252,10 +255,8 @@ class TournamentService:
                 raise Refusal(f"You are not entered in **{record.name}**: join first.")
             if mine[0].checked_in:
                 raise Refusal("You have already checked in.")
-            try:
+            with _lost_race():
                 await self.store.check_in(tournament_id, record.revision, mine[0].id)
-            except TournamentChanged:
-                raise Refusal("The tournament changed just now; try again.") from None
             return await self.state(tournament_id)
 
     # ------------------------------------------------------------------ start
@@ -283,11 +284,9 @@ class TournamentService:
             pure = [Entrant(e.id, e.name, e.is_bot, seeding[e.id][0], seeding[e.id][1]) for e in players]
             step = next_step(settings, pure, planned, [])
             plan = self._plan(record, step)
-            try:
+            with _lost_race():
                 await self.store.start_tournament(tournament_id, record.revision, planned_rounds=planned, lots=seeding,
                                                   no_shows=[e.id for e in no_shows], first=plan)
-            except TournamentChanged:
-                raise Refusal("The tournament changed just now; try again.") from None
         await self.progress(tournament_id)  # a first round of byes only moves straight on
         return StartOutcome(await self.state(tournament_id), no_shows)
 
@@ -465,10 +464,8 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             self._require_organiser(record, user_id, is_manager, "cancel the tournament")
-            try:
+            with _lost_race():
                 await self.store.cancel_tournament(tournament_id, record.revision)
-            except TournamentChanged:
-                raise Refusal("The tournament changed just now; try again.") from None
             places = [p for p in await self.store.round_places(tournament_id)
                       if p.status == "playing" and p.table_id is not None]
         closed = []
