@@ -182,13 +182,18 @@ async def test_status_links_the_tables_and_a_restart_mid_round_loses_nothing(wor
     assert "Round 1 of 3" in text
 
 
-async def test_cancel_closes_the_tables_in_play(world: Any, db_path: str) -> None:
-    alice, bob = world.members["alice"], world.members["bob"]
-    await pace_bots(world)
+async def alice_and_bob_playing(world: Any) -> Any:
+    """A Pedwar Swiss event of alice and bob, started (bots paced); returns alice, its organiser."""
+    alice = await pace_bots(world)
     await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss")
     await alice.slash(world.channel, "tournament join")
-    await bob.slash(world.channel, "tournament join")
+    await world.members["bob"].slash(world.channel, "tournament join")
     await alice.slash(world.channel, "tournament start")
+    return alice
+
+
+async def test_cancel_closes_the_tables_in_play(world: Any, db_path: str) -> None:
+    alice = await alice_and_bob_playing(world)
     result = await alice.slash(world.channel, "tournament cancel")
     assert "cancelled" in answer_text(result)
     assert tournament(db_path)["status"] == "cancelled"
@@ -290,12 +295,7 @@ async def test_every_tournament_control_is_answered_before_and_after_a_restart(w
 
 
 async def test_a_tournament_table_cannot_be_abandoned_while_the_event_runs(world: Any, db_path: str) -> None:
-    alice, bob = world.members["alice"], world.members["bob"]
-    await pace_bots(world)
-    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss")
-    await alice.slash(world.channel, "tournament join")
-    await bob.slash(world.channel, "tournament join")
-    await alice.slash(world.channel, "tournament start")
+    alice = await alice_and_bob_playing(world)
     [thread] = playing_threads(world, db_path)
     await refused(alice, thread, db_path, "game abandon", "/tournament advance")
     await alice.slash(world.channel, "tournament cancel")
