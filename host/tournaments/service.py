@@ -38,7 +38,7 @@ from host.tables import MAX_BOTS_NAMES, TableService
 from host.tournaments.bracket_view import MatchRow, bracket_view
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
-from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, next_step
+from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage, next_step
 from host.tournaments.refusals import TournamentRefusal
 from host.tournaments.settings import Settings, check_start, make_settings
 from host.tournaments.standings import standings
@@ -483,7 +483,7 @@ class TournamentService:
         """The standings of the main stage (Swiss or round robin; a bracket's entrants by results)."""
         state = await self.state(tournament_id)
         pure, dropped = self.pure_entrants(state)
-        stage = {"swiss": "swiss", "round_robin": "round_robin"}.get(state.record.format, "elimination")
+        stage = main_stage(Format(state.record.format))
         history = [PlayedRound(r.results, r.byes) for r in self.played(state) if r.stage == stage]
         return state, standings(pure, history, dropped)
 
