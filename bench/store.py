@@ -150,13 +150,13 @@ async def breakdown(tables: TableService, count: int) -> tuple[float, float, flo
         setattr(store, name, timed(fn))
     backend = store._backend
     for connection in (backend._writer, backend._reader):  # type: ignore[attr-defined] # counts on both
-        await connection.set_trace_callback(trace)
+        connection.set_trace_callback(trace)
     try:
         times, _ = await human_path(tables, count)
         opening = statements  # includes opening the tables; subtract it below
     finally:
         for connection in (backend._writer, backend._reader):  # type: ignore[attr-defined]
-            await connection.set_trace_callback(None)
+            connection.set_trace_callback(None)
         for name in originals:
             delattr(store, name)  # back to the class methods
     total = sum(times)
@@ -209,8 +209,8 @@ async def bench_sqlite(count: int, failures: list[str]) -> None:
     print("   actions/s = committed actions per second of time spent inside the call (one SQLite")
     print("   transaction each); ms = latency of one call (median / 99th percentile / max).")
     print("   TableService.act: lock + load table + legality check + engine apply + dump + commit + reload;")
-    print(f"   Instrumented act run: ~{per_action:.1f} SQL statements per action (each an aiosqlite thread"
-          f" round trip); {store_share:.0%} of the {mean_s * 1000:.2f} ms mean is spent awaiting"
+    print(f"   Instrumented act run: ~{per_action:.1f} SQL statements per action (each a call on the"
+          f" event loop's thread); {store_share:.0%} of the {mean_s * 1000:.2f} ms mean is spent awaiting"
           " Store.get_table/commit_action.")
     print(f"   {used} tables played. Raw commits used a {snap}-byte mid-game snapshot. DB + WAL at the end: "
           f"{size / 1024 / 1024:.1f} MiB.")

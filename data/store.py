@@ -116,8 +116,8 @@ class ActionRecord:
 class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
     """The one store interface: every write through :meth:`transaction`, reads of committed data only."""
 
-    # aiosqlite's worker thread is not a daemon and asyncpg's pools hold sockets: a store
-    # left open keeps the process alive at exit, so tests close whatever the bots they drove opened.
+    # asyncpg's pools hold sockets and a SQLite store's checkpoint runs in a worker thread: a store
+    # left open can keep the process alive at exit, so tests close whatever the bots they drove opened.
     _open: ClassVar[set[Store]] = set()
 
     @classmethod

@@ -77,7 +77,7 @@ async def test_the_read_connection_cannot_write(store: Store) -> None:
     sql = "UPDATE game_tables SET status = 'abandoned'"
     if store._backend.name == "sqlite":
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
-            await store._backend._reader.execute(sql)  # type: ignore[attr-defined]
+            store._backend._reader.execute(sql)  # type: ignore[attr-defined]
     else:
         import asyncpg
 
