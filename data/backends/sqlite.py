@@ -9,9 +9,11 @@ of moves at 56 tables the lock was held for half of the burst). Called inline, a
 lock only for its own work.
 
 What could take longer is kept off the loop: the WAL checkpoint, which copies the log into the
-database file and waits for the disk. Commits never run it (``wal_autocheckpoint=0``); after every
-``CHECKPOINT_EVERY`` commits a worker thread runs a PASSIVE one on a connection of its own, which
-never blocks a writer.
+database file and waits for the disk. Commits never run it (``wal_autocheckpoint=0``). After every
+``CHECKPOINT_EVERY`` commits, the next transaction first runs one in a worker thread, on the write
+connection and holding the write lock: with no writer running meanwhile it copies the whole log, so
+the log starts again from its beginning instead of growing for as long as writes keep coming (a
+checkpoint beside a busy writer never catches up). The event loop goes on meanwhile; only writes wait.
 
 The write connection is touched only by :meth:`SqliteBackend.transaction`, one transaction at a time.
 The read-only connection in WAL mode sees exactly what has been committed, never another coroutine's
@@ -21,6 +23,7 @@ half-done transaction.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -30,6 +33,8 @@ from urllib.parse import quote
 
 from data.backends.base import SCHEMA_VERSION_TABLE, IntegrityError, Row, Tx, TxClosed, Written
 from data.sql import split_statements, to_sqlite
+
+log = logging.getLogger(__name__)
 
 #: Commits between two checkpoints: SQLite's own default is 1,000 pages, and a move writes two or three.
 CHECKPOINT_EVERY = 400
@@ -55,11 +60,9 @@ def _connect(target: str, *, uri: bool = False) -> sqlite3.Connection:
     return conn
 
 
-def _checkpoint(path: str) -> None:
-    """Copy the WAL into the database file without blocking writers (a worker thread runs this)."""
-    with closing(_connect(path)) as conn:
-        conn.execute("PRAGMA busy_timeout=5000")
-        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+def _checkpoint(conn: sqlite3.Connection) -> None:
+    """Copy the WAL into the database file (a worker thread runs this, under the write lock)."""
+    _fetch(conn, "PRAGMA wal_checkpoint(PASSIVE)", ())
 
 
 class SqliteTx(Tx):
@@ -94,7 +97,6 @@ class SqliteBackend:
         self._tx_lock = asyncio.Lock()
         self._closed = False
         self._commits = 0
-        self._checkpointing: asyncio.Future[None] | None = None
 
     @classmethod
     async def open(cls, path: str) -> SqliteBackend:
@@ -111,11 +113,9 @@ class SqliteBackend:
         return cls(writer, reader, path)
 
     async def close(self) -> None:
-        """Wait for the transaction and the checkpoint in flight, then close both connections."""
+        """Wait for the transaction in flight, then close both connections."""
         self._closed = True
         async with self._tx_lock:
-            if self._checkpointing is not None:
-                await asyncio.shield(self._checkpointing)
             self._reader.close()
             self._writer.close()
 
@@ -128,6 +128,8 @@ class SqliteBackend:
         async with self._tx_lock:
             if self._closed:
                 raise TxClosed("the store is closed")
+            if self._commits >= CHECKPOINT_EVERY:
+                await self._checkpoint()
             self._writer.execute("BEGIN IMMEDIATE").close()
             tx = SqliteTx(self._writer)
             tx.one_statement = one_statement
@@ -139,20 +141,17 @@ class SqliteBackend:
                 raise
             tx._end()
             self._writer.execute("COMMIT").close()
-            self._committed()
+            self._commits += 1
 
-    def _committed(self) -> None:
-        self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and self._checkpointing is None:
-            self._commits = 0
-            self._checkpointing = asyncio.get_running_loop().run_in_executor(None, _checkpoint, self.location)
-            self._checkpointing.add_done_callback(self._checkpointed)
-
-    def _checkpointed(self, done: asyncio.Future[None]) -> None:
-        self._checkpointing = None
-        if not done.cancelled() and done.exception() is not None:
-            # A failed checkpoint loses nothing (the WAL keeps every commit); the next one retries.
-            self._commits = CHECKPOINT_EVERY
+    async def _checkpoint(self) -> None:
+        """Run under the write lock, before a transaction begins."""
+        self._commits = 0
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, _checkpoint, self._writer)
+        except sqlite3.Error as exc:
+            # Nothing is lost (the WAL keeps every commit), and the transaction goes ahead; try again soon.
+            log.warning("SQLite checkpoint failed (%s); the log grows until one succeeds", exc)
+            self._commits = CHECKPOINT_EVERY // 2
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         return next(iter(_fetch(self._reader, to_sqlite(sql), params)), None)

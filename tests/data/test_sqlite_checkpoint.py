@@ -1,7 +1,8 @@
-"""SQLite runs its statements on the event loop's thread, and only the WAL checkpoint in a worker thread."""
+"""SQLite runs its statements on the event loop's thread; only the WAL checkpoint goes to a worker thread."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from contextlib import closing
@@ -16,13 +17,11 @@ CHECKPOINT = backend_module._checkpoint
 
 
 async def opened(path: str) -> Store:
-    """A migrated store whose commit count starts at zero (opening it committed the migrations)."""
+    """A migrated store whose commit count starts at zero, its schema in the main file."""
     store = await Store.open(path)
     backend: Any = store._backend
-    if backend._checkpointing is not None:
-        await backend._checkpointing
     backend._commits = 0
-    CHECKPOINT(path)  # the schema in the main file, so that it can be read without the WAL
+    CHECKPOINT(backend._writer)  # so that the main file can be read without the WAL
     return store
 
 
@@ -39,84 +38,72 @@ def rows_in_the_main_file(path: str) -> int:
         return int(conn.execute("SELECT COUNT(*) FROM guild_settings").fetchone()[0])
 
 
-async def test_commits_never_checkpoint_inline_and_a_worker_thread_does_every_so_often(
+async def test_commits_never_checkpoint_and_every_so_often_a_worker_thread_does_before_a_transaction(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(backend_module, "CHECKPOINT_EVERY", 3)
     threads: list[int] = []
-    checkpoint = backend_module._checkpoint
 
-    def recorded(path: str) -> None:
+    def recorded(conn: sqlite3.Connection) -> None:
         threads.append(threading.get_ident())
-        checkpoint(path)
+        CHECKPOINT(conn)
 
     monkeypatch.setattr(backend_module, "_checkpoint", recorded)
     path = str(tmp_path / "deckhand.sqlite3")
     store = await opened(path)
-    threads.clear()
     try:
         async with store.transaction() as tx:
             assert (await tx.fetchone("PRAGMA wal_autocheckpoint"))[0] == 0  # type: ignore[index]
-        await insert_settings(store, 1)
-        assert threads == [] and rows_in_the_main_file(path) == 0, "two commits: still only in the WAL"
-        await insert_settings(store, 1, start=1)
-        running = store._backend._checkpointing  # type: ignore[attr-defined]
-        assert running is not None
-        await running
-        assert threads and threads[0] != threading.get_ident(), "the checkpoint ran off the event loop's thread"
-        assert rows_in_the_main_file(path) == 2
-        await insert_settings(store, 2, start=2)
+        await insert_settings(store, 2)
+        assert threads == [] and rows_in_the_main_file(path) == 0, "three commits: all still in the WAL"
+        await insert_settings(store, 1, start=2)
+        assert len(threads) == 1 and threads[0] != threading.get_ident(), "checkpointed off the loop's thread"
+        assert rows_in_the_main_file(path) == 2, "the checkpoint ran before the fourth transaction began"
+        await insert_settings(store, 2, start=3)
         assert len(threads) == 1 and rows_in_the_main_file(path) == 2
     finally:
         await store.close()
 
 
-async def test_a_failed_checkpoint_is_tried_again_at_the_next_commit(
-        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backend_module, "CHECKPOINT_EVERY", 2)
-    calls: list[str] = []
-    checkpoint = backend_module._checkpoint
-
-    def fails_once(path: str) -> None:
-        calls.append(path)
-        if len(calls) == 1:
-            raise sqlite3.OperationalError("disk I/O error")
-        checkpoint(path)
-
-    monkeypatch.setattr(backend_module, "_checkpoint", fails_once)
+async def test_under_writes_without_a_pause_the_log_stays_small(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkpoint beside a busy writer never catches up, and the WAL would grow for as long as writes
+    keep coming: here each runs alone, under the write lock, and the log starts again from the top."""
+    monkeypatch.setattr(backend_module, "CHECKPOINT_EVERY", 50)
     path = str(tmp_path / "deckhand.sqlite3")
     store = await opened(path)
-    calls.clear()
     try:
-        await insert_settings(store, 2)
-        first = store._backend._checkpointing  # type: ignore[attr-defined]
-        with pytest.raises(sqlite3.OperationalError):
-            await first
-        await insert_settings(store, 1, start=2)
-        second = store._backend._checkpointing  # type: ignore[attr-defined]
-        assert second is not None and second is not first
-        await second
-        assert len(calls) == 2 and rows_in_the_main_file(path) == 3
+        for i in range(2000):
+            async with store.transaction() as tx:
+                await tx.execute("INSERT INTO guild_settings (guild_id, name, value) VALUES (?, 'bot_level', ?)",
+                                 (i, "x" * 3000))
+        assert rows_in_the_main_file(path) >= 1950
+        # 2,000 rows of 3 KB would make a 6 MB log; 50 commits of one row each fit in well under 1 MB.
+        assert os.path.getsize(path + "-wal") < 1_000_000
     finally:
         await store.close()
 
 
-async def test_close_waits_for_a_checkpoint_in_flight(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(backend_module, "CHECKPOINT_EVERY", 1)
-    release = threading.Event()
-    done: list[bool] = []
-    checkpoint = backend_module._checkpoint
+async def test_a_failed_checkpoint_loses_nothing_and_is_tried_again_later(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(backend_module, "CHECKPOINT_EVERY", 4)
+    calls: list[int] = []
 
-    def slow(path: str) -> None:
-        release.wait(5)
-        checkpoint(path)
-        done.append(True)
+    def fails_once(conn: sqlite3.Connection) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("disk I/O error")
+        CHECKPOINT(conn)
 
-    monkeypatch.setattr(backend_module, "_checkpoint", slow)
-    release.set()
-    store = await opened(str(tmp_path / "deckhand.sqlite3"))
-    release.clear()
-    done.clear()
-    await insert_settings(store, 1)
-    threading.Timer(0.05, release.set).start()
-    await store.close()
-    assert done == [True]
+    monkeypatch.setattr(backend_module, "_checkpoint", fails_once)
+    path = str(tmp_path / "deckhand.sqlite3")
+    store = await opened(path)
+    try:
+        await insert_settings(store, 5)
+        assert len(calls) == 1 and "checkpoint failed" in caplog.text
+        assert rows_in_the_main_file(path) == 0
+        await insert_settings(store, 2, start=5)
+        assert len(calls) == 2, "tried again after half the interval"
+        assert rows_in_the_main_file(path) == 6
+        rows = await store._backend.fetchone("SELECT COUNT(*) FROM guild_settings")
+        assert rows is not None and rows[0] == 7
+    finally:
+        await store.close()
