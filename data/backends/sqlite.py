@@ -129,7 +129,7 @@ class SqliteBackend:
             if self._closed:
                 raise TxClosed("the store is closed")
             if self._commits >= CHECKPOINT_EVERY:
-                await self._checkpoint()
+                await self._checkpoint(self._writer)
             self._writer.execute("BEGIN IMMEDIATE").close()
             tx = SqliteTx(self._writer)
             tx.one_statement = one_statement
@@ -143,11 +143,11 @@ class SqliteBackend:
             self._writer.execute("COMMIT").close()
             self._commits += 1
 
-    async def _checkpoint(self) -> None:
+    async def _checkpoint(self, writer: sqlite3.Connection) -> None:
         """Run under the write lock, before a transaction begins."""
         self._commits = 0
         try:
-            await asyncio.get_running_loop().run_in_executor(None, _checkpoint, self._writer)
+            await asyncio.get_running_loop().run_in_executor(None, _checkpoint, writer)
         except sqlite3.Error as exc:
             # Nothing is lost (the WAL keeps every commit), and the transaction goes ahead; try again soon.
             log.warning("SQLite checkpoint failed (%s); the log grows until one succeeds", exc)
