@@ -28,6 +28,7 @@ from cogs.controls import ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
+from cogs.presenter import RENDER_POOL
 from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
@@ -122,6 +123,8 @@ class DeckhandBot(commands.Bot):
         self.tables.delay_for = self.server_settings.cached_delay
         self.tables.level_for = self.server_settings.cached_level
         self.bot_pool = BotPool()
+        if not RENDER_POOL.started:
+            RENDER_POOL.start()  # the workers load their fonts while the bot connects
         self.tables.think = self.bot_pool.think
         self.flow = TableFlow(self, self.tables, self.guard, self.settings.bot_delay)
         self.flow.settings = self.server_settings
@@ -342,12 +345,15 @@ def main(argv: list[str] | None = None) -> int:
         pass
     settings = Settings.from_env()
     setup_logging(settings.log_level)
-    if args.sandbox or not settings.token:
-        if not args.sandbox:
-            log.info("no DISCORD_TOKEN set: starting the offline sandbox")
-        asyncio.run(run_sandbox(settings))
-    else:
-        asyncio.run(run_discord(settings))
+    try:
+        if args.sandbox or not settings.token:
+            if not args.sandbox:
+                log.info("no DISCORD_TOKEN set: starting the offline sandbox")
+            asyncio.run(run_sandbox(settings))
+        else:
+            asyncio.run(run_discord(settings))
+    finally:
+        RENDER_POOL.close()  # shared by every bot of the process, so stopped with the process
     return 0
 
 

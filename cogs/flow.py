@@ -15,7 +15,7 @@ from discord.ext import commands
 from cogs.controls import Control
 from cogs.guard import Guard
 from cogs.menu import NAV
-from cogs.presenter import Outgoing, hand_message, lobby_message, table_message
+from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_message, table_message
 from data.store import ActionRecord, TableRecord
 from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
 from engines import get_engine
@@ -158,9 +158,10 @@ class TableFlow:
             await reply(interaction, out, ephemeral=True)
 
     async def after_action(self, interaction: discord.Interaction, outcome: ActOutcome, *, edit: bool) -> None:
-        """Acknowledge the actor with their fresh panel, then tell the table."""
+        """Acknowledge the actor (with their fresh panel if they still have a move to make), then tell the table."""
         info = await self.tables.hand(outcome.table.id, interaction.user.id)
-        out = await hand_message(info, note=f"✅ {outcome.line.replace('**', '')}")
+        note = f"✅ {outcome.line.replace('**', '')}"
+        out = await hand_message(info, note=note) if info.choices else move_done_message(info, note)
         message = interaction.message
         if edit and message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(**out.edit_kwargs())

@@ -15,7 +15,6 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs.presenter import ARRIVAL, ARRIVALS
 from host import Refusal, StaleClick
 
 log = logging.getLogger(__name__)
@@ -53,7 +52,6 @@ class Guard:
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
-        ARRIVAL.set(next(ARRIVALS))  # this interaction's images are drawn before later ones'
         try:
             await work()
         except Exception as exc:  # noqa: BLE001 - every failure must become an answer

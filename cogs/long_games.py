@@ -14,7 +14,7 @@ import discord
 import render
 from cogs.flow import is_manager, reply
 from cogs.guard import tell
-from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, lobby_message, off_loop
+from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, drawn, lobby_message
 from data.store import TableRecord
 from engines import get_engine
 from host import Refusal, SeatNotice
@@ -208,7 +208,7 @@ async def replay(cog: GameCog, interaction: discord.Interaction, move: int, tabl
     names = seat_names(record)
     view = engine.view(state, None)
     last = collapse([a.label for a in actions[:move]])[-1:] or ["The deal"]
-    image = await off_loop(render.table_png, record.game, view, names, last[0].replace("**", ""))
+    image = await drawn(record.id, render.table_png, record.game, view, names, last[0].replace("**", ""))
     alt = render.alt_text(record.game, view, names, last[0].replace("**", ""))
     out = Outgoing(f"**{engine.title}** · table #{record.id} · after move {move}: {last[0]}"[:2000],
                    [discord.File(io.BytesIO(image), filename="table.png", description=alt[:1024])])

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import functools
 import io
-import itertools
 import logging
-import math
-import queue
 import re
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +20,7 @@ from host import HandInfo, TableService
 from host.durations import describe
 from host.names import fill_names
 from host.tables import seat_names
+from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
@@ -61,42 +55,14 @@ class Outgoing:
                 "allowed_mentions": self.mentions}
 
 
-#: The order in which interactions arrived; ``ARRIVAL`` is the one being handled (set by the guard).
-ARRIVALS = itertools.count()
-ARRIVAL: contextvars.ContextVar[int | None] = contextvars.ContextVar("deckhand_arrival", default=None)
+#: Table and hand images are drawn in worker processes, a table always in the same one (render/pool.py):
+#: shared by every bot of the process, started by the first bot's set-up, stopped when the process ends.
+RENDER_POOL = RenderPool()
 
 
-class _FirstComeFirst(queue.PriorityQueue):  # type: ignore[type-arg]
-    """A render pool's work queue: the images of the interaction that arrived first are drawn first, so in
-    a burst each move is answered in turn instead of every move waiting for all the others' images.
-    Work from no interaction (the scheduler's) queues as if it arrived when submitted."""
-
-    _order = itertools.count()
-
-    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
-        arrival = ARRIVAL.get()
-        key = math.inf if item is None else (arrival if arrival is not None else next(ARRIVALS))
-        super().put((key, next(self._order), item), block, timeout)
-
-    def get(self, block: bool = True, timeout: float | None = None) -> Any:
-        return super().get(block, timeout)[2]
-
-
-class _RenderPool(ThreadPoolExecutor):
-    def __init__(self, workers: int) -> None:
-        super().__init__(max_workers=workers, thread_name_prefix="deckhand-render")
-        self._work_queue = _FirstComeFirst()  # type: ignore[assignment]
-
-
-#: Table and hand images are drawn here, off the event loop: an image costs 5-25 ms of CPU, and a burst of
-#: moves at many tables would otherwise hold the loop (and every other click) for each of them. Two threads,
-#: one per core: ``render`` draws one image at a time and encodes PNGs in parallel (without the GIL).
-_RENDER_POOL = _RenderPool(2)
-
-
-async def off_loop(fn: Callable[..., Any], /, *args: Any) -> Any:
-    """``fn(*args)`` in the render threads."""
-    return await asyncio.get_running_loop().run_in_executor(_RENDER_POOL, functools.partial(fn, *args))
+async def drawn(table_id: int, fn: Callable[..., bytes], /, *args: Any) -> bytes:
+    """``fn(*args)``, a PNG of table ``table_id``, drawn off the event loop in the table's render lane."""
+    return await RENDER_POOL.draw(table_id, fn, *args)
 
 
 def _png(data: bytes, name: str, description: str | None = None) -> discord.File:
@@ -186,7 +152,7 @@ async def table_message(tables: TableService, table: TableRecord, lines: list[st
         controls.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
     last = recent[-1].replace("**", "") if recent else None
-    image = await off_loop(render.table_png, table.game, view, names, last)
+    image = await drawn(table.id, render.table_png, table.game, view, names, last)
     alt = render.alt_text(table.game, view, names, last)
     return Outgoing(_clip("\n".join(body)), [_png(image, "table.png", alt)], controls, embed)
 
@@ -209,7 +175,7 @@ def hand_controls(info: HandInfo, prefix: str = "") -> discord.ui.View | None:
     return view
 
 
-async def hand_message(info: HandInfo, prefix: str = "", note: str = "") -> Outgoing:
+def _hand_lines(info: HandInfo, note: str) -> list[str]:
     table = info.table
     engine = get_engine(table.game)
     names = seat_names(table)
@@ -225,9 +191,28 @@ async def hand_message(info: HandInfo, prefix: str = "", note: str = "") -> Outg
                      "or use `/play`.")
     else:
         lines.append("Waiting for " + ", ".join(names[s] for s in info.to_act) + ".")
-    image = await off_loop(render.hand_png, table.game, info.view, info.seat, names)
+    return lines
+
+
+async def hand_message(info: HandInfo, prefix: str = "", note: str = "") -> Outgoing:
+    """The seat's private panel: the hand image and the controls for its legal moves."""
+    table = info.table
+    engine = get_engine(table.game)
+    names = seat_names(table)
+    lines = _hand_lines(info, note)
+    image = await drawn(table.id, render.hand_png, table.game, info.view, info.seat, names)
     alt = f"Your hand at {engine.title}, table #{table.id}. " + " ".join(lines[-2:]).replace("*", "")
     return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png", alt)], hand_controls(info, prefix))
+
+
+def move_done_message(info: HandInfo, note: str) -> Outgoing:
+    """After a move that leaves the seat nothing to do: what was done and whom the table waits for, in
+    words. No hand image: the player cannot act on it, and drawing one for every move of every table
+    doubled the work of a move (the next **Hand / act** shows the hand as it then is)."""
+    lines = _hand_lines(info, note)
+    if info.table.status == "playing":
+        lines.append("Your hand: **Hand / act** on the table message.")
+    return Outgoing(_clip("\n".join(lines)))
 
 
 def lobby_message(table: TableRecord, note: str = "") -> Outgoing:

@@ -22,11 +22,12 @@ from typing import Any
 
 from PIL import Image
 
+from engines import GAME_IDS
 from render.alt import alt_text
 from render.common import FELT_DARK, GOLD, to_png
 from render.layout import PAD, SMALL, label
 
-__all__ = ["alt_text", "hand_png", "table_png"]
+__all__ = ["alt_text", "hand_png", "table_png", "warm"]
 
 #: Drawing shares fonts (FreeType faces) and caches between images, so one thread draws at a time;
 #: the PNG encode, the largest part of an image's cost, runs outside it (Pillow releases the GIL there),
@@ -74,3 +75,12 @@ def hand_png(game_id: str, view: dict[str, Any], seat: int, names: list[str]) ->
     with _DRAWING:
         img = _module(game_id).hand_image(view, seat, names)
     return to_png(img)
+
+
+def warm() -> None:
+    """Import every renderer and load every font once (a render worker does this when it starts)."""
+    for game_id in GAME_IDS:
+        _module(game_id)
+    strip = Image.new("RGB", (400, 40), FELT_DARK)
+    for bold in (False, True):
+        label(strip, (PAD, PAD), "Deckhand 王 한 🃏", SMALL, GOLD, (0, 0, 400, 40), bold=bold)

@@ -8,7 +8,7 @@ direction were unclear.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -32,6 +32,7 @@ from render.common import (
 from render.common import draw_text as _draw
 from render.common import to_palette as _to_palette
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
+from render.strips import Strip, stack
 
 BIG_W, BIG_H = 120, 168       # pile and hand cards
 MINI_W, MINI_H = 66, 90       # face-up reserve cards in the seat rows
@@ -110,17 +111,12 @@ def play_order(view: dict[str, Any]) -> list[int]:
 
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     n = view["num_players"]
-    height = HEAD_H + CENTRE_H + 60 + n * (ROW_H + PAD) + PAD
-    img, d = new_canvas(WIDTH, height)
     swap = view.get("phase") == "swap"
     over = bool(view.get("over"))
     to_act = set(view.get("to_act", []))
 
     # ---- header: title and the one line that says what is going on
-    head = (0, 0, WIDTH, HEAD_H)
-    label(img, (2 * PAD, PAD), "Do Over!", TITLE, GOLD, head, bold=True)
     turns = f"turn {view.get('turns', 0) + 1} of max {view.get('max_turns', '?')}"
-    label(img, (WIDTH - 2 * PAD, PAD + 4), turns, SMALL, GREY, head, "ra")
     if over:
         winner = view.get("winner")
         line = f"{_name(names, winner)} wins!" if winner is not None else "Turn limit reached"
@@ -129,13 +125,72 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         line = f"Swap step: {ready} of {n} ready"
     else:
         line = f"{_name(names, view.get('current', 0))} to play: beat {view.get('pile_value', 0)}"
-    label(img, (2 * PAD, 54), line, BODY, HIGHLIGHT if not over else GOLD, head, bold=True, inset=2 * PAD)
 
-    # ---- centre: the pile (top cards), its value, the draw pile
-    cy = HEAD_H
-    centre = panel(d, (PAD, cy, WIDTH - PAD, cy + CENTRE_H), FELT_DARK)
+    def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        box = (0, 0, WIDTH, HEAD_H)
+        label(img, (2 * PAD, PAD), "Do Over!", TITLE, GOLD, box, bold=True)
+        label(img, (WIDTH - 2 * PAD, PAD + 4), turns, SMALL, GREY, box, "ra")
+        label(img, (2 * PAD, 54), line, BODY, HIGHLIGHT if not over else GOLD, box, bold=True, inset=2 * PAD)
+
+    strips = [Strip(HEAD_H, head, ("head", turns, line, over))]
+    # ---- centre: the pile (top cards), its value, the draw pile; the felt below it belongs to it
     pile = view.get("pile", [])
-    top = pile[-4:]
+    top = tuple(pile[-4:])
+    value = view.get("pile_value", 0)
+    count = view.get("pile_count", len(pile))
+    draw_count = view.get("draw_count", 0)
+    removed = view.get("removed_count", 0)
+    strips.append(Strip(CENTRE_H + PAD, lambda img, d: _centre(img, d, top, value, count, draw_count, removed),
+                        ("centre", top, value, count, draw_count, removed)))
+    # ---- seats, in the order of play
+    ltr = view.get("direction", "clockwise") == "clockwise"
+    strips.append(Strip(ORDER_H, lambda img, d: _order_line(img, ltr), ("order", ltr)))
+    outcome = view.get("outcome") if over else None
+    for k, s in enumerate(play_order(view)):
+        seat = view["seats"][s]
+        acting = s in to_act
+        now = (k == 0 and not over and not swap)
+        tag = ("now" if now else "next" if k == 1 and not over and not swap else "")
+        if outcome:
+            tag = f"#{outcome[s]}"
+        if swap:
+            state = "ready" if seat.get("ready") else "swapping"
+        else:
+            state = {"hand": "from Hand", "up": "from face-up", "down": "flips blind"}.get(seat.get("source") or "",
+                                                                                       "")
+        detail = f"Hand {seat['hand_count']} · {seat.get('down_count', sum(seat['down']))} down"
+        info = f"{detail} · {state}" if state else detail
+        # What the three reserve slots show: a face-up card, a back, or nothing.
+        ups, downs = seat["up"], seat["down"]
+        reserve = tuple(ups[j] if ups[j] is not None else bool(downs[j]) for j in range(3))
+        row = _SeatRow(now, acting, tag, _name(names, s), info, reserve, str(seat["cards_left"]))
+        strips.append(Strip(ROW_H + PAD, lambda img, d, row=row: _seat_row(img, d, row), ("seat", row)))
+    # The picture has always ended with this much felt below the last row.
+    strips.append(Strip(60 - ORDER_H, lambda img, d: None, "end"))
+    return stack(WIDTH, strips, _palette())
+
+
+ORDER_H = 54
+
+
+class _SeatRow(NamedTuple):
+    """Everything a seat's row shows (its strip's key)."""
+
+    now: bool
+    acting: bool
+    tag: str
+    name: str
+    info: str
+    #: Per reserve slot: the face-up card's code, else True for a face-down card, False for none.
+    reserve: tuple[str | bool, ...]
+    left: str
+
+
+def _centre(img: Image.Image, d: ImageDraw.ImageDraw, top: tuple[str, ...], value: int, count: int,
+            draw_count: int, removed: int) -> None:
+    """The pile's top cards and value, the draw pile and the cards out of the game, at the top of its strip."""
+    cy = 0
+    centre = panel(d, (PAD, cy, WIDTH - PAD, cy + CENTRE_H), FELT_DARK)
     px, py = 2 * PAD + 4, cy + 2 * PAD
     if not top:
         img.paste(empty_slot(BIG_W, BIG_H), (px, py))
@@ -144,59 +199,43 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         paste_card(img, face(code), (px + i * 40, py), highlight=(i == len(top) - 1))
     vx = px + BIG_W + 40 * 3 + 24
     label(img, (vx, py), "Pile value", SMALL, WHITE, centre)
-    label(img, (vx, py + 28), str(view.get("pile_value", 0)), 2 * BIG, GOLD, centre, bold=True)
-    label(img, (vx, py + 136), _cards(view.get("pile_count", len(pile))), SMALL, WHITE, centre)
+    label(img, (vx, py + 28), str(value), 2 * BIG, GOLD, centre, bold=True)
+    label(img, (vx, py + 136), _cards(count), SMALL, WHITE, centre)
     dx = WIDTH - 2 * PAD - 4 - 100
-    draw_count = view.get("draw_count", 0)
     img.paste(card_back(100, 140) if draw_count else empty_slot(100, 140), (dx, py))
     if draw_count:
         label(img, (dx + 50, py + 70), str(draw_count), BIG, WHITE, centre, "mm", bold=True)
     label(img, (dx + 50, py + 150), "draw pile", SMALL, WHITE, centre, "ma")
-    label(img, (px, py + BIG_H + 14), f"Out of the game: {view.get('removed_count', 0)}", SMALL, GREY, centre)
+    label(img, (px, py + BIG_H + 14), f"Out of the game: {removed}", SMALL, GREY, centre)
 
-    # ---- seats, in the order of play
-    y = cy + CENTRE_H + PAD
-    ltr = view.get("direction", "clockwise") == "clockwise"
-    order_box = (0, y, WIDTH, y + 54)
-    label(img, (2 * PAD, y + 8), "Order of play ↓", BODY, WHITE, order_box, bold=True)
-    label(img, (WIDTH - 2 * PAD, y + 12), "clockwise" if ltr else "reversed: counterclockwise", SMALL,
-          GOLD, order_box, "ra")
-    y += 54
-    outcome = view.get("outcome") if over else None
-    for k, s in enumerate(play_order(view)):
-        seat = view["seats"][s]
-        acting = s in to_act
-        now = (k == 0 and not over and not swap)
-        box = panel(d, (PAD, y, WIDTH - PAD, y + ROW_H), NOW_BG if now else ROW_BG,
-                    HIGHLIGHT if acting else None, 4)
-        tag = ("now" if now else "next" if k == 1 and not over and not swap else "")
-        if outcome:
-            tag = f"#{outcome[s]}"
-        tag_box = (box[0], box[1], box[0] + 84, box[3])
-        label(img, (box[0] + 42, y + ROW_H // 2), tag, BODY if tag.startswith("#") else SMALL,
-              HIGHLIGHT if now else GOLD, tag_box, "mm", bold=True)
-        right = WIDTH - 2 * PAD - 96
-        reserve_x = right - 3 * (MINI_W + 6) - 8
-        name_box = (box[0] + 84, box[1], reserve_x - 8, box[3])
-        label(img, (name_box[0], y + 12), _name(names, s), BODY, GOLD if acting else WHITE, name_box, bold=True)
-        if swap:
-            state = "ready" if seat.get("ready") else "swapping"
-        else:
-            state = {"hand": "from Hand", "up": "from face-up", "down": "flips blind"}.get(seat.get("source") or "",
-                                                                                       "")
-        detail = f"Hand {seat['hand_count']} · {seat.get('down_count', sum(seat['down']))} down"
-        label(img, (name_box[0], y + 60), f"{detail} · {state}" if state else detail, SMALL, GREY, name_box)
-        for j in range(3):
-            rx = reserve_x + j * (MINI_W + 6)
-            up, down = seat["up"][j], seat["down"][j]
-            card = face(up, MINI_W, MINI_H) if up is not None else (
-                card_back(MINI_W, MINI_H) if down else empty_slot(MINI_W, MINI_H))
-            img.paste(card, (rx, y + (ROW_H - MINI_H) // 2))
-        left_box = (right, box[1], box[2], box[3])
-        label(img, (box[2] - 2 * PAD, y + 6), str(seat["cards_left"]), BIG, GOLD, left_box, "ra", bold=True)
-        label(img, (box[2] - 2 * PAD, y + 66), "left", SMALL, WHITE, left_box, "ra")
-        y += ROW_H + PAD
-    return to_palette(img)
+
+def _order_line(img: Image.Image, ltr: bool) -> None:
+    box = (0, 0, WIDTH, ORDER_H)
+    label(img, (2 * PAD, 8), "Order of play ↓", BODY, WHITE, box, bold=True)
+    label(img, (WIDTH - 2 * PAD, 12), "clockwise" if ltr else "reversed: counterclockwise", SMALL, GOLD, box, "ra")
+
+
+def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, row: _SeatRow) -> None:
+    """A seat's row, at the top of its strip: tag, name, hand and reserve, cards left."""
+    y = 0
+    box = panel(d, (PAD, y, WIDTH - PAD, y + ROW_H), NOW_BG if row.now else ROW_BG,
+                HIGHLIGHT if row.acting else None, 4)
+    tag_box = (box[0], box[1], box[0] + 84, box[3])
+    label(img, (box[0] + 42, y + ROW_H // 2), row.tag, BODY if row.tag.startswith("#") else SMALL,
+          HIGHLIGHT if row.now else GOLD, tag_box, "mm", bold=True)
+    right = WIDTH - 2 * PAD - 96
+    reserve_x = right - 3 * (MINI_W + 6) - 8
+    name_box = (box[0] + 84, box[1], reserve_x - 8, box[3])
+    label(img, (name_box[0], y + 12), row.name, BODY, GOLD if row.acting else WHITE, name_box, bold=True)
+    label(img, (name_box[0], y + 60), row.info, SMALL, GREY, name_box)
+    for j, slot in enumerate(row.reserve):
+        rx = reserve_x + j * (MINI_W + 6)
+        card = face(slot, MINI_W, MINI_H) if isinstance(slot, str) else (
+            card_back(MINI_W, MINI_H) if slot else empty_slot(MINI_W, MINI_H))
+        img.paste(card, (rx, y + (ROW_H - MINI_H) // 2))
+    left_box = (right, box[1], box[2], box[3])
+    label(img, (box[2] - 2 * PAD, y + 6), row.left, BIG, GOLD, left_box, "ra", bold=True)
+    label(img, (box[2] - 2 * PAD, y + 66), "left", SMALL, WHITE, left_box, "ra")
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:

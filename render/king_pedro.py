@@ -8,6 +8,7 @@ Trumps have a gold border and tint; cards legal now get a cyan frame, so the two
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -32,6 +33,7 @@ from render.common import (
     to_palette,
 )
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, name_label, panel
+from render.strips import Strip, stack
 
 SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (20, 130, 60)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
@@ -172,28 +174,22 @@ def _who_acts(view: dict[str, Any], names: list[str]) -> str:
 
 
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
-    height = HEAD_H + 2 * TEAM_H + CONTRACT_H + TRICK_H + 4 * (SEAT_H + PAD) + 4 * PAD
-    img, d = new_canvas(TABLE_W, height)
     trump = view.get("trump")
-    head = (0, 0, WIDTH, HEAD_H)
-    label(img, (2 * PAD, PAD), "King Pedro", TITLE, GOLD, head, bold=True)
-    label(img, (WIDTH - 2 * PAD, PAD + 4), f"round {view.get('round', 1)} · first to {view.get('target', 262)}",
-          SMALL, GREY, head, "ra")
-    label(img, (2 * PAD, 52), _who_acts(view, names), BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
-
-    # ---- teams: score, and during play the bidding team's points against its bid
-    y = HEAD_H
     bidder = view.get("bidder")
     bid = view.get("bid")
+    rnd = f"round {view.get('round', 1)} · first to {view.get('target', 262)}"
+    who = _who_acts(view, names)
+
+    def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        box = (0, 0, WIDTH, HEAD_H)
+        label(img, (2 * PAD, PAD), "King Pedro", TITLE, GOLD, box, bold=True)
+        label(img, (WIDTH - 2 * PAD, PAD + 4), rnd, SMALL, GREY, box, "ra")
+        label(img, (2 * PAD, 52), who, BODY, HIGHLIGHT, box, bold=True, inset=2 * PAD)
+
+    strips = [Strip(HEAD_H, head, ("head", rnd, who))]
+    # ---- teams: score, and during play the bidding team's points against its bid
     for team in (0, 1):
-        box = panel(d, (PAD, y, WIDTH - PAD, y + TEAM_H - PAD), BOX_BG, TEAM_COLOURS[team], 3)
         score = str(view.get("scores", [0, 0])[team])
-        sw = 170
-        left = (box[0], box[1], box[2] - sw, box[3])
-        room = left[2] - PAD - (box[0] + 2 * PAD)
-        team_line = fit_names([(f"{TEAM_NAMES[team]}: ", False), (_name(names, team), True), (" & ", False),
-                               (_name(names, team + 2), True)], BODY, room, bold=True)
-        label(img, (box[0] + 2 * PAD, y + 8), team_line, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
         pts = view.get("round_points", [0, 0])[team]
         tricks = view.get("tricks_won", [0, 0])[team]
         if view.get("phase") == "playing" and bid and bidder is not None and bidder % 2 == team:
@@ -202,21 +198,68 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
             line = f"{pts} points · {tricks} tricks this round"
         else:
             line = ""
-        if line:
-            label(img, (box[0] + 2 * PAD, y + 48), line, SMALL, WHITE, left, inset=PAD)
-        right = (box[2] - sw, box[1], box[2], box[3])
-        label(img, (box[2] - 2 * PAD, y + (TEAM_H - PAD) // 2), score, BIG, GOLD, right, "rm", bold=True)
-        y += TEAM_H
+        first, second = _name(names, team), _name(names, team + 2)
 
+        def team_band(img: Image.Image, d: ImageDraw.ImageDraw, team: int = team, first: str = first,
+                      second: str = second, line: str = line, score: str = score) -> None:
+            _team_band(img, d, team, first, second, line, score)
+
+        strips.append(Strip(TEAM_H, team_band, ("team", team, first, second, line, score)))
     # ---- the contract: bid, bidder, trump and the other five
+    bidder_name = _name(names, bidder)
+    other = (view.get("other_five_suit") or SAME_COLOUR[trump]) if trump else None
+    strips.append(Strip(CONTRACT_H, lambda img, d: _contract(img, d, bid, bidder_name, trump, other),
+                        ("contract", bid, bidder_name, trump, other)))
+    # The middle changes with nearly every move; its key is every view field it reads, and the names.
+    middle_key = ("middle", tuple(names), json.dumps({k: view[k] for k in _MIDDLE_FIELDS if k in view}, sort_keys=True))
+    strips.append(Strip(TRICK_H, lambda img, d: _middle(img, d, view, names, (PAD, 0, WIDTH - PAD, TRICK_H - PAD)),
+                        middle_key))
+    to_act = set(view.get("to_act", []))
+    for seat in range(4):
+        acting = seat in to_act
+        folded = seat in view.get("folded", [])
+        tags = _seat_tags(view, seat, acting, folded)
+        n = view.get("hand_counts", [0, 0, 0, 0])[seat]
+        name = _name(names, seat)
+
+        def seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int = seat, name: str = name,
+                     acting: bool = acting, folded: bool = folded, tags: str = tags, n: int = n) -> None:
+            _seat_row(img, d, seat, name, acting, folded, tags, n)
+
+        strips.append(Strip(SEAT_H + PAD, seat_row, ("seat", seat, name, acting, folded, tags, n)))
+    # The picture has always ended with this much felt below the last seat.
+    strips.append(Strip(4 * PAD, lambda img, d: None, "end"))
+    return stack(TABLE_W, strips, _palette())
+
+
+def _team_band(img: Image.Image, d: ImageDraw.ImageDraw, team: int, first: str, second: str, line: str,
+               score: str) -> None:
+    """A team's band, at the top of its strip: both names, the round's line and the score."""
+    y = 0
+    box = panel(d, (PAD, y, WIDTH - PAD, y + TEAM_H - PAD), BOX_BG, TEAM_COLOURS[team], 3)
+    sw = 170
+    left = (box[0], box[1], box[2] - sw, box[3])
+    room = left[2] - PAD - (box[0] + 2 * PAD)
+    team_line = fit_names([(f"{TEAM_NAMES[team]}: ", False), (first, True), (" & ", False), (second, True)],
+                          BODY, room, bold=True)
+    label(img, (box[0] + 2 * PAD, y + 8), team_line, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
+    if line:
+        label(img, (box[0] + 2 * PAD, y + 48), line, SMALL, WHITE, left, inset=PAD)
+    right = (box[2] - sw, box[1], box[2], box[3])
+    label(img, (box[2] - 2 * PAD, y + (TEAM_H - PAD) // 2), score, BIG, GOLD, right, "rm", bold=True)
+
+
+def _contract(img: Image.Image, d: ImageDraw.ImageDraw, bid: Any, bidder_name: str, trump: str | None,
+              other: str | None) -> None:
+    """The contract band, at the top of its strip: bid and bidder, trump and the other five."""
+    y = 0
     box = panel(d, (PAD, y, WIDTH - PAD, y + CONTRACT_H - PAD), BOX_BG)
     if bid:
-        label(img, (box[0] + 2 * PAD, y + 8), f"Bid {bid} by {_name(names, bidder)}", BODY, GOLD,
+        label(img, (box[0] + 2 * PAD, y + 8), f"Bid {bid} by {bidder_name}", BODY, GOLD,
               (box[0], box[1], box[2] - 300, box[3]), bold=True, inset=PAD)
     else:
         label(img, (box[0] + 2 * PAD, y + 8), "No bid yet", BODY, GREY, box, bold=True)
-    if trump:
-        other = view.get("other_five_suit") or SAME_COLOUR[trump]
+    if trump and other:
         tx = box[2] - 290
         d.rounded_rectangle((tx, y + 8, tx + 56, y + 64), radius=8, fill=PAPER, outline=GOLD, width=3)
         p = pip(trump, 44)
@@ -226,16 +269,11 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         label(img, (tx + 68, y + 36), f"+ the 5 of {SUIT_NAMES[other]}", SMALL, GOLD, tbox, inset=PAD)
     elif bid:
         label(img, (box[2] - 2 * PAD, y + 14), "trump not named", SMALL, GREY, box, "ra")
-    if view.get("faceup_discards") and not view.get("trick"):
-        pass
-    y += CONTRACT_H
-    _middle(img, d, view, names, (PAD, y, WIDTH - PAD, y + TRICK_H - PAD))
-    y += TRICK_H
-    to_act = set(view.get("to_act", []))
-    for seat in range(4):
-        _seat_row(img, d, view, names, seat, seat in to_act, y)
-        y += SEAT_H + PAD
-    return to_palette(img, _palette())
+
+
+#: Every view field ``_middle`` reads: its strip's key.
+_MIDDLE_FIELDS = ("trump", "trick", "last_trick", "tricks_played", "last_trick_winner", "phase", "trump_passes",
+                  "folded", "faceup_discards", "auction", "last_round")
 
 
 def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str],
@@ -310,16 +348,8 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
         label(img, (cell[0], cell[1]), who, SMALL, colour, (cell[0], cell[1], what_box[0] - PAD, cell[3]))
 
 
-def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], seat: int,
-              acting: bool, y: int) -> None:
-    folded = seat in view.get("folded", [])
-    box = panel(d, (PAD, y, WIDTH - PAD, y + SEAT_H), FOLDED_BG if folded else BOX_BG,
-                HIGHLIGHT if acting else None, 4)
-    team = seat % 2
-    n = view.get("hand_counts", [0, 0, 0, 0])[seat]
-    right_w = 170
-    left = (box[0], box[1], box[2] - right_w, box[3])
-    label(img, (box[0] + 2 * PAD, y + 8), _name(names, seat), BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
+def _seat_tags(view: dict[str, Any], seat: int, acting: bool, folded: bool) -> str:
+    """The seat's tag line: every view field a seat row reads beyond its name and card count ends up here."""
     tags = []
     if acting:
         tags.append("to act")
@@ -336,7 +366,20 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], na
     down = view.get("facedown_counts", [0, 0, 0, 0])[seat]
     if down:
         tags.append(f"{down} discarded face down")
-    label(img, (box[0] + 2 * PAD, y + 52), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY, left, inset=PAD)
+    return " · ".join(tags)
+
+
+def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, acting: bool, folded: bool,
+              tags: str, n: int) -> None:
+    """A seat's row, at the top of its strip: name, tags, and its hand as backs and a count."""
+    y = 0
+    box = panel(d, (PAD, y, WIDTH - PAD, y + SEAT_H), FOLDED_BG if folded else BOX_BG,
+                HIGHLIGHT if acting else None, 4)
+    team = seat % 2
+    right_w = 170
+    left = (box[0], box[1], box[2] - right_w, box[3])
+    label(img, (box[0] + 2 * PAD, y + 8), name, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
+    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else GREY, left, inset=PAD)
     right = (box[2] - right_w, box[1], box[2], box[3])
     if n and not folded:
         back = card_back(34, 48)

@@ -8,6 +8,7 @@ and the hidden Goal.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
@@ -31,6 +32,7 @@ from render.common import (
     to_palette,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, panel
+from render.strips import Strip, stack
 
 CW, CH = 100, 140
 HEAD_H = 100
@@ -202,70 +204,88 @@ def _player_height(p: dict[str, Any], over: bool) -> int:
     return h
 
 
+def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], name: str, over: bool,
+                acting: bool, active: bool) -> None:
+    """A player's panel, at the top of its strip: score, tags, name, collection (and Goal once over)."""
+    seat = p["seat"]
+    y = 0
+    h = _player_height(p, over)
+    # Two different marks in two different forms: a yellow frame and the words "to act" for
+    # whoever must act now; an "active" chip for the player whose turn it is.
+    box = panel(d, (PAD, y, WIDTH - PAD, y + h), FELT_DARK, HIGHLIGHT if acting else None, 4)
+    score = f"{p['score']} pts" if not over else f"{p['final_score']} pts"
+    right = (box[2] - 220, box[1], box[2], box[1] + 52)
+    sbox = label(img, (box[2] - 2 * PAD, y + 4), score, BODY, GOLD, right, "ra", bold=True)
+    tags = []
+    if over:
+        tags.append(f"place {p['place']}")
+    if active and not over:
+        tags.append("active")
+    if acting:
+        tags.append("to act")
+    tags.append(f"hand {p['hand_count']}")
+    tag_box = label(img, (sbox[0] - 2 * PAD, y + 10), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY,
+                    (box[0] + 200, box[1], sbox[0] - PAD, box[1] + 52), "ra")
+    label(img, (box[0] + 2 * PAD, y + 6), name, BODY, _seat_colour(seat),
+          (box[0], box[1], tag_box[0] - PAD, box[1] + 52), bold=True, inset=PAD)
+    cx, cy = box[0] + 2 * PAD, y + 52
+    if not p["collection"]:
+        label(img, (cx, cy + 12), "no cards yet", SMALL, GREY, box)
+    for group in _grouped(p["collection"]):
+        for card in group:
+            if cx + MINI_W > box[2] - 2 * PAD:
+                cx, cy = box[0] + 2 * PAD, cy + MINI_H + 8
+            img.paste(mini_face(card, MINI_W, MINI_H), (cx, cy))
+            cx += MINI_STEP
+        cx += MINI_STEP // 2
+    if over:
+        by = y + 52 + max(1, -(-(len(p["collection"]) + len(_grouped(p["collection"])))
+                                // ((WIDTH - 6 * PAD) // MINI_STEP))) * (MINI_H + 8) + 4
+        goal = f"Goal {p['goal']}: {' '.join(p['goal_cards'])}"
+        label(img, (box[0] + 2 * PAD, by), goal, SMALL, HIGHLIGHT, box, inset=2 * PAD)
+        for line in p.get("breakdown", []):
+            by += 34
+            label(img, (box[0] + 2 * PAD, by), line, SMALL, WHITE, box, inset=2 * PAD)
+
+
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
-    players = view["players"]
     over = view["over"]
     to_act = set(view["to_act"])
-    active = view["active"]
-    n_bids = sum(1 for slot in view["row"] if slot["bids"])
-    n_info = 1 + bool(view["discarded"]) + bool(view["phase"] in ("action", "trump") and view["actions"]) + bool(
-        view["spent"])
-    height = (HEAD_H + CH + 60 + PAD + (44 + 36 * n_bids + PAD if n_bids else 0) + 12 + 34 * n_info + PAD
-              + sum(_player_height(p, over) + PAD for p in players) + PAD)
-    img, d = new_canvas(WIDTH, height)
-    head = (0, 0, WIDTH, HEAD_H)
-    label(img, (2 * PAD, PAD), f"Pedwar · turn {view['turn']}", TITLE, GOLD, head, bold=True)
     if over:
         line = "Game over: every Goal revealed"
     else:
-        acting = ", ".join(_name(names, s) for s in view["to_act"])
-        line = f"{acting} to act · {view['phase']}"
-    label(img, (2 * PAD, 52), line, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
-    y = _row_block(img, d, view, HEAD_H)
-    y = _bids_block(img, d, view, names, y)
-    y = _info_block(img, d, view, y)
-    for p in players:
+        line = f"{', '.join(_name(names, s) for s in view['to_act'])} to act · {view['phase']}"
+
+    def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        box = (0, 0, WIDTH, HEAD_H)
+        label(img, (2 * PAD, PAD), f"Pedwar · turn {view['turn']}", TITLE, GOLD, box, bold=True)
+        label(img, (2 * PAD, 52), line, BODY, HIGHLIGHT, box, bold=True, inset=2 * PAD)
+
+    n_bids = sum(1 for slot in view["row"] if slot["bids"])
+    n_info = 1 + bool(view["discarded"]) + bool(view["phase"] in ("action", "trump") and view["actions"]) + bool(
+        view["spent"])
+    row = tuple((slot["slot"], slot["card"], slot["in_play"], slot["ref"]) for slot in view["row"])
+    strips = [Strip(HEAD_H, head, ("head", view["turn"], line)),
+              Strip(CH + 60 + PAD, lambda img, d: _row_block(img, d, view, 0), ("row", row))]
+    if n_bids:
+        bids = json.dumps([(slot["card"], slot["ref"], slot["bids"]) for slot in view["row"] if slot["bids"]])
+        strips.append(Strip(44 + 36 * n_bids + PAD, lambda img, d: _bids_block(img, d, view, names, 0),
+                            ("bids", bids, tuple(names))))
+    info = tuple(json.dumps(view[k]) for k in ("object_deck", "maneuver_deck", "maneuver_discard", "discarded",
+                                                "pips", "phase", "actions", "actions_used", "spent"))
+    strips.append(Strip(12 + 34 * n_info + PAD, lambda img, d: _info_block(img, d, view, 0), ("info", info)))
+    for p in view["players"]:
         seat = p["seat"]
-        h = _player_height(p, over)
-        acting = seat in to_act
-        # Two different marks in two different forms: a yellow frame and the words "to act" for
-        # whoever must act now; an "active" chip for the player whose turn it is.
-        box = panel(d, (PAD, y, WIDTH - PAD, y + h), FELT_DARK, HIGHLIGHT if acting else None, 4)
-        score = f"{p['score']} pts" if not over else f"{p['final_score']} pts"
-        right = (box[2] - 220, box[1], box[2], box[1] + 52)
-        sbox = label(img, (box[2] - 2 * PAD, y + 4), score, BODY, GOLD, right, "ra", bold=True)
-        tags = []
-        if over:
-            tags.append(f"place {p['place']}")
-        if seat == active and not over:
-            tags.append("active")
-        if acting:
-            tags.append("to act")
-        tags.append(f"hand {p['hand_count']}")
-        tag_box = label(img, (sbox[0] - 2 * PAD, y + 10), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY,
-                        (box[0] + 200, box[1], sbox[0] - PAD, box[1] + 52), "ra")
-        label(img, (box[0] + 2 * PAD, y + 6), _name(names, seat), BODY, _seat_colour(seat),
-              (box[0], box[1], tag_box[0] - PAD, box[1] + 52), bold=True, inset=PAD)
-        cx, cy = box[0] + 2 * PAD, y + 52
-        if not p["collection"]:
-            label(img, (cx, cy + 12), "no cards yet", SMALL, GREY, box)
-        for group in _grouped(p["collection"]):
-            for card in group:
-                if cx + MINI_W > box[2] - 2 * PAD:
-                    cx, cy = box[0] + 2 * PAD, cy + MINI_H + 8
-                img.paste(mini_face(card, MINI_W, MINI_H), (cx, cy))
-                cx += MINI_STEP
-            cx += MINI_STEP // 2
-        if over:
-            by = y + 52 + max(1, -(-(len(p["collection"]) + len(_grouped(p["collection"])))
-                                    // ((WIDTH - 6 * PAD) // MINI_STEP))) * (MINI_H + 8) + 4
-            goal = f"Goal {p['goal']}: {' '.join(p['goal_cards'])}"
-            label(img, (box[0] + 2 * PAD, by), goal, SMALL, HIGHLIGHT, box, inset=2 * PAD)
-            for line in p.get("breakdown", []):
-                by += 34
-                label(img, (box[0] + 2 * PAD, by), line, SMALL, WHITE, box, inset=2 * PAD)
-        y += h + PAD
-    return to_palette(img, _palette())
+        name, acting, active = _name(names, seat), seat in to_act, seat == view["active"]
+
+        def player(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any] = p, name: str = name,
+                   acting: bool = acting, active: bool = active) -> None:
+            _player_row(img, d, p, name, over, acting, active)
+
+        key = ("player", json.dumps(p, sort_keys=True), name, over, acting, active)
+        strips.append(Strip(_player_height(p, over) + PAD, player, key))
+    strips.append(Strip(PAD, lambda img, d: None, "end"))
+    return stack(WIDTH, strips, _palette())
 
 
 def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:

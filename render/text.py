@@ -106,10 +106,36 @@ def _run_width(name: str, run: str, size: int) -> float:
     return pil_font(name, size).getlength(run)
 
 
+#: Bidi classes of right-to-left text: a line holding any is laid out whole, never word by word.
+_RIGHT_TO_LEFT = frozenset({"R", "AL", "AN"})
+
+
+@lru_cache(maxsize=8192)
+def words(text: str) -> tuple[str, ...] | None:
+    """``text`` split at its spaces, when it is drawn word by word; None when it is drawn whole.
+
+    Most labels are new combinations of words a table has drawn before ("Last: alice plays C3 at the
+    right end", "hand 4 · to act"), and rasterising a line was the largest part of drawing a table.
+    Words are drawn once, cached, and set side by side. A line with right-to-left text is laid out
+    whole (word order is the shaper's business there), and so is a line without a space."""
+    if " " not in text or not text.strip(" ") or any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+        return None
+    return tuple(text.split(" "))
+
+
+@lru_cache(maxsize=8192)
+def _advance(text: str, size: int, bold: bool = False) -> float:
+    """Advance width of ``text``: its words' and spaces' when it is drawn word by word (see ``words``)."""
+    split = words(text)
+    if split is not None:
+        return sum(_advance(w, size, bold) for w in split if w) + (len(split) - 1) * _advance(" ", size, bold)
+    return sum(_run_width(name, run, size) for name, run in runs(text, bold))
+
+
 @lru_cache(maxsize=8192)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Advance width in pixels of ``text`` at ``size``."""
-    return round(sum(_run_width(name, run, size) for name, run in runs(text, bold)))
+    return round(_advance(text, size, bold))
 
 
 def line_metrics(size: int, bold: bool = False) -> tuple[int, int]:
@@ -127,9 +153,20 @@ def _stamp(text: str, size: int, bold: bool, fill: Color) -> tuple[Image.Image, 
     pad = size // 2
     width = text_width(text, size, bold) + 2 * pad
     img = Image.new("RGBA", (max(1, width), ascent + descent + 2 * pad), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
     x = float(pad)
     base = pad + ascent
+    split = words(text)
+    if split is not None:
+        space = _advance(" ", size, bold)
+        for word in split:
+            if word:
+                # Every stamp of one size has the same padding and baseline: they line up as drawn.
+                stamp, _ = _word_stamp(word, size, bold, fill)
+                img.alpha_composite(stamp, (round(x) - pad, 0))
+                x += _advance(word, size, bold)
+            x += space
+        return img, base
+    d = ImageDraw.Draw(img)
     for name, run in runs(text, bold):
         font = pil_font(name, size)
         if name == EMOJI:
@@ -148,6 +185,11 @@ def _stamp(text: str, size: int, bold: bool, fill: Color) -> tuple[Image.Image, 
     return img, base
 
 
+@lru_cache(maxsize=4096)
+def _word_stamp(word: str, size: int, bold: bool, fill: Color) -> tuple[Image.Image, int]:
+    return _stamp(word, size, bold, fill)
+
+
 @dataclass(frozen=True)
 class Drawn:
     """One recorded draw: the text as drawn, its size in px, its ink box on the canvas, the canvas
@@ -164,14 +206,33 @@ _recorder: list[list[Drawn]] = []
 
 
 @contextmanager
-def recording() -> Iterator[list[Drawn]]:
-    """Collect every text drawn inside the block (tests use it to check layout)."""
+def recording(exclusive: bool = False) -> Iterator[list[Drawn]]:
+    """Collect every text drawn inside the block (tests use it to check layout); ``exclusive``: only
+    here, not in the recordings around it (a part drawn on a canvas of its own, see ``replay``)."""
     out: list[Drawn] = []
+    outer = _recorder[:]
+    if exclusive:
+        _recorder.clear()
     _recorder.append(out)
     try:
         yield out
     finally:
         _recorder.remove(out)
+        if exclusive:
+            _recorder[:] = outer
+
+
+def replay(drawn: list[Drawn], part: tuple[int, int], dy: int, canvas: tuple[int, int]) -> None:
+    """Record ``drawn``, texts drawn on a ``part``-sized canvas later pasted ``dy`` down a ``canvas``-sized
+    picture, at their place in that picture (texts drawn on other images, card faces, as they were)."""
+    def moved(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        return (box[0], box[1] + dy, box[2], box[3] + dy)
+
+    for t in drawn:
+        if t.canvas == part:
+            t = Drawn(t.text, t.size, moved(t.box), canvas, None if t.within is None else moved(t.within))
+        for rec in _recorder:
+            rec.append(t)
 
 
 def draw(target: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 16,

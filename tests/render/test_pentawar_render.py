@@ -182,9 +182,16 @@ def test_wing_cards_are_large_and_never_overlap_and_counts_sit_under_the_tableau
     pasted: list[tuple[int, int, int, int]] = []
     paste = Image.Image.paste
 
+    strip: list[tuple[int, int, int, int]] = []  # pasted on the strip being drawn, at its own y = 0
+
     def recording_paste(self, im, box=None, mask=None):
         if isinstance(im, Image.Image) and isinstance(box, tuple) and len(box) == 2 and self.width == WIDTH:
-            pasted.append((box[0], box[1], box[0] + im.width, box[1] + im.height))
+            if self.mode == "P" and im.mode == "P" and box[0] == 0:
+                # a finished strip put in the picture: what was pasted on it moves down to its place
+                pasted.extend((x0, y0 + box[1], x1, y1 + box[1]) for x0, y0, x1, y1 in strip)
+                strip.clear()
+            else:
+                strip.append((box[0], box[1], box[0] + im.width, box[1] + im.height))
         return paste(self, im, box, mask)
 
     monkeypatch.setattr(Image.Image, "paste", recording_paste)
@@ -193,6 +200,7 @@ def test_wing_cards_are_large_and_never_overlap_and_counts_sit_under_the_tableau
                ["ember", "sapphire", "moon", "moon", None], [None] * 5, ["sun", None, None, None, None]]
     s.tableau = ["sun", "sun", "moon", "frost", "ember", "storm", "citrine", "sapphire", "ruby", "shadow", "forest"]
     _, drawn = render_checked(lambda: table_image(E.view(s, None), NAMES))
+    pasted.extend(strip)  # a picture drawn whole, not in strips
     wing = [r for r in pasted if (r[2] - r[0], r[3] - r[1]) == (WING_W, WING_H)]
     assert len(wing) == 5 * 5  # every place of every wing, cards and empty places alike
     assert WING_W * PHONE / WIDTH >= 44  # about 46 px wide on the phone (once 22)

@@ -1,0 +1,115 @@
+"""Table and hand images are drawn in worker processes, one lane per core, a table always in the same lane.
+
+An image costs a few milliseconds of CPU, most of it Python drawing code that holds the GIL. Drawn in
+threads of the bot's own process, the images of a burst of moves at many tables queue behind each other
+and behind the event loop for that one lock, and the machine's second core sits idle. In worker
+processes they draw truly in parallel, and the event loop only pickles a plain view (a few kilobytes)
+and receives the PNG.
+
+Each lane is a pool of one worker process, and a table's images go to its own lane (``key % lanes``)
+while that lane is not busier than another: the worker's caches (card faces, laid-out text, the
+compressed bands of the table's previous picture, see ``render.png``) then hold what that table drew
+last time. When its lane has two images more in hand than another lane, the image goes to the least
+busy lane instead: tables differ in cost (a five-player Pentawar table draws twice what a Do Over! one
+does), and in a burst one lane would otherwise still be drawing long after the other went idle.
+
+The pool is shared by every bot of the process and started once: worker processes take about half a
+second to start (spawned, never forked from a process that runs an event loop and threads), which a
+test suite building hundreds of bots could not pay each time. ``close()`` stops the workers; the next
+``draw`` starts them again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def lane_count() -> int:
+    """One lane per core, at least one."""
+    return max(1, os.cpu_count() or 1)
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C reaches the whole process group: the bot stops its workers itself, without their tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _warm() -> int:
+    """Import the renderers and load the fonts, so that a lane's first real image is not slow."""
+    import render
+
+    render.warm()
+    return os.getpid()
+
+
+class RenderPool:
+    def __init__(self, lanes: int | None = None) -> None:
+        self.lanes = lanes if lanes is not None else lane_count()
+        if self.lanes < 1:
+            raise ValueError("a render pool needs at least one lane")
+        self._executors: list[ProcessPoolExecutor | None] = [None] * self.lanes
+        #: Images asked of each lane and not yet returned (only touched on the event loop's thread).
+        self.in_hand = [0] * self.lanes
+        self._lock = threading.Lock()
+
+    def _lane(self, lane: int) -> ProcessPoolExecutor:
+        with self._lock:
+            executor = self._executors[lane]
+            if executor is None:
+                executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                               initializer=_ignore_interrupts)
+                self._executors[lane] = executor
+            return executor
+
+    def start(self) -> list[Any]:
+        """Start every lane's worker and warm it (fonts loaded); returns the futures, already running."""
+        return [self._lane(lane).submit(_warm) for lane in range(self.lanes)]
+
+    async def draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
+        """``fn(*args)`` in the lane of ``key`` (a table id): ``fn`` and its arguments must pickle."""
+        lane = self.lane_for(key)
+        loop = asyncio.get_running_loop()
+        self.in_hand[lane] += 1
+        try:
+            try:
+                return await loop.run_in_executor(self._lane(lane), fn, *args)
+            except BrokenProcessPool:
+                # The worker died (killed, out of memory): a fresh one draws it once more.
+                self._discard(lane)
+                return await loop.run_in_executor(self._lane(lane), fn, *args)
+        finally:
+            self.in_hand[lane] -= 1
+
+    def lane_for(self, key: int) -> int:
+        """The table's own lane, unless it has two images more in hand than the least busy lane."""
+        own = key % self.lanes
+        idle = min(range(self.lanes), key=self.in_hand.__getitem__)
+        return idle if self.in_hand[own] >= self.in_hand[idle] + 2 else own
+
+    def _discard(self, lane: int) -> None:
+        with self._lock:
+            executor, self._executors[lane] = self._executors[lane], None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def started(self) -> bool:
+        return any(e is not None for e in self._executors)
+
+    def close(self) -> None:
+        """Stop every worker, waiting for the images in hand; safe to call twice."""
+        with self._lock:
+            executors, self._executors = self._executors, [None] * self.lanes
+        for executor in executors:
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)

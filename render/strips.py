@@ -1,0 +1,92 @@
+"""A picture stacked from full-width strips, each drawn once for what it shows and kept, already in the palette.
+
+Every table picture is a column of panels: the heading, the trick or the pile, a row per player. Between
+two moves most rows show exactly what they showed before, yet drawing a row (its texts, its cards) and
+mapping it to the palette were most of a picture's cost. Here a renderer describes its picture as
+strips, each with the key of what it shows (the inputs its drawing reads, nothing else); a strip whose
+key was drawn before is pasted from the cache, already mapped to the palette, and only the strips that
+changed are drawn.
+
+A strip draws on a canvas of its own, at y = 0, with the felt as background; what it draws must stay
+inside its height (a row's highlight frame included). Mapping each strip to the palette on its own gives
+the same indices as mapping the whole picture, since the palette is fixed and nothing is dithered.
+
+While texts are being recorded (``render.text.recording``, the layout tests), every strip is drawn, and
+its texts are recorded at their place in the whole picture.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render import text
+from render.common import FELT, Color, new_canvas, to_palette
+
+#: Strips kept, by their size in the palette (a byte a pixel); each render worker has its own.
+CACHE_BYTES = 48 * 1024 * 1024
+
+_strips: OrderedDict[Hashable, Image.Image] = OrderedDict()
+_cached_bytes = 0
+
+
+@dataclass(frozen=True)
+class Strip:
+    #: Its height in pixels.
+    height: int
+    #: Draws the strip on a canvas of the picture's width and the strip's height, at y = 0.
+    draw: Callable[[Image.Image, ImageDraw.ImageDraw], None]
+    #: What the strip shows: strips with equal keys (within one renderer) draw equal pixels. None: no reuse.
+    key: Hashable | None = None
+
+
+def _remember(key: Hashable, strip: Image.Image) -> None:
+    global _cached_bytes
+    _strips[key] = strip
+    _cached_bytes += strip.width * strip.height
+    while _cached_bytes > CACHE_BYTES and _strips:
+        _, old = _strips.popitem(last=False)
+        _cached_bytes -= old.width * old.height
+
+
+def _drawn(width: int, strip: Strip, palette: Image.Image, background: Color) -> Image.Image:
+    canvas, d = new_canvas(width, strip.height, background)
+    strip.draw(canvas, d)
+    return to_palette(canvas, palette)
+
+
+def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background: Color = FELT) -> Image.Image:
+    """The picture: ``strips`` top to bottom, in ``palette`` (a palette image, as for ``to_palette``)."""
+    height = sum(s.height for s in strips)
+    out = Image.new("P", (width, height))
+    out.putpalette(palette.getpalette() or [])
+    recording = bool(text._recorder)
+    y = 0
+    for strip in strips:
+        if recording:
+            with text.recording(exclusive=True) as drawn:
+                part = _drawn(width, strip, palette, background)
+            text.replay(drawn, (width, strip.height), y, (width, height))
+        elif strip.key is None:
+            part = _drawn(width, strip, palette, background)
+        else:
+            # The palette and the size belong to the key: two renderers' strips never meet.
+            key = (id(palette), width, strip.height, background, strip.key)
+            part = _strips.get(key)  # type: ignore[assignment]
+            if part is None:
+                part = _drawn(width, strip, palette, background)
+                _remember(key, part)
+            else:
+                _strips.move_to_end(key)
+        out.paste(part, (0, y))
+        y += strip.height
+    return out
+
+
+def clear_cache() -> None:
+    global _cached_bytes
+    _strips.clear()
+    _cached_bytes = 0
