@@ -22,9 +22,11 @@ test suite building hundreds of bots could not pay each time. ``close()`` stops 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -39,9 +41,22 @@ def lane_count() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def _ignore_interrupts() -> None:
-    """Ctrl-C reaches the whole process group: the bot stops its workers itself, without their tracebacks."""
+def _worker_start() -> None:
+    """Ctrl-C reaches the whole process group: the bot stops its workers itself, without their tracebacks.
+    And a worker dies with the bot: killed (SIGKILL, out of memory), the bot closes nothing, and a worker
+    left behind would hold its output pipes open and keep a new bot's caches from being the only ones."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    if not sys.platform.startswith("linux"):
+        return  # elsewhere a worker notices when its next read of the parent's pipe fails
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_pdeathsig = 1
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() == 1:  # the parent died before prctl: nothing would ever signal us
+        os._exit(0)
 
 
 def _warm() -> int:
@@ -67,7 +82,7 @@ class RenderPool:
             executor = self._executors[lane]
             if executor is None:
                 executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=_ignore_interrupts)
+                                               initializer=_worker_start)
                 self._executors[lane] = executor
             return executor
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import render
 from engines import get_engine
 from render.pool import RenderPool
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def lane_pid() -> int:
@@ -67,3 +73,30 @@ async def test_a_closed_pool_stops_its_workers_and_starts_again_when_asked() -> 
         assert await pool.draw(3, lane_pid) not in warmed
     finally:
         pool.close()
+
+
+def test_the_workers_die_with_the_bot_when_it_is_killed() -> None:
+    """A killed bot closes nothing: its workers must not linger (holding its output pipes open)."""
+    script = ("from render.pool import RenderPool; import time; pool = RenderPool(2); "
+              "print(*[f.result(timeout=60) for f in pool.start()], flush=True); time.sleep(60)")
+    bot = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE)
+    assert bot.stdout is not None
+    workers = [int(pid) for pid in bot.stdout.readline().split()]
+    assert len(workers) == 2
+    bot.send_signal(signal.SIGKILL)
+    bot.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = [pid for pid in workers if _running(pid)]
+    assert not alive, f"workers {alive} outlived the killed bot"
+    bot.stdout.close()
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has exited
+    except FileNotFoundError:
+        return False
