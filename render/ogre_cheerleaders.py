@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any
 
@@ -23,12 +24,11 @@ from render.common import (
     draw_text,
     fit_text,
     fixed_palette,
-    new_canvas,
     paste_card,
     text_width,
-    to_palette,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_name, fit_names, label, name_label, panel
+from render.strips import Strip, stack
 
 TEAM_COLORS: dict[str, Color] = {
     "O": (232, 118, 24),   # orange
@@ -46,6 +46,8 @@ OPTION_COLOURS: tuple[Color, ...] = ((255, 221, 0), (40, 220, 255), (255, 120, 2
 KEYWORD = {1: "join", 2: "move", 3: "swap", 4: "take", 5: "bench", 6: "steal", 7: "deck", 8: "draw 2",
            9: "shuffle", 10: "bench 2"}
 PER_ROW = (WIDTH - 2 * PAD) // FIELD_STEP
+HEAD_H = 100
+ROW_H = 92
 # Team names short enough for a field card's band
 BAND = {"O": "Onions", "S": "Swamp", "C": "Clubs", "U": "Unicorns"}
 
@@ -227,28 +229,59 @@ def _title(view: dict[str, Any], names: list[str]) -> tuple[str, str]:
     return "", _fill(view.get("status", ""), names)
 
 
+def _player_panel(img: Image.Image, d: ImageDraw.ImageDraw, name: str, score: str, tags: str, acting: bool) -> None:
+    """A player's panel, at the top of its strip: name, score, and the tags line."""
+    y = 0
+    box = panel(d, (PAD, y, WIDTH - PAD, y + ROW_H), FELT_DARK, HIGHLIGHT if acting else None, 4)
+    right = (box[2] - 200, box[1], box[2], box[3])
+    label(img, (box[2] - 2 * PAD, y + ROW_H // 2), score, BODY, GOLD, right, "rm", bold=True)
+    left = (box[0], box[1], box[2] - 200, box[3])
+    label(img, (box[0] + 2 * PAD, y + 8), name, BODY, GOLD if acting else WHITE, left, bold=True, inset=PAD)
+    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else GREY, left, inset=PAD)
+
+
+def _field_key(view: dict[str, Any]) -> Hashable:
+    """Everything ``_draw_field`` reads: the cards, the scoring options' spans, the framed cards, the dealt ones."""
+    field = view.get("field", [])
+    pend = view.get("pending") or {}
+    options = pend.get("options") or []
+    spans = tuple(tuple(_positions(field, f["cards"]) for f in option) for option in options)
+    dealt = sorted({c for rec in view.get("dealt_formations", []) for c in rec})
+    return ("field", tuple(field), spans, pend.get("card"), pend.get("chosen"), tuple(dealt))
+
+
+def _notes_panel(img: Image.Image, d: ImageDraw.ImageDraw, notes: list[tuple[str, Color]]) -> None:
+    """The notes under the field, at the top of its strip."""
+    box = panel(d, (PAD, 0, WIDTH - PAD, 12 + 34 * len(notes)), FELT_DARK)
+    for i, (line, colour) in enumerate(notes):
+        label(img, (3 * PAD, 6 + 34 * i), line, SMALL, colour, box, inset=2 * PAD)
+
+
+def _field_strip(view: dict[str, Any]) -> Strip:
+    """The field; table and hand share it (same drawing, same key), so a hand often pastes the table's."""
+    return Strip(_field_height(view), lambda img, d: _draw_field(img, d, view, 0), _field_key(view))
+
+
+def _notes_strip(notes: list[tuple[str, Color]]) -> Strip:
+    """The notes panel and the gap under it; table and hand share it."""
+    return Strip(12 + 34 * len(notes) + PAD, lambda img, d: _notes_panel(img, d, notes), ("notes", tuple(notes)))
+
+
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     n = view.get("num_players", len(names))
     notes = _notes(view, names)
-    row_h = 92
-    height = 100 + n * (row_h + PAD) + _field_height(view) + 12 + 34 * len(notes) + 2 * PAD
-    img, d = new_canvas(WIDTH, height)
-    head = (0, 0, WIDTH, 100)
-    label(img, (2 * PAD, PAD), edition.TITLE, TITLE, GOLD, head, bold=True)
     who, what = _title(view, names)
-    name_label(img, (2 * PAD, 54), who, what, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD, smaller=SMALL)
-    y = 100
+
+    def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        box = (0, 0, WIDTH, HEAD_H)
+        label(img, (2 * PAD, PAD), edition.TITLE, TITLE, GOLD, box, bold=True)
+        name_label(img, (2 * PAD, 54), who, what, BODY, HIGHLIGHT, box, bold=True, inset=2 * PAD, smaller=SMALL)
+
+    strips = [Strip(HEAD_H, head, ("head", who, what))]
     to_act = set(view.get("to_act", []))
     outcome = view.get("outcome")
     for q in range(n):
         acting = q in to_act
-        box = panel(d, (PAD, y, WIDTH - PAD, y + row_h), FELT_DARK, HIGHLIGHT if acting else None, 4)
-        right = (box[2] - 200, box[1], box[2], box[3])
-        label(img, (box[2] - 2 * PAD, y + row_h // 2), f"{view['scores'][q]} pts", BODY, GOLD, right, "rm",
-              bold=True)
-        left = (box[0], box[1], box[2] - 200, box[3])
-        label(img, (box[0] + 2 * PAD, y + 8), _name(names, q), BODY, GOLD if acting else WHITE, left, bold=True,
-              inset=PAD)
         tags = []
         if outcome:
             tags.append(f"place {outcome[q]}")
@@ -257,14 +290,16 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         if q == view.get("first"):
             tags.append("first player")
         tags.append(f"{view['scored_counts'][q]} scored · {view['hand_counts'][q]} in hand")
-        label(img, (box[0] + 2 * PAD, y + 52), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY, left,
-              inset=PAD)
-        y += row_h + PAD
-    y = _draw_field(img, d, view, y)
-    box = panel(d, (PAD, y, WIDTH - PAD, y + 12 + 34 * len(notes)), FELT_DARK)
-    for i, (text, colour) in enumerate(notes):
-        label(img, (3 * PAD, y + 6 + 34 * i), text, SMALL, colour, box, inset=2 * PAD)
-    return to_palette(img, _PALETTE)
+        name, score, tag_line = _name(names, q), f"{view['scores'][q]} pts", " · ".join(tags)
+
+        def player(img: Image.Image, d: ImageDraw.ImageDraw, name: str = name, score: str = score,
+                   tag_line: str = tag_line, acting: bool = acting) -> None:
+            _player_panel(img, d, name, score, tag_line, acting)
+
+        # A panel shows only these texts and the acting frame: most rows are pasted unchanged between moves.
+        strips.append(Strip(ROW_H + PAD, player, ("player", name, score, tag_line, acting)))
+    strips += [_field_strip(view), _notes_strip(notes), Strip(PAD, lambda img, d: None, "end")]
+    return stack(WIDTH, strips, _PALETTE)
 
 
 def _mix(a: Color, b: Color, t: float) -> Color:
@@ -287,35 +322,53 @@ def _palette_image() -> Image.Image:
 _PALETTE = _palette_image()
 
 
+def _hand_row(img: Image.Image, cards: tuple[str, ...], highlight: bool, y: int) -> None:
+    """One row of full-size hand cards, their tops at ``y``."""
+    for c, card in enumerate(cards):
+        paste_card(img, hand_face(card), (PAD + c * (HAND_W + HAND_GAP), y), highlight=highlight)
+
+
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
-    """The hand with full effect texts, any card in transit, and the field the choice is about."""
+    """The hand with full effect texts, any card in transit, and the field the choice is about.
+
+    Drawn as strips (``render.strips``): the heading, each row of cards, the cards in transit, the
+    field and the notes. A row of the hand often comes back unchanged at the player's next turn, and
+    the field and notes strips are the table picture's own (same drawing, same key), so after the
+    table of the same moment they are pasted."""
     hand = view.get("hand", [])
     pend = view.get("pending") or {}
     acting = seat in view.get("to_act", [])
     transit = pend.get("transit") if acting else None
     per_row = (WIDTH - 2 * PAD + HAND_GAP) // (HAND_W + HAND_GAP)
     rows = _rows(len(hand), per_row)
-    t_rows = _rows(len(transit), per_row) if transit else 0
     notes = _notes(view, names) if acting else []
-    height = (110 + rows * (HAND_H + HAND_GAP) + (t_rows * (HAND_H + HAND_GAP) + 50 if transit else 0)
-              + _field_height(view) + 12 + 34 * len(notes) + 2 * PAD)
-    img, d = new_canvas(WIDTH, height)
-    head = (0, 0, WIDTH, 106)
-    label(img, (2 * PAD, PAD), f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}", TITLE, GOLD, head,
-          bold=True)
+    count = f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}"
     if acting and pend:
         sub = f"Your turn: {pend.get('prompt', '')}"
     else:
         sub = "Game over" if view.get("over") else "Not your turn"
-    label(img, (2 * PAD, 56), sub, BODY, HIGHLIGHT if acting else WHITE, head, bold=acting, inset=2 * PAD)
-    y = 110
-    hand_box = (0, y, WIDTH, y + rows * (HAND_H + HAND_GAP))
-    for i, card in enumerate(hand):
-        r, c = divmod(i, per_row)
-        paste_card(img, hand_face(card), (PAD + c * (HAND_W + HAND_GAP), y + r * (HAND_H + HAND_GAP)))
+
+    def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        box = (0, 0, WIDTH, 106)
+        label(img, (2 * PAD, PAD), count, TITLE, GOLD, box, bold=True)
+        label(img, (2 * PAD, 56), sub, BODY, HIGHLIGHT if acting else WHITE, box, bold=acting, inset=2 * PAD)
+
+    strips = [Strip(110, head, ("hand head", count, sub, acting))]
+    row_h = HAND_H + HAND_GAP
     if not hand:
-        label(img, (2 * PAD, y + 10), "(no cards)", BODY, GREY, hand_box)
-    y += rows * (HAND_H + HAND_GAP)
+
+        def no_cards(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+            label(img, (2 * PAD, 10), "(no cards)", BODY, GREY, (0, 0, WIDTH, row_h))
+
+        strips.append(Strip(row_h, no_cards, "no cards"))
+    for r in range(rows if hand else 0):
+        cards = tuple(hand[r * per_row:(r + 1) * per_row])
+
+        def hand_row(img: Image.Image, d: ImageDraw.ImageDraw, cards: tuple[str, ...] = cards) -> None:
+            _hand_row(img, cards, False, 0)
+
+        # Unframed cards stay inside their row: a row whose cards did not change is pasted.
+        strips.append(Strip(row_h, hand_row, ("hand row", cards)))
     if transit:
         kind = pend.get("kind", "")
         if kind == "place" and "from_seat" in pend:
@@ -324,16 +377,19 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         else:
             what = {"place": "You must play this card from the deck", "join": "This card joins the field",
                     "eight": "The 8's cards: keep one"}.get(kind, "In play")
-        label(img, (2 * PAD, y + 6), what, SMALL, GOLD, (0, y, WIDTH, y + 50), inset=2 * PAD)
-        y += 50
-        for i, card in enumerate(transit):
-            r, c = divmod(i, per_row)
-            paste_card(img, hand_face(card), (PAD + c * (HAND_W + HAND_GAP), y + r * (HAND_H + HAND_GAP)),
-                       highlight=True)
-        y += t_rows * (HAND_H + HAND_GAP)
-    y = _draw_field(img, d, view, y)
+        moving = tuple(transit)
+        t_rows = _rows(len(moving), per_row)
+
+        def in_transit(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+            label(img, (2 * PAD, 6), what, SMALL, GOLD, (0, 0, WIDTH, 50), inset=2 * PAD)
+            for r in range(t_rows):
+                _hand_row(img, moving[r * per_row:(r + 1) * per_row], True, 50 + r * row_h)
+
+        # One strip for the line and the framed cards: a frame reaches 3 px above its card.
+        strips.append(Strip(50 + t_rows * row_h, in_transit, ("transit", what, moving)))
+    strips.append(_field_strip(view))
     if notes:
-        box = panel(d, (PAD, y, WIDTH - PAD, y + 12 + 34 * len(notes)), FELT_DARK)
-        for i, (text, colour) in enumerate(notes):
-            label(img, (3 * PAD, y + 6 + 34 * i), text, SMALL, colour, box, inset=2 * PAD)
-    return to_palette(img, _PALETTE)
+        strips += [_notes_strip(notes), Strip(PAD, lambda img, d: None, "end")]
+    else:
+        strips.append(Strip(12 + 2 * PAD, lambda img, d: None, "end"))
+    return stack(WIDTH, strips, _PALETTE)

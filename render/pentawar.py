@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any
 
@@ -24,11 +26,10 @@ from render.common import (
     draw_text,
     fit_text,
     fixed_palette,
-    new_canvas,
     paste_card,
-    to_palette,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
+from render.strips import Strip, stack
 
 Color = tuple[int, int, int]
 
@@ -39,6 +40,11 @@ TAB_W, TAB_H, TAB_STEP = 68, 92, 74   # ten kinds fit one row
 SMALL_W, SMALL_H = 84, 110
 HAND_W, HAND_H = 100, 130
 PLACES = ("A", "B", "C", "D", "E")
+HEAD_H = 96
+HAND_HEAD_H = 150
+HAND_ROW_H = HAND_H + 14
+#: A framed hand card's outline reaches this far above the card: each row's strip starts that much above it.
+FRAME_REACH = 3
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
 
 
@@ -345,17 +351,24 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     return box[3] + PAD
 
 
-def _header(img: Image.Image, view: dict[str, Any], names: list[str]) -> None:
-    head = (0, 0, WIDTH, 96)
-    label(img, (2 * PAD, PAD), "Pentawar", TITLE, GOLD, head, bold=True)
+def _header_texts(view: dict[str, Any], names: list[str]) -> tuple[str, str, str]:
+    """What the header's second line says: (game-over line, or "" and who acts, what they do)."""
     if view.get("over"):
-        label(img, (2 * PAD, 52), f"Game over: {_sub(str(view.get('end_reason') or ''), names)}", BODY, HIGHLIGHT,
-              head, bold=True, inset=2 * PAD)
-        return
+        return f"Game over: {_sub(str(view.get('end_reason') or ''), names)}", "", ""
     acting = view.get("to_act", [])
     who = ", ".join(_name(names, s) for s in acting)
     what = " to alter the war" if view.get("pending") else (
         " may kill, or end the turn" if view.get("phase") == "alter_kill" else " to act")
+    return "", who, what
+
+
+def _header(img: Image.Image, texts: tuple[str, str, str]) -> None:
+    head = (0, 0, WIDTH, HEAD_H)
+    label(img, (2 * PAD, PAD), "Pentawar", TITLE, GOLD, head, bold=True)
+    over, who, what = texts
+    if over:
+        label(img, (2 * PAD, 52), over, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
+        return
     name_label(img, (2 * PAD, 52), who, what, BODY, HIGHLIGHT, head, bold=True, inset=2 * PAD)
 
 
@@ -364,47 +377,104 @@ def _altered_position(view: dict[str, Any]) -> int | None:
     return int(altered["position"]) if altered else None
 
 
+def _war_key(view: dict[str, Any], names: list[str]) -> Hashable:
+    """Everything the pentawar and the side panel beside it read (the two share rows, so one strip)."""
+    discard = view.get("discard") or []
+    resh = view.get("reshuffle") or {}
+    altered = view.get("altered")
+    return ("war", json.dumps({
+        "war": list(view.get("pentawar", [])),
+        "altered": altered,
+        # the side panel names whoever altered the war
+        "altered_by": _name(names, int(altered.get("seat", 0))) if altered else None,
+        "deck": view.get("deck_count", 0),
+        "discard_top": discard[-1] if discard else None,
+        "discard_count": view.get("discard_count", 0),
+        "reshuffle": [bool(resh.get("allowed")), bool(resh.get("done"))],
+        "turn": view.get("turn_number", 1),
+        "pending": view.get("pending"),
+    }, sort_keys=True))
+
+
+def _wing_key(view: dict[str, Any], seat: int, names: list[str]) -> Hashable:
+    """Everything ``_draw_wing_row`` reads for ``seat``: its wing rarely changes, so most rows are pasted."""
+    wings = view.get("wings", [])
+    counts = view.get("hand_counts", [])
+    outcome = view.get("outcome")
+    return ("wing", _name(names, seat), seat in view.get("to_act", []),
+            json.dumps(wings[seat] if seat < len(wings) else {}, sort_keys=True),
+            counts[seat] if seat < len(counts) else 0,
+            outcome[seat] if outcome and seat < len(outcome) else None)
+
+
+def _war_strip(view: dict[str, Any], names: list[str]) -> Strip:
+    """The pentawar with the side panel beside it (they share rows, so one strip); table and hand share it."""
+
+    def war(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, 0, _altered_position(view))
+        _draw_side(img, d, view, names, STAR_W + PAD, 0, STAR_H)
+
+    return Strip(STAR_H + PAD, war, _war_key(view, names))
+
+
+def _wing_strip(view: dict[str, Any], seat: int, names: list[str]) -> Strip:
+    """``seat``'s flight wing row; table and hand share it."""
+    return Strip(WING_ROW_H, lambda img, d: _draw_wing_row(img, d, view, seat, names, 0), _wing_key(view, seat, names))
+
+
 def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     n = int(view.get("num_players", len(names)))
-    height = 96 + STAR_H + PAD + _tableau_height(view) + n * WING_ROW_H + PAD
-    img, d = new_canvas(WIDTH, height)
-    _header(img, view, names)
-    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, 96, _altered_position(view))
-    _draw_side(img, d, view, names, STAR_W + PAD, 96, STAR_H)
-    y = _draw_tableau(img, d, view, 96 + STAR_H + PAD)
-    for seat in range(n):
-        y = _draw_wing_row(img, d, view, seat, names, y)
-    return to_palette(img, _palette())
+    texts = _header_texts(view, names)
+    strips = [Strip(HEAD_H, lambda img, d: _header(img, texts), ("head", texts)),
+              _war_strip(view, names),
+              Strip(_tableau_height(view), lambda img, d: _draw_tableau(img, d, view, 0),
+                    ("tableau", tuple(_grouped(view.get("tableau") or []))))]
+    strips += [_wing_strip(view, seat, names) for seat in range(n)]
+    strips.append(Strip(PAD, lambda img, d: None, "end"))
+    return stack(WIDTH, strips, _palette())
 
 
 def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
-    """The hand, and what a choice is about: the pentawar and every flight wing (a kill's targets)."""
+    """The hand, and what a choice is about: the pentawar and every flight wing (a kill's targets).
+
+    Drawn as strips (``render.strips``): the heading, each row of the hand, then the table picture's
+    own pentawar and wing strips (same drawing, same keys), which a move rarely changes."""
     hand = list(view.get("hand") or [])
     war = set(view.get("pentawar") or [])
     per_row = 7
     rows = max(1, math.ceil(len(hand) / per_row))
     n = int(view.get("num_players", 0)) or len(view.get("wings", []))
-    height = 150 + rows * (HAND_H + 14) + STAR_H + PAD + n * WING_ROW_H + PAD
-    img, d = new_canvas(WIDTH, height)
-    head = (0, 0, WIDTH, 146)
-    label(img, (2 * PAD, PAD), f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}", TITLE, GOLD, head,
-          bold=True)
+    count = f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}"
     mine = seat in view.get("to_act", [])
-    label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, head,
-          bold=mine)
-    label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, GREY, head, inset=2 * PAD)
-    y = 150
-    if not hand:
-        label(img, (2 * PAD, y + 30), "No cards in hand", BODY, GREY, (0, y, WIDTH, y + HAND_H))
+
+    def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        box = (0, 0, WIDTH, HAND_HEAD_H - 4)
+        label(img, (2 * PAD, PAD), count, TITLE, GOLD, box, bold=True)
+        label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, box,
+              bold=mine)
+        label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, GREY, box,
+              inset=2 * PAD)
+
+    # The heading gives the first row the pixels its cards' frames reach into.
+    strips = [Strip(HAND_HEAD_H - FRAME_REACH, head, ("hand head", count, mine))]
     step = (WIDTH - 2 * PAD) // per_row
-    for i, kind in enumerate(hand):
-        x = PAD + (i % per_row) * step + (step - HAND_W) // 2
-        paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y + (i // per_row) * (HAND_H + 14)),
-                   highlight=kind in war)
-    y += rows * (HAND_H + 14)
-    _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, y, _altered_position(view))
-    _draw_side(img, d, view, names, STAR_W + PAD, y, STAR_H)
-    y += STAR_H + PAD
-    for s in range(n):
-        y = _draw_wing_row(img, d, view, s, names, y)
-    return to_palette(img, _palette())
+    for r in range(rows):
+        # Each card with whether it is framed: all that a row's strip shows.
+        cards = tuple((kind, kind in war) for kind in hand[r * per_row:(r + 1) * per_row])
+
+        def hand_row(img: Image.Image, d: ImageDraw.ImageDraw, cards: tuple[tuple[str, bool], ...] = cards) -> None:
+            y = FRAME_REACH
+            if not cards:
+                label(img, (2 * PAD, y + 30), "No cards in hand", BODY, GREY, (0, y, WIDTH, y + HAND_H))
+            for i, (kind, framed) in enumerate(cards):
+                x = PAD + i * step + (step - HAND_W) // 2
+                paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y), highlight=framed)
+
+        # The last row's strip also takes the rows its start moved up: the strips still end where the hand does.
+        height = HAND_ROW_H + (FRAME_REACH if r == rows - 1 else 0)
+        strips.append(Strip(height, hand_row, ("hand row", cards)))
+
+    strips.append(_war_strip(view, names))
+    strips += [_wing_strip(view, s, names) for s in range(n)]
+    strips.append(Strip(PAD, lambda img, d: None, "end"))
+    return stack(WIDTH, strips, _palette())

@@ -86,9 +86,9 @@ def test_while_recording_every_strip_is_drawn_and_its_texts_sit_where_the_pictur
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_a_table_drawn_from_a_warm_cache_is_the_table_drawn_from_nothing(game: str) -> None:
-    """Random games, each table drawn after the one before (the cache holds the earlier strips) and
-    again from an empty cache: a strip key that missed something its drawing reads would show a stale
-    strip here."""
+    """Random games, each table and hand drawn after the ones before (the cache holds the earlier
+    strips) and again from an empty cache: a strip key that missed something its drawing reads would
+    show a stale strip here."""
     eng = get_engine(game)
     mod = importlib.import_module(f"render.{game}")
     players = {"pentawar": 5, "ogre_cheerleaders": 3}.get(game, 4)
@@ -104,6 +104,14 @@ def test_a_table_drawn_from_a_warm_cache_is_the_table_drawn_from_nothing(game: s
                 strips.clear_cache()
                 cold = mod.table_image(view, names)
                 assert warm.size == cold.size and warm.tobytes() == cold.tobytes(), f"{game} seed {seed} step {step}"
+                # Hands share some strips with the table (the field, the wings): the same rule holds.
+                for seat in {0, *eng.to_act(state)} if not eng.is_over(state) else {0}:
+                    hand_view = json.loads(json.dumps(eng.view(state, seat)))
+                    warm = mod.hand_image(hand_view, seat, names)
+                    strips.clear_cache()
+                    mod.table_image(view, names)
+                    cold = mod.hand_image(hand_view, seat, names)
+                    assert warm.tobytes() == cold.tobytes(), f"{game} hand {seat} seed {seed} step {step}"
             if eng.is_over(state):
                 break
             seat = rnd.choice(eng.to_act(state))
