@@ -26,6 +26,7 @@ from engines import GAME_IDS
 from render.alt import alt_text
 from render.common import FELT_DARK, GOLD, to_png
 from render.layout import PAD, SMALL, label
+from render.png import ROWS_INFO, compress_rows
 
 __all__ = ["alt_text", "hand_png", "table_png", "warm"]
 
@@ -68,6 +69,10 @@ def with_last_action(img: Image.Image, last_action: str) -> Image.Image:
         strip = strip.convert(img.mode)
     out.paste(strip, (0, 0))
     out.paste(img, (0, strip_h))
+    below = img.info.get(ROWS_INFO)
+    if below is not None and strip.mode == "P":
+        # The table's rows are compressed already (render.strips): compress only the strip's.
+        out.info[ROWS_INFO] = [compress_rows(strip), *below]
     return out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from PIL import Image
 
@@ -25,7 +26,8 @@ SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BAND_ROWS = 16
 #: Compressed bands kept, by their total size (each render worker has its own cache).
 CACHE_BYTES = 24 * 1024 * 1024
-#: zlib level 1: a flat picture compresses nearly as well as at level 6, several times faster.
+#: zlib level 1 with run-length matching only: flat card art compresses nearly as well as at level 6,
+#: several times faster (palette rows are long runs of one index).
 LEVEL = 1
 _ZLIB_HEADER = b"\x78\x01"  # deflate, 32 KB window, fastest (the level is only a hint to readers)
 _FINAL_BLOCK = b"\x03\x00"  # an empty final block with fixed codes: ends the deflate stream
@@ -59,13 +61,57 @@ def _compressed(band: memoryview, adler: int) -> bytes:
     if found is not None:
         _bands.move_to_end(key)
         return found
-    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8, zlib.Z_RLE)
     data = compressor.compress(band) + compressor.flush(zlib.Z_FULL_FLUSH)
     _bands[key] = data
     _cached_bytes += len(data)
     while _cached_bytes > CACHE_BYTES and _bands:
         _cached_bytes -= len(_bands.popitem(last=False)[1])
     return data
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows of a palette picture, compressed on their own: raw deflate ended with a full flush (so that
+    blocks concatenate into one stream), the Adler-32 and the length of the raw rows they hold."""
+
+    deflate: bytes
+    adler: int
+    length: int
+    height: int
+
+
+#: ``Image.info`` key of a picture's ``Rows`` blocks, top to bottom, when it was assembled from them.
+ROWS_INFO = "deckhand_rows"
+
+
+def compress_rows(img: Image.Image) -> Rows:
+    """``img``'s rows, each led by its filter byte (0, none), compressed once (see ``Rows``)."""
+    width, height = img.size
+    # A picture one pixel wider with column 0 at index 0 gives exactly those rows in one C call.
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(img, (1, 0))
+    raw = rows.tobytes()
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8, zlib.Z_RLE)
+    return Rows(compressor.compress(raw) + compressor.flush(zlib.Z_FULL_FLUSH), zlib.adler32(raw), len(raw), height)
+
+
+def from_rows(img: Image.Image, blocks: list[Rows]) -> bytes:
+    """The PNG of ``img`` from ``blocks``, its rows compressed earlier, top to bottom: only joined here."""
+    width, height = img.size
+    if sum(b.height for b in blocks) != height or sum(b.length for b in blocks) != (width + 1) * height:
+        raise ValueError("the row blocks do not make up the picture")
+    adler = 1
+    for block in blocks:
+        adler = adler32_combine(adler, block.adler, block.length)
+    return _png(img, b"".join((_ZLIB_HEADER, *(b.deflate for b in blocks), _FINAL_BLOCK, struct.pack(">I", adler))))
+
+
+def _png(img: Image.Image, zlib_stream: bytes) -> bytes:
+    width, height = img.size
+    palette = bytes(img.getpalette() or [])
+    return b"".join((SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+                     _chunk(b"PLTE", palette), _chunk(b"IDAT", zlib_stream), _chunk(b"IEND", b"")))
 
 
 def encodable(img: Image.Image) -> bool:
@@ -93,9 +139,7 @@ def encode(img: Image.Image) -> bytes:
         adler = adler32_combine(adler, band_adler, len(band))
     parts.append(_FINAL_BLOCK)
     parts.append(struct.pack(">I", adler))
-    palette = bytes(img.getpalette() or [])
-    return b"".join((SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-                     _chunk(b"PLTE", palette), _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))
+    return _png(img, b"".join(parts))
 
 
 def clear_cache() -> None:

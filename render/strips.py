@@ -7,6 +7,9 @@ strips, each with the key of what it shows (the inputs its drawing reads, nothin
 key was drawn before is pasted from the cache, already mapped to the palette, and only the strips that
 changed are drawn.
 
+Each strip also keeps its rows compressed (``render.png.Rows``): the PNG of a picture is its strips'
+compressed rows joined, so an unchanged strip is not compressed again either.
+
 A strip draws on a canvas of its own, at y = 0, with the felt as background; what it draws must stay
 inside its height (a row's highlight frame included). Mapping each strip to the palette on its own gives
 the same indices as mapping the whole picture, since the palette is fixed and nothing is dithered.
@@ -25,11 +28,12 @@ from PIL import Image, ImageDraw
 
 from render import text
 from render.common import FELT, Color, new_canvas, to_palette
+from render.png import ROWS_INFO, Rows, compress_rows
 
 #: Strips kept, by their size in the palette (a byte a pixel); each render worker has its own.
 CACHE_BYTES = 48 * 1024 * 1024
 
-_strips: OrderedDict[Hashable, Image.Image] = OrderedDict()
+_strips: OrderedDict[Hashable, tuple[Image.Image, Rows]] = OrderedDict()
 _cached_bytes = 0
 
 
@@ -43,19 +47,24 @@ class Strip:
     key: Hashable | None = None
 
 
-def _remember(key: Hashable, strip: Image.Image) -> None:
+def _size(part: tuple[Image.Image, Rows]) -> int:
+    return part[0].width * part[0].height + len(part[1].deflate)
+
+
+def _remember(key: Hashable, part: tuple[Image.Image, Rows]) -> None:
     global _cached_bytes
-    _strips[key] = strip
-    _cached_bytes += strip.width * strip.height
+    _strips[key] = part
+    _cached_bytes += _size(part)
     while _cached_bytes > CACHE_BYTES and _strips:
         _, old = _strips.popitem(last=False)
-        _cached_bytes -= old.width * old.height
+        _cached_bytes -= _size(old)
 
 
-def _drawn(width: int, strip: Strip, palette: Image.Image, background: Color) -> Image.Image:
+def _drawn(width: int, strip: Strip, palette: Image.Image, background: Color) -> tuple[Image.Image, Rows]:
     canvas, d = new_canvas(width, strip.height, background)
     strip.draw(canvas, d)
-    return to_palette(canvas, palette)
+    mapped = to_palette(canvas, palette)
+    return mapped, compress_rows(mapped)
 
 
 def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background: Color = FELT) -> Image.Image:
@@ -64,6 +73,7 @@ def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background:
     out = Image.new("P", (width, height))
     out.putpalette(palette.getpalette() or [])
     recording = bool(text._recorder)
+    blocks: list[Rows] = []
     y = 0
     for strip in strips:
         if recording:
@@ -75,14 +85,17 @@ def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background:
         else:
             # The palette and the size belong to the key: two renderers' strips never meet.
             key = (id(palette), width, strip.height, background, strip.key)
-            part = _strips.get(key)  # type: ignore[assignment]
-            if part is None:
+            found = _strips.get(key)
+            if found is None:
                 part = _drawn(width, strip, palette, background)
                 _remember(key, part)
             else:
+                part = found
                 _strips.move_to_end(key)
-        out.paste(part, (0, y))
+        out.paste(part[0], (0, y))
+        blocks.append(part[1])
         y += strip.height
+    out.info[ROWS_INFO] = blocks  # the PNG is joined from these (render.png.from_rows)
     return out
 
 

@@ -84,6 +84,12 @@ class PostgresTx(Tx):
         return list(await self._conn.fetch(to_postgres(sql), *_params(params)))
 
 
+#: The pools are small and busy for the bot's whole life: an idle connection or a cached prepared statement
+#: is kept rather than expired, and so asyncpg sets no timer for it each time a connection goes back to its
+#: pool or a statement is first prepared (in a burst, hundreds of timers that each cost the loop work).
+_KEEP_OPEN: dict[str, float] = {"max_inactive_connection_lifetime": 0, "max_cached_statement_lifetime": 0}
+
+
 class PostgresBackend:
     name = "postgresql"
 
@@ -96,11 +102,12 @@ class PostgresBackend:
     @classmethod
     async def open(cls, url: str, *, writers: int = WRITERS, readers: int = READERS) -> PostgresBackend:
         # Settings in the URL's query (e.g. ?search_path=…) reach the server as well; these are added to them.
-        writer = await asyncpg.create_pool(url, min_size=1, max_size=writers, reset=_keep,
+        writer = await asyncpg.create_pool(url, min_size=1, max_size=writers, reset=_keep, **_KEEP_OPEN,
                                            server_settings={"application_name": "deckhand"})
         try:
-            reader = await asyncpg.create_pool(url, min_size=1, max_size=readers, reset=_keep, server_settings={
-                "application_name": "deckhand-read", "default_transaction_read_only": "on"})
+            reader = await asyncpg.create_pool(url, min_size=1, max_size=readers, reset=_keep, **_KEEP_OPEN,
+                                               server_settings={"application_name": "deckhand-read",
+                                                                "default_transaction_read_only": "on"})
         except BaseException:
             await writer.close()
             raise

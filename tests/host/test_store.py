@@ -264,3 +264,25 @@ async def test_partners_sit_together_when_bots_fill_a_partnership_game(store: St
         human_positions = sorted(s.position for s in seats if not s.is_bot)
         assert human_positions in ([0, 2], [1, 3])
         assert sorted(s.position for s in seats) == [0, 1, 2, 3]
+
+
+async def test_the_posted_version_never_moves_back_and_takes_the_message_of_the_newest(store: Store) -> None:
+    tables = TableService(store, new_seed=lambda: 1)
+    table = await started(tables)
+    await play_some(tables, table.id, 3)
+
+    async def posted() -> tuple[int, int | None]:
+        record = await store.get_table(table.id)
+        assert record is not None
+        return record.posted_version, record.message_id
+
+    await store.set_posted_version(table.id, 2, 1002)
+    assert await posted() == (2, 1002)
+    await store.set_posted_version(table.id, 1, 1001)  # a late message for an older version
+    assert await posted() == (2, 1002)
+    await store.set_posted_version(table.id, 2)  # the same version again, no new message
+    assert await posted() == (2, 1002)
+    await store.set_posted_version(table.id, 3, 1003)
+    assert await posted() == (3, 1003)
+    await store.set_posted_version(table.id, 3, 1004)  # an edit re-posted as a new message
+    assert await posted() == (3, 1004)

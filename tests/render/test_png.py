@@ -91,3 +91,33 @@ def test_other_modes_are_refused() -> None:
     transparent = palette_image(4, 4, 1)
     transparent.info["transparency"] = 0
     assert not png.encodable(transparent)
+
+
+def test_a_picture_joined_from_compressed_row_blocks_is_the_picture() -> None:
+    top, bottom = palette_image(90, 7, 1), palette_image(90, 20, 2)
+    bottom.putpalette(top.getpalette())
+    whole = Image.new("P", (90, 27))
+    whole.putpalette(top.getpalette())
+    whole.paste(top, (0, 0))
+    whole.paste(bottom, (0, 7))
+    back = decoded(png.from_rows(whole, [png.compress_rows(top), png.compress_rows(bottom)]))
+    assert back.tobytes() == whole.tobytes()
+    with pytest.raises(ValueError):
+        png.from_rows(whole, [png.compress_rows(top)])
+
+
+def test_a_table_png_is_joined_from_its_strips_and_decodes_to_its_picture() -> None:
+    import json
+
+    from engines import get_engine
+    from render import table_png
+    from render.pedwar import table_image
+
+    engine = get_engine("pedwar")
+    view = json.loads(json.dumps(engine.view(engine.new_game(4, 3), None)))
+    names = ["Ada", "Kofi", "王芳", "Олена"]
+    picture = table_image(view, names)
+    assert png.ROWS_INFO in picture.info
+    data = table_png("pedwar", view, names, "Ada plays the 5")
+    back = decoded(data)
+    assert back.height > picture.height and back.tobytes()[-len(picture.tobytes()):] == picture.tobytes()
