@@ -231,12 +231,17 @@ def freeze_start_up_heap() -> None:
     """Once per process, when the first bot is set up: what exists then (modules, the command tree, fonts'
     tables, discord.py's internals, some 100,000 objects) lives as long as the process, so it is moved out
     of the cyclic collector's sight (``gc.freeze``). A full collection then looks only at what the bot has
-    made since, and the pause it puts into a burst of moves is much shorter."""
+    made since, and the pause it puts into a burst of moves is much shorter.
+
+    And the youngest generation is collected every 7,000 allocations instead of 700: a move makes thousands
+    of short-lived objects (payloads, rows, futures), and at 700 a burst of 56 moves ran some 70 collections
+    and the full ones they lead to; a tenth as many keeps about 10 % of a burst's time (on PostgreSQL)."""
     global _heap_frozen
     if not _heap_frozen:
         _heap_frozen = True
         gc.collect()
         gc.freeze()
+        gc.set_threshold(7000, *gc.get_threshold()[1:])
 
 
 class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):

@@ -10,6 +10,11 @@ table the member to act opens **Hand / act** and follows the panel's menus to a 
 Then all the moves are dispatched at once: every interaction is queued with SimCord before the
 bot runs any of them, as a load tester's clients would send them together.
 
+One burst at every table comes first, timed and printed but not budgeted: right after start-up each
+table's first picture since its deal, the database pools' connections and their prepared statements
+are cold, which in a bot that has run a while (the budget's case) they are not. Then ``--bursts``
+bursts are measured.
+
 The figure per move runs from the burst's start until the move is acknowledged (its interaction
 response reached SimCord's Discord) **and** its table message is posted (or, for a step inside one
 decision, edited), whichever comes later. Budget: p99 ≤ 300 ms over all the bursts' moves, and
@@ -190,8 +195,10 @@ async def _run(runner: Any, stamps: Stamps, rnd: random.Random, tables: int, bur
         t = time.perf_counter()
         channels = await open_tables(env, guild, members, tables)
         setup = time.perf_counter() - t
-        warm = await ready_moves(channels[: len(GAMES)], by_id, rnd)  # fonts and card faces, as in a running bot
-        await burst(env, stamps, warm)
+        # The first burst after start-up meets cold caches (each table's first picture after its deal, the
+        # database pools' connections and prepared statements): it is timed and printed, not budgeted,
+        # since a bot that has been running a while (the budget's case) has them warm.
+        cold_ms, cold_wall, _, _ = await burst(env, stamps, await ready_moves(channels, by_id, rnd))
         times: list[float] = []
         walls: list[float] = []
         cpus: list[float] = []
@@ -204,7 +211,8 @@ async def _run(runner: Any, stamps: Stamps, rnd: random.Random, tables: int, bur
             walls.append(wall)
             cpus.append(cpu)
         errors = list(env.errors)
-    return {"times": times, "walls": walls, "cpus": cpus, "lags": lags, "setup": setup, "errors": errors}
+    return {"times": times, "walls": walls, "cpus": cpus, "lags": lags, "setup": setup, "errors": errors,
+            "cold": (percentile(cold_ms, 99), len(cold_ms) / cold_wall)}
 
 
 async def bench(backend: str, server: str, tables: int, bursts: int) -> int:
@@ -231,6 +239,8 @@ async def bench(backend: str, server: str, tables: int, bursts: int) -> int:
         ok_p99 = p99 <= P99_BUDGET_MS
         ok_rate = min(rates) >= RATE_BUDGET
         print(f"   {tables} tables ({', '.join(GAMES)} in turn, 4 human seats) opened in {run['setup']:.1f} s")
+        cold_p99, cold_rate = run["cold"]
+        print(f"   first burst after start-up (cold caches, info): p99 {cold_p99:.0f} ms, {cold_rate:.0f} actions/s")
         print(f"move → acknowledged + table message posted: {len(ms)} moves, median {p50:.0f} ms, "
               f"p99 {p99:.0f} ms, max {max(ms):.0f} ms (budget p99 ≤ {P99_BUDGET_MS:g} ms)  {verdict(ok_p99)}")
         print(f"actions/s per burst: {', '.join(f'{r:.0f}' for r in rates)} "
