@@ -2,24 +2,29 @@
 
     .venv/bin/python -m bench.images [--states N]
 
-Times ``render.table_png`` (what the bot posts with every table message) and
-``render.hand_png`` (the ephemeral hand panel), in milliseconds, after a
-first pass over the same states so font and card-face caches are loaded as in
-a bot that has been running a while (the first-pass median is shown too).
+Times ``render.table_png`` (what the bot posts with every table message, with its "Last:" line) and
+``render.hand_png`` (the ephemeral hand panel), in milliseconds: cold (drawn from nothing: no strip or
+compressed band kept from an earlier picture; fonts, card faces and words loaded, as in a bot that has
+run a while) and a move (whole games in order, each picture after the one before, as at a table), beside
+Pillow's bare PNG encode of the same finished picture.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
+
 from bench._common import engine, finish, header, median, percentile, play, verdict
-from render import hand_png, table_png
-from render.common import to_png
+from render import hand_png, png, strips, table_png, with_last_action
+
+LAST = "Ada plays the 7 of Hearts on the pile"
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,22 @@ def pick_states(case: Case, count: int, rnd: random.Random) -> tuple[list[Any], 
     return [closest[1]], f"no {OGRE_FIELD}-card field was reached; timing the closest field ({closest[0]} cards)"
 
 
+def _cold() -> None:
+    """Forget every drawn strip and compressed band (fonts and card faces stay loaded)."""
+    strips.clear_cache()
+    png.clear_cache()
+
+
+def _bare_encode_ms(img: Image.Image) -> float:
+    """Pillow's own PNG encode of a finished picture (compress_level 3): what drawing the picture whole and
+    encoding it, as this bot once did, paid on top of the drawing."""
+    plain = img.copy()
+    plain.info.clear()
+    t = time.perf_counter()
+    plain.save(io.BytesIO(), format="PNG", compress_level=3)
+    return (time.perf_counter() - t) * 1000
+
+
 def measure(case: Case, count: int) -> dict[str, Any]:
     eng = engine(case.game)
     states, note = pick_states(case, count, random.Random(1234))
@@ -94,47 +115,46 @@ def measure(case: Case, count: int) -> dict[str, Any]:
     publics = [eng.view(s, None) for s in states]
     seats = [(eng.to_act(s) or [0])[0] for s in states]
     hands = [eng.view(s, seat) for s, seat in zip(states, seats, strict=True)]
-    table_png(case.game, publics[0], names)  # load the fonts once
-    hand_png(case.game, hands[0], seats[0], names)
-    # First pass: every state drawn for the first time (card faces and text not yet cached).
-    first_ms = []
-    for pub in publics:
-        t = time.perf_counter()
-        table_png(case.game, pub, names)
-        first_ms.append((time.perf_counter() - t) * 1000)
-    for seat, hand in zip(seats, hands, strict=True):
+    module = __import__(f"render.{case.game}", fromlist=["table_image", "hand_image"])
+    for pub, seat, hand in zip(publics, seats, hands, strict=True):  # fonts, card faces and words, once
+        table_png(case.game, pub, names, LAST)
         hand_png(case.game, hand, seat, names)
 
-    # Timed pass: steady state, as in a bot that has been running a while.
-    table_ms, sizes, hand_ms = [], [], []
+    # Cold: each picture drawn from nothing, no strip or band of it kept from an earlier one.
+    cold_ms, sizes, hand_cold_ms = [], [], []
     for pub in publics:
+        _cold()
         t = time.perf_counter()
-        png = table_png(case.game, pub, names)
-        table_ms.append((time.perf_counter() - t) * 1000)
-        sizes.append(len(png))
+        data = table_png(case.game, pub, names, LAST)
+        cold_ms.append((time.perf_counter() - t) * 1000)
+        sizes.append(len(data))
     for seat, hand in zip(seats, hands, strict=True):
+        _cold()
         t = time.perf_counter()
         hand_png(case.game, hand, seat, names)
-        hand_ms.append((time.perf_counter() - t) * 1000)
-    # Where the table time goes: drawing vs PNG encoding.
-    module = __import__(f"render.{case.game}", fromlist=["table_image"])
-    draw_ms, encode_ms = [], []
-    for pub in publics:
-        t = time.perf_counter()
-        img = module.table_image(pub, names)
-        t2 = time.perf_counter()
-        to_png(img)
-        draw_ms.append((t2 - t) * 1000)
-        encode_ms.append((time.perf_counter() - t2) * 1000)
-    hand_module = __import__(f"render.{case.game}", fromlist=["hand_image"])
-    hand_encode_ms = []
-    for seat, hand in zip(seats, hands, strict=True):
-        img = hand_module.hand_image(hand, seat, names)
-        t = time.perf_counter()
-        to_png(img)
-        hand_encode_ms.append((time.perf_counter() - t) * 1000)
-    return {"states": len(states), "note": note, "first": first_ms, "table": table_ms, "sizes": sizes, "hand": hand_ms,
-            "draw": draw_ms, "encode": encode_ms, "hand_encode": hand_encode_ms,
+        hand_cold_ms.append((time.perf_counter() - t) * 1000)
+
+    # A move: whole games in order, each picture drawn after the one before it (as at a table).
+    move_ms, hand_move_ms = [], []
+    for seed in (11, 12):
+        _cold()
+        previous = False
+        for i, state in enumerate(play(eng, case.players, seed)):
+            pub = eng.view(state, None)
+            seat = (eng.to_act(state) or [0])[0]
+            t = time.perf_counter()
+            table_png(case.game, pub, names, f"{names[seat]} made move {i}")
+            t2 = time.perf_counter()
+            hand_png(case.game, eng.view(state, seat), seat, names)
+            if previous:
+                move_ms.append((t2 - t) * 1000)
+                hand_move_ms.append((time.perf_counter() - t2) * 1000)
+            previous = True
+    bare_ms = [_bare_encode_ms(with_last_action(module.table_image(pub, names), LAST)) for pub in publics]
+    hand_bare_ms = [_bare_encode_ms(module.hand_image(hand, seat, names))
+                    for seat, hand in zip(seats, hands, strict=True)]
+    return {"states": len(states), "note": note, "cold": cold_ms, "move": move_ms, "sizes": sizes,
+            "hand_cold": hand_cold_ms, "hand_move": hand_move_ms, "bare": bare_ms, "hand_bare": hand_bare_ms,
             "size_px": module.table_image(publics[0], names).size}
 
 
@@ -142,33 +162,30 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--states", type=int, default=50, help="states timed per game (default 50)")
     args = parser.parse_args()
-    header("images: table render + PNG encode (render.table_png), hand panel (render.hand_png)")
-    print(f"   {args.states} states per game from RandomBot games; budget is on the table image median")
+    header("images: table picture (render.table_png) and hand panel (render.hand_png), drawn and encoded")
+    print(f"   {args.states} states per game from RandomBot games; the budget is on the cold table picture's median")
     print()
-    print(f"{'game':<19}{'pl':>3}{'n':>4} | {'table ms med':>12}{'p90':>7}{'max':>7} | "
-          f"{'draw':>6}{'encode':>7}{'1st':>6} | {'PNG KiB med':>11}{'max':>6} | {'hand med':>8}{'p90':>6} | "
-          f"{'budget':>7}  result")
+    print(f"{'game':<19}{'pl':>3}{'n':>4} | {'table cold med':>14}{'p90':>6}{'max':>6} | {'a move':>6}{'p90':>6} | "
+          f"{'PNG KiB med':>11}{'max':>6} | {'hand cold':>9}{'a move':>7} | {'budget':>7}  result")
     costs: list[str] = []
     failures: list[str] = []
     notes: list[str] = []
     for case in CASES:
         r = measure(case, args.states)
-        med = median(r["table"])
+        med = median(r["cold"])
         ok = med <= case.budget_ms
         mark = verdict(ok) if case.budgeted else "info"
         if case.budgeted and not ok:
             failures.append(f"{case.game} table {med:.1f} ms > {case.budget_ms:g} ms")
-        print(f"{case.game:<19}{case.players:>3}{r['states']:>4} | {med:>12.1f}{percentile(r['table'], 90):>7.1f}"
-              f"{max(r['table']):>7.1f} | {median(r['draw']):>6.1f}{median(r['encode']):>7.1f}"
-              f"{median(r['first']):>6.1f} | "
+        print(f"{case.game:<19}{case.players:>3}{r['states']:>4} | {med:>14.1f}{percentile(r['cold'], 90):>6.1f}"
+              f"{max(r['cold']):>6.1f} | {median(r['move']):>6.1f}{percentile(r['move'], 90):>6.1f} | "
               f"{median(r['sizes']) / 1024:>11.1f}{max(r['sizes']) / 1024:>6.1f} | "
-              f"{median(r['hand']):>8.1f}{percentile(r['hand'], 90):>6.1f} | "
+              f"{median(r['hand_cold']):>9.1f}{median(r['hand_move']):>7.1f} | "
               f"{'≤' + format(case.budget_ms, 'g') + ' ms':>7}  {mark}")
-        table, bare = median(r["table"]), median(r["encode"])
-        hand, hand_bare = median(r["hand"]), median(r["hand_encode"])
-        costs.append(f"{case.game:<19}{case.players:>3} | table {table:>5.1f} ms, its bare PNG encode {bare:>5.1f} ms "
-                     f"({bare / table:>4.0%}) | hand {hand:>5.1f} ms, its bare PNG encode {hand_bare:>5.1f} ms "
-                     f"({hand_bare / hand:>4.0%})")
+        costs.append(f"{case.game:<19}{case.players:>3} | table: a move {median(r['move']):>4.1f} ms, cold "
+                     f"{med:>4.1f} ms, a bare PNG encode {median(r['bare']):>4.1f} ms | hand: a move "
+                     f"{median(r['hand_move']):>4.1f} ms, cold {median(r['hand_cold']):>4.1f} ms, a bare PNG encode "
+                     f"{median(r['hand_bare']):>4.1f} ms")
         detail = f"{case.game} ({case.players} players): image {r['size_px'][0]}x{r['size_px'][1]} px"
         if case.note:
             detail += f"; {case.note}"
@@ -176,14 +193,15 @@ def main() -> int:
             detail += f"; {r['note']}"
         notes.append(detail)
     print()
-    print("Each image's cost (render + encode, median) beside the bare PNG encode of the same finished image,")
-    print("the part no drawing cache can remove while the PNG stays byte-identical:")
+    print("Each picture's whole cost (drawn and encoded; median) beside Pillow's bare PNG encode of the same")
+    print("finished picture, which a renderer drawing pictures whole pays on top of the drawing:")
     for line in costs:
         print(line)
     print()
-    print("   ms = milliseconds per image (median / 90th percentile / max); draw + encode = the two halves")
-    print("   of the table time measured separately; 1st = median of a first pass over the same states, before")
-    print("   per-card caches were warm; hand = hand_png for the seat to act (no budget set).")
+    print("   cold = every strip drawn and every row compressed (render.strips and render.png caches emptied")
+    print("   before each picture; fonts, card faces and words stay loaded, as in a running bot); a move = whole")
+    print("   games in order, each picture drawn after the one before (what a table pays per move: only the")
+    print("   strips that changed are drawn and compressed); hand = hand_png for the seat to act.")
     for line in notes:
         print(f"   {line}")
     return finish(failures)
