@@ -20,6 +20,10 @@ from typing import Any
 
 from engines import get_engine
 from engines.bots import BOT_LEVELS, bot_action
+from render.pool import worker_start
+
+#: How much lower than the bot's the thinking workers' priority is (see ``BotPool._pool``).
+THINKING_NICENESS = 10
 
 #: Levels cheap enough to compute on the caller's thread.
 INLINE_LEVELS = frozenset({"random", "easy"})
@@ -51,7 +55,10 @@ class BotPool:
             raise RuntimeError("the bot pool is closed")
         if self._executor is None:
             # spawn, not fork: the host process runs an event loop and threads that a fork would copy mid-flight.
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            # At a lower priority than the bot and its render workers: a bot's search can wait a moment, a
+            # member's click (its picture drawn in a render worker) should not.
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=worker_start, initargs=(THINKING_NICENESS,))
         return self._executor
 
     @property

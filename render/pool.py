@@ -41,12 +41,16 @@ def lane_count() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def _worker_start() -> None:
-    """Ctrl-C reaches the whole process group: the bot stops its workers itself, without their tracebacks.
-    And a worker dies with the bot: killed (SIGKILL, out of memory), the bot closes nothing, and a worker
-    left behind would hold its output pipes open and keep a new bot's caches from being the only ones."""
+def worker_start(niceness: int = 0) -> None:
+    """The start of a worker process of the bot's (render lanes here, bot players' in host/thinking.py).
+
+    Ctrl-C reaches the whole process group: the bot stops its workers itself, without their tracebacks.
+    A worker dies with the bot: killed (SIGKILL, out of memory), the bot closes nothing, and a worker left
+    behind would hold its output pipes open and its CPU. ``niceness`` lowers the worker's priority."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
+    if niceness:
+        os.nice(niceness)
 
 
 def _die_with_parent() -> None:
@@ -82,7 +86,7 @@ class RenderPool:
             executor = self._executors[lane]
             if executor is None:
                 executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=_worker_start)
+                                               initializer=worker_start)
                 self._executors[lane] = executor
             return executor
 
