@@ -231,5 +231,6 @@ class TournamentCog(commands.Cog):
                                                     f"{interaction.user.mention}.{extra}",
                                                     allowed_mentions=discord.AllowedMentions.none())
             await self.flow.refresh_signup(await self.service.state(tournament_id))
+            await self.flow.close_tables(record.name, closed)
 
         await self.guard.run(interaction, work)

@@ -148,6 +148,17 @@ class TournamentFlow:
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number, 2)
 
+    async def close_tables(self, name: str, closed: Sequence[TableRecord]) -> None:
+        """After a cancel: each closed table's thread says why, and its table message loses its controls."""
+        for table in closed:
+            try:
+                thread = await self.flow.channel_of(table.channel_id)
+                await thread.send(f"🛑 **{name}** was cancelled: this table is closed, and its game counts for "
+                                  "nothing.", allowed_mentions=discord.AllowedMentions.none())
+                await self.flow.refresh_table(table, thread)
+            except discord.HTTPException as exc:  # a thread deleted by hand: nothing to tell there
+                log.info("tournament table %s: no note after the cancel (%s)", table.id, exc)
+
     async def on_table_finished(self, table: TableRecord) -> None:
         """The table flow's hook: a tournament table ended, so its round may be over."""
         try:

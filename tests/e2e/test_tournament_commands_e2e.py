@@ -13,7 +13,7 @@ import pytest
 
 from bot import create_bot
 from cogs.guard import APOLOGY
-from tests.e2e.driver import components
+from tests.e2e.driver import components, latest_table_message
 from tests.e2e.test_reliability_e2e import answer_text
 from tests.e2e.test_tournament_e2e import BOT_PACE, human_turn, pace_bots, playing_threads, rows, tournament
 
@@ -194,10 +194,16 @@ async def alice_and_bob_playing(world: Any) -> Any:
 
 async def test_cancel_closes_the_tables_in_play(world: Any, db_path: str) -> None:
     alice = await alice_and_bob_playing(world)
+    [thread] = playing_threads(world, db_path)
     result = await alice.slash(world.channel, "tournament cancel")
     assert "cancelled" in answer_text(result)
     assert tournament(db_path)["status"] == "cancelled"
     assert [r[0] for r in rows(db_path, "SELECT status FROM game_tables")] == ["abandoned"]
+    # Its thread says why, and the table message there offers no more controls.
+    said = [m.content or "" for m in thread.history()]
+    assert any("was cancelled" in text and "closed" in text for text in said), said
+    table = latest_table_message(thread)
+    assert "abandoned" in table.content and not table.components
     await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss")  # the channel is free again
 
 
