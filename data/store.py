@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from data.backends.base import Backend, IntegrityError, Row, Tx, TxClosed, Written
 from data.backends.sqlite import SqliteBackend
 from data.ratings import RatingPlan, RatingStore, apply_rating
+from data.revisions import bump_revision
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 from data.settings import SettingsStore
 from data.sql import ShardSet, shard_filter
@@ -324,12 +325,7 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
     async def _bump(tx: Tx, table_id: int, revision: int, statuses: Sequence[str], sets: str = "",
                     params: Sequence[Any] = ()) -> None:
         """Move the table from ``revision`` to the next, if it is still there and in one of ``statuses``."""
-        marks = ", ".join("?" for _ in statuses)
-        written = await tx.execute(
-            f"UPDATE game_tables SET revision = revision + 1{sets}"
-            f" WHERE id = ? AND revision = ? AND status IN ({marks})",
-            (*params, table_id, revision, *statuses))
-        if written.rowcount != 1:
+        if not await bump_revision(tx, "game_tables", table_id, revision, statuses, sets, params):
             raise StaleVersion(f"table {table_id} changed since revision {revision}")
 
     async def set_lobby_seats(self, table_id: int, revision: int, seats: Sequence[SeatRecord],

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from data.backends.base import IntegrityError, Tx
+from data.revisions import bump_revision
 
 REGISTRATION, PLAYING, FINISHED, CANCELLED = "registration", "playing", "finished", "cancelled"
 ACTIVE_TOURNAMENT = (REGISTRATION, PLAYING)
@@ -222,12 +223,7 @@ class TournamentStore:
     @staticmethod
     async def _bump_tournament(tx: Tx, tournament_id: int, revision: int, statuses: Sequence[str], sets: str = "",
                                params: Sequence[Any] = ()) -> None:
-        marks = ", ".join("?" for _ in statuses)
-        written = await tx.execute(
-            f"UPDATE tournaments SET revision = revision + 1{sets}"
-            f" WHERE id = ? AND revision = ? AND status IN ({marks})",
-            (*params, tournament_id, revision, *statuses))
-        if written.rowcount != 1:
+        if not await bump_revision(tx, "tournaments", tournament_id, revision, statuses, sets, params):
             raise TournamentChanged(f"tournament {tournament_id} changed since revision {revision}")
 
     async def create_tournament(self, *, guild_id: int | None, channel_id: int, name: str, game: str, format: str,
