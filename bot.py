@@ -143,7 +143,11 @@ class DeckhandBot(commands.Bot):
         await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard, self.server_settings))
         await self.add_cog(RatingsCog(self.store, self.guard))
         self.tree.on_error = self.on_app_command_error
-        if self.settings.dev_guild_id:
+        if self.settings.shards is not None and 0 not in self.settings.shards.ids:
+            # Slash commands belong to the application, not to a shard: one process registers them for all
+            # (each doing it would spend Discord's daily limit on command changes once per process).
+            log.info("slash commands are registered by the process holding shard 0")
+        elif self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)

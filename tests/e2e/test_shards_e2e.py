@@ -76,6 +76,28 @@ async def test_an_auto_sharded_bot_plays_a_game_in_each_shards_guild(simcord_env
 
 
 @pytest.mark.simcord(shard_count=SHARDS)
+async def test_only_the_process_holding_shard_0_registers_the_slash_commands(
+        simcord_env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = simcord_env
+
+    def syncs() -> int:
+        return env.transcript().count("/commands")
+
+    assert syncs() >= 1, "the first process (shards 0 and 1) registered them"
+    before = syncs()
+    await env.advance_time(15)
+    monkeypatch.setenv("SHARD_IDS", "1")
+    await env.restart_bot(create_bot())
+    assert syncs() == before, "a process without shard 0 leaves the application's commands alone"
+    world = shard_world(env, 1)
+    await open_table(world, ["alice", "bob"])  # and its servers' commands work all the same
+    await env.advance_time(15)
+    monkeypatch.setenv("SHARD_IDS", "0")
+    await env.restart_bot(create_bot())
+    assert syncs() == before + 1
+
+
+@pytest.mark.simcord(shard_count=SHARDS)
 async def test_a_replacement_with_the_same_shard_takes_over_after_an_abrupt_death(
         simcord_env: Any, db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The process holding shard 1 of 2 dies mid-game (tasks cancelled, connections dropped, no close);
