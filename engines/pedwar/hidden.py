@@ -3,11 +3,18 @@
 Hidden from a seat: the other Maneuver hands, the other Goals (and the Goals out of play), and the
 order of both decks. Every Maneuver card in the discard pile was bid or discarded in public, so its
 contents stay; the Object deck holds exactly the Object cards not yet turned up.
+
+After a reshuffle the Maneuver deck is no longer any part of the unseen cards: everyone saw the
+discard pile it was formed from, and since then it only lost the cards drawn from it, the seat's
+own draws among them. So the redealt deck is drawn from those cards (less the seat's draws) that
+are still unseen, and the other hands get the rest: an OP nobody has discarded since the reshuffle
+is in a hand, not in the deck.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.pedwar import bids as B
@@ -18,14 +25,11 @@ from engines.pedwar.state import OVER, State
 def determinize(state: State, seat: int, rng: random.Random) -> State:
     s = state.clone()
     others = [p for p in range(s.n) if p != seat]
-    pool = list(state.mdeck)
-    for p in others:
-        pool += state.hands[p]
-    piles = redeal(pool, [len(state.hands[p]) for p in others] + [len(state.mdeck)], rng)
-    for p, pile in zip(others, piles, strict=False):
+    hands, s.mdeck = _maneuvers(state, seat, others, rng)
+    for p, pile in zip(others, hands, strict=True):
         B.sort_hand(pile)
         s.hands[p] = pile
-    s.mdeck = piles[-1]
+        s.drawn[p] = []  # the others' draws are theirs to know; no determinization reads them
     goals = redeal([state.goals[p] for p in others] + list(state.goals_out), [1] * len(others) +
                    [len(state.goals_out)], rng)
     for p, g in zip(others, goals, strict=False):
@@ -34,6 +38,22 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     s.odeck = redeal(list(state.odeck), [len(state.odeck)], rng)[0]
     s.rng = reseed(rng)
     return s
+
+
+def _maneuvers(state: State, seat: int, others: list[int], rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """The other seats' Maneuver hands and the Maneuver deck, redealt over the cards ``seat`` has not seen."""
+    unseen = list(state.mdeck)
+    for p in others:
+        unseen += state.hands[p]
+    sizes = [len(state.hands[p]) for p in others]
+    if not state.reshuffled:
+        piles = redeal(unseen, [*sizes, len(state.mdeck)], rng)
+        return piles[:-1], piles[-1]
+    # The deck holds only cards of the last reshuffle not drawn since, and only cards not seen since.
+    room = (Counter(state.reshuffled) - Counter(state.drawn[seat])) & Counter(unseen)
+    pool = list(room.elements())
+    deck = redeal(pool, [len(state.mdeck), len(pool) - len(state.mdeck)], rng)[0]
+    return redeal(list((Counter(unseen) - Counter(deck)).elements()), sizes, rng), deck
 
 
 def evaluate(s: State) -> list[float]:
