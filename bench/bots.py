@@ -12,15 +12,20 @@ every decision of a ``normal`` or ``hard`` bot with more than one legal action.
 Budgets (issue 15):
 - hard against random: win rate at least twice the fair share 1/n (King Pedro: fair share is a
   partnership's 1/2, and a hard partnership against a random one wins at least 90%);
-- hard against easy and normal against easy: more than the fair share;
+- hard against easy: clearly more than the fair share, i.e. the whole 95% interval above it;
+- normal against easy: more than the fair share;
 - hard thinking time: median at most 1 s, p95 at most 3 s.
+
+Ogre Cheerleaders' budget lines seat 3 players: at 2, twice the fair share would be every game.
+Its 2-player lines are benched too, for information (``INFO_PLAYERS``, no budget).
 
 The issue asks for at least 200 games per line where only random and easy play, and at least
 50 where normal or hard plays (the defaults). A full run takes hours on a 2-core machine, so
 the run is **resumable and accumulative**: every finished game is appended to
 ``bench/results/bots.jsonl`` (line, game index, share, thinking times), stamped with a
 fingerprint of the code that decides that game's moves (the shared ``engines/*.py`` modules,
-the game's own module or package, and the bench's table settings). A later run skips the games
+of ``engines/bots.py``'s search settings only the game's own, the game's own module or package,
+and the bench's table settings). A later run skips the games
 already there with the current fingerprint; results with another fingerprint are stale, counted
 and ignored. The table is always printed from the accumulated results, with how many games each
 line has and how many it needs.
@@ -34,6 +39,8 @@ after that long (games under way are dropped and run again next time).
 from __future__ import annotations
 
 import argparse
+import ast
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -49,10 +56,13 @@ from pathlib import Path
 
 from bench._common import finish, header, median, percentile, verdict
 from engines import GAME_IDS, GAME_TITLES, get_engine
-from engines.bots import bot_action
+from engines.bots import bot_action, search_settings
 
-#: Players per game in the bench tables.
-PLAYERS = {"do_over": 3, "pedwar": 3, "king_pedro": 4, "ogre_cheerleaders": 2, "pentawar": 3}
+#: Players per game in the budget lines. Ogre Cheerleaders is for 2 to 4: at 2, "twice the fair
+#: share" against random would be every game, so its budget lines seat 3 (twice the fair share: 67%).
+PLAYERS = {"do_over": 3, "pedwar": 3, "king_pedro": 4, "ogre_cheerleaders": 3, "pentawar": 3}
+#: More player counts benched for information only (no budget): Ogre Cheerleaders' 2-player lines.
+INFO_PLAYERS: dict[str, tuple[int, ...]] = {"ogre_cheerleaders": (2,)}
 MAX_MOVES = 20_000
 #: Table options for the bench: a King Pedro game where random seats bid runs to the 100-round
 #: limit, hundreds of hard decisions; ten rounds (then more points wins) keep a game to minutes.
@@ -68,7 +78,8 @@ class Line:
     game: str
     level: str        # the bot under test
     against: str      # every other seat
-    budget: str       # "double", "more", "team90", "info"
+    budget: str       # "double", "clear", "more", "team90", "info"
+    players: int
     partnership: bool = False
 
     @property
@@ -82,27 +93,36 @@ class Line:
 
     @property
     def key(self) -> str:
-        return f"{self.game}/{self.level}{'-pair' if self.partnership else ''}-vs-{self.against}"
+        where = self.game if self.players == PLAYERS[self.game] else f"{self.game}@{self.players}p"
+        return f"{where}/{self.level}{'-pair' if self.partnership else ''}-vs-{self.against}"
 
     def label(self) -> str:
         who = f"{self.level} partnership" if self.partnership else self.level
         return f"{who} vs {self.against}"
 
 
-def lines_for(game: str) -> list[Line]:
-    out = [Line(game, "easy", "random", "info"),
-           Line(game, "hard", "random", "more" if game == "king_pedro" else "double"),
-           Line(game, "hard", "easy", "more"),
-           Line(game, "normal", "easy", "more")]
+def lines_for(game: str, players: int | None = None) -> list[Line]:
+    """The lines of ``game`` at its budget player count, or at ``players`` for information only."""
+    n = PLAYERS[game] if players is None else players
+    info = n != PLAYERS[game]
+    out = [Line(game, "easy", "random", "info", n),
+           Line(game, "hard", "random", "info" if info else "more" if game == "king_pedro" else "double", n),
+           Line(game, "hard", "easy", "info" if info else "clear", n),
+           Line(game, "normal", "easy", "info" if info else "more", n)]
     if game == "king_pedro":
-        out.append(Line(game, "hard", "random", "team90", partnership=True))
+        out.append(Line(game, "hard", "random", "team90", n, partnership=True))
     return out
 
 
-def fingerprint(game: str) -> str:
+def all_lines(game: str) -> list[Line]:
+    return lines_for(game) + [ln for n in INFO_PLAYERS.get(game, ()) for ln in lines_for(game, n)]
+
+
+def fingerprint(game: str, players: int) -> str:
     """A hash of everything that decides ``game``'s moves in this bench: the shared engine modules
-    (``engines/*.py`` except the other games' modules), the game's own module or package, the
-    bench's players and options for it, and ``BENCH_VERSION``."""
+    (``engines/*.py`` except the other games' modules, and of ``engines/bots.py``'s table of
+    search settings only this game's), the game's own module or package, the player count and
+    options, and ``BENCH_VERSION``."""
     engines = ROOT / "engines"
     game_modules = {f"{g}.py" for g in GAME_IDS}
     files = [p for p in sorted(engines.glob("*.py")) if p.name not in game_modules]
@@ -110,9 +130,22 @@ def fingerprint(game: str) -> str:
     files += sorted(own.rglob("*.py")) if own.is_dir() else [engines / f"{game}.py"]
     h = hashlib.sha256()
     for p in files:
-        h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
-    h.update(json.dumps([BENCH_VERSION, PLAYERS[game], OPTIONS.get(game)], sort_keys=True).encode())
+        text = _own_settings(p.read_text(), game) if p.name == "bots.py" else p.read_text()
+        h.update(p.relative_to(ROOT).as_posix().encode() + b"\0" + text.encode() + b"\0")
+    h.update(json.dumps([BENCH_VERSION, players, OPTIONS.get(game)], sort_keys=True).encode())
     return h.hexdigest()[:16]
+
+
+def _own_settings(source: str, game: str) -> str:
+    """``engines/bots.py`` with its ``_SEARCH`` table (every game's search settings) replaced by
+    ``game``'s settings: tuning one game's search must not make the other games' results stale."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "_SEARCH":
+            lines = source.splitlines(keepends=True)
+            own = {level: dataclasses.asdict(search_settings(game, level)) for level in ("normal", "hard")}
+            return "".join(lines[:node.lineno - 1]) + json.dumps(own, sort_keys=True) + "\n" + \
+                "".join(lines[node.end_lineno:])
+    raise RuntimeError("engines/bots.py has no _SEARCH table: update bench.bots.fingerprint")
 
 
 @dataclass
@@ -126,7 +159,7 @@ class GameResult:
 def play_one(line: Line, g: int) -> GameResult:
     start = time.perf_counter()
     engine = get_engine(line.game)
-    n = PLAYERS[line.game]
+    n = line.players
     hero = g % n
     heroes = {hero, (hero + 2) % n} if line.partnership else {hero}
     state = engine.new_game(n, 1_000 + g, OPTIONS.get(line.game))
@@ -169,13 +202,14 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
 class Store:
     """The accumulated results: per line key, game index -> record (current fingerprint only)."""
     path: Path
-    fps: dict[str, str]
+    fps: dict[tuple[str, int], str]   # (game, players) -> fingerprint of the current code
     done: dict[str, dict[int, dict]] = field(default_factory=lambda: defaultdict(dict))
     stale: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     @classmethod
     def load(cls, path: Path, games: list[str] | None = None) -> Store:
-        st = cls(path, {g: fingerprint(g) for g in (games or GAME_IDS)})
+        st = cls(path, {(g, ln.players): fingerprint(g, ln.players)
+                        for g in (games or GAME_IDS) for ln in all_lines(g)})
         if path.exists():
             for raw in path.read_text().splitlines():
                 if not raw.strip():
@@ -184,17 +218,18 @@ class Store:
                     rec = json.loads(raw)
                 except json.JSONDecodeError:   # a line cut short by a kill: that game runs again
                     continue
-                game = rec.get("game")
-                if game not in st.fps:
+                where = (rec.get("game"), rec.get("players"))
+                if where not in st.fps:
                     continue
-                if rec.get("fp") != st.fps[game]:
+                if rec.get("fp") != st.fps[where]:
                     st.stale[rec["line"]] += 1
                 else:
                     st.done[rec["line"]].setdefault(int(rec["g"]), rec)
         return st
 
     def add(self, line: Line, g: int, r: GameResult) -> None:
-        rec = {"line": line.key, "game": line.game, "g": g, "fp": self.fps[line.game],
+        rec = {"line": line.key, "game": line.game, "players": line.players, "g": g,
+               "fp": self.fps[line.game, line.players],
                "share": r.share, "moves": r.moves, "secs": round(r.secs, 2),
                "times": {k: [round(t, 4) for t in v] for k, v in r.times.items() if v},
                "at": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
@@ -277,57 +312,68 @@ def table(store: Store, games: list[str], args: argparse.Namespace) -> tuple[lis
     short: list[str] = []
     rows: list[str] = []
     for game in games:
-        n = PLAYERS[game]
-        fair = 0.5 if game == "king_pedro" else 1 / n
-        hard_times: list[float] = []
-        normal_times: list[float] = []
-        cells: dict[str, str] = {}
-        for line in lines_for(game):
-            recs = list(store.done.get(line.key, {}).values())
-            need_games = needed(line, args.games, args.search_games)
-            stale = store.stale.get(line.key, 0)
-            count = len(recs)
-            tail_stale = f"  ({stale} stale ignored)" if stale else ""
-            if count < need_games:
-                short.append(f"{line.key} {count}/{need_games}")
-            if not count:
-                print(f"{game:18} {line.label():26} n={n} games {count:3}/{need_games}  (none yet){tail_stale}")
-                cells[line.label()] = f"— (0/{need_games})"
-                continue
-            wins = sum(r["share"] for r in recs)
-            lo, hi = wilson(wins, count)
-            rate = wins / count
-            need = {"double": 2 * fair, "more": fair, "team90": 0.9, "info": None}[line.budget]
-            ok = True if need is None else (rate > need if line.budget == "more" else rate >= need)
-            tail = "" if need is None else f"  need {'>' if line.budget == 'more' else '≥'}{need:.0%} {verdict(ok)}"
-            print(f"{game:18} {line.label():26} n={n} games {count:3}/{need_games}  win {rate:6.1%} "
-                  f"[{lo:.1%}, {hi:.1%}]  fair {fair:.0%}{tail}{tail_stale}")
-            if not ok:
-                failures.append(f"{game} {line.label()}")
-            cells[line.label()] = f"{rate:.0%} [{lo:.0%}, {hi:.0%}] ({count}/{need_games})"
-            for level in ("normal", "hard"):
-                ts = [t for r in recs for t in r["times"].get(level, [])]
-                if ts:
-                    print(f"{'':18}   {level} think: median {median(ts):.3f} s, p95 {percentile(ts, 95):.3f} s, "
-                          f"max {max(ts):.3f} s over {len(ts)} moves")
-                (hard_times if level == "hard" else normal_times).extend(ts)
-        think = "—"
-        if hard_times:
-            med, p95 = median(hard_times), percentile(hard_times, 95)
-            ok = med <= 1.0 and p95 <= 3.0
-            print(f"{game:18} hard thinking time: median {med:.3f} s (≤ 1 s), p95 {p95:.3f} s (≤ 3 s) "
-                  f"{verdict(ok)} over {len(hard_times)} moves")
-            if not ok:
-                failures.append(f"{game} hard thinking time")
-            think = f"{med:.2f} / {p95:.2f}"
-        normal = f"{median(normal_times):.2f}" if normal_times else "—"
-        title = GAME_TITLES[game] + (f" ({n}, {OPTIONS[game]['max_rounds']} rounds)" if game == "king_pedro"
-                                     else f" ({n})")
-        rows.append(f"| {title} | {cells['easy vs random']} | {cells['hard vs random']} | {cells['hard vs easy']} | "
-                    f"{cells['normal vs easy']} | {think} | {normal} |")
-        if "hard partnership vs random" in cells:
-            rows.append(f"King Pedro, hard partnership vs random: {cells['hard partnership vs random']}")
+        for n in (PLAYERS[game], *INFO_PLAYERS.get(game, ())):
+            _group(store, game, n, args, failures, short, rows)
     return failures, short, rows
+
+
+def _group(store: Store, game: str, n: int, args: argparse.Namespace,
+           failures: list[str], short: list[str], rows: list[str]) -> None:
+    """The lines of one game at one player count: printed, checked against their budgets (only at
+    the budget player count), and one markdown row."""
+    info = n != PLAYERS[game]
+    fair = 0.5 if game == "king_pedro" else 1 / n
+    hard_times: list[float] = []
+    normal_times: list[float] = []
+    cells: dict[str, str] = {}
+    for line in lines_for(game, n):
+        recs = list(store.done.get(line.key, {}).values())
+        need_games = needed(line, args.games, args.search_games)
+        stale = store.stale.get(line.key, 0)
+        count = len(recs)
+        tail_stale = f"  ({stale} stale ignored)" if stale else ""
+        if count < need_games:
+            short.append(f"{line.key} {count}/{need_games}")
+        if not count:
+            print(f"{game:18} {line.label():26} n={n} games {count:3}/{need_games}  (none yet){tail_stale}")
+            cells[line.label()] = f"— (0/{need_games})"
+            continue
+        wins = sum(r["share"] for r in recs)
+        lo, hi = wilson(wins, count)
+        rate = wins / count
+        need = {"double": 2 * fair, "clear": fair, "more": fair, "team90": 0.9, "info": None}[line.budget]
+        # "clearly more" (hard against easy): the whole 95% interval lies above the fair share
+        ok = True if need is None else lo > need if line.budget == "clear" else (
+            rate > need if line.budget == "more" else rate >= need)
+        sign = {"clear": "low >", "more": ">"}.get(line.budget, "≥")
+        tail = "" if need is None else f"  need {sign}{need:.0%} {verdict(ok)}"
+        print(f"{game:18} {line.label():26} n={n} games {count:3}/{need_games}  win {rate:6.1%} "
+              f"[{lo:.1%}, {hi:.1%}]  fair {fair:.0%}{tail}{tail_stale}")
+        if not ok:
+            failures.append(f"{game} {line.label()}")
+        cells[line.label()] = f"{rate:.0%} [{lo:.0%}, {hi:.0%}] ({count}/{need_games})"
+        for level in ("normal", "hard"):
+            ts = [t for r in recs for t in r["times"].get(level, [])]
+            if ts:
+                print(f"{'':18}   {level} think: median {median(ts):.3f} s, p95 {percentile(ts, 95):.3f} s, "
+                      f"max {max(ts):.3f} s over {len(ts)} moves")
+            (hard_times if level == "hard" else normal_times).extend(ts)
+    think = "—"
+    if hard_times:
+        med, p95 = median(hard_times), percentile(hard_times, 95)
+        ok = info or (med <= 1.0 and p95 <= 3.0)
+        print(f"{game:18} hard thinking time: median {med:.3f} s (≤ 1 s), p95 {p95:.3f} s (≤ 3 s) "
+              f"{'(information)' if info else verdict(ok)} over {len(hard_times)} moves")
+        if not ok:
+            failures.append(f"{game} hard thinking time")
+        think = f"{med:.2f} / {p95:.2f}"
+    normal = f"{median(normal_times):.2f}" if normal_times else "—"
+    title = GAME_TITLES[game] + (f" ({n}, {OPTIONS[game]['max_rounds']} rounds)" if game == "king_pedro"
+                                 else f" ({n}, information only)" if info else f" ({n})")
+    rows.append(f"| {title} | {cells['easy vs random']} | {cells['hard vs random']} | {cells['hard vs easy']} | "
+                f"{cells['normal vs easy']} | {think} | {normal} |")
+    if "hard partnership vs random" in cells:
+        rows.append(f"King Pedro, hard partnership vs random: {cells['hard partnership vs random']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -344,11 +390,12 @@ def main(argv: list[str] | None = None) -> int:
     games = args.game or list(GAME_IDS)
     header("bots: win rates (95% CI) and thinking time per move")
     store = Store.load(args.results, games)
-    print(f"   results: {args.results}; fingerprints: " + ", ".join(f"{g} {fp}" for g, fp in store.fps.items()))
+    fps = ", ".join(f"{g}@{n} {fp}" for (g, n), fp in store.fps.items())
+    print(f"   results: {args.results}; fingerprints: {fps}")
     if not args.table:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
         try:
-            run(store, [ln for g in games for ln in lines_for(g)], args)
+            run(store, [ln for g in games for ln in all_lines(g)], args)
         except KeyboardInterrupt:
             print("   interrupted: games under way are dropped", flush=True)
     failures, short, rows = table(store, games, args)

@@ -30,6 +30,7 @@ def setup(n: int, seed: int, max_turns: int) -> State:
     s.n, s.max_turns = n, max_turns
     s.row = [odeck.pop() for _ in range(ROW)]
     s.odeck, s.mdeck, s.mdisc = odeck, mdeck, []
+    s.reshuffled, s.drawn = [], [[] for _ in range(n)]
     first = rng.below(n)
     s.hands = [[] for _ in range(n)]
     s.goals = [0] * n
@@ -205,6 +206,10 @@ def draw_one(s: State) -> str | None:
         if not s.mdisc:
             return None
         s.mdeck, s.mdisc = s.mdisc, []
+        # Everyone saw the discard pile: the new deck holds exactly these cards, less what is drawn
+        # from it from now on (determinize keeps the deck within them).
+        s.reshuffled = sorted(s.mdeck)
+        s.drawn = [[] for _ in range(s.n)]
         rng = Rng(s.rng)
         rng.shuffle(s.mdeck)
         s.rng = rng.state
@@ -220,6 +225,8 @@ def draw_up(s: State, seat: int) -> int:
         if card is None:
             break
         hand.append(card)
+        if s.reshuffled:
+            s.drawn[seat].append(card)
         drawn += 1
     B.sort_hand(hand)
     return drawn

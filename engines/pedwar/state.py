@@ -13,6 +13,8 @@ FIELDS: dict[str, str] = {
     "odeck": "l",        # Object deck, drawn from the end
     "mdeck": "l",        # Maneuver deck, drawn from the end
     "mdisc": "l",        # Maneuver discard pile
+    "reshuffled": "l",   # the Maneuver deck as the last reshuffle formed it (public: the discard pile); [] before
+    "drawn": "ll",       # per seat, the Maneuver cards it drew since that reshuffle (each seat knows only its own)
     "hands": "ll",       # Maneuver hands, sorted 1+ .. OP
     "goals": "l",        # Goal number per seat
     "goals_out": "l",    # Goal cards out of play
@@ -39,6 +41,8 @@ class State:
     odeck: list[str]
     mdeck: list[str]
     mdisc: list[str]
+    reshuffled: list[str]
+    drawn: list[list[str]]
     hands: list[list[str]]
     goals: list[int]
     goals_out: list[int]
@@ -65,6 +69,8 @@ class State:
         s = State.__new__(State)
         s.n, s.max_turns, s.rng = self.n, self.max_turns, self.rng
         s.row, s.odeck, s.mdeck, s.mdisc = self.row[:], self.odeck[:], self.mdeck[:], self.mdisc[:]
+        s.reshuffled = self.reshuffled  # replaced, never changed in place
+        s.drawn = [d[:] for d in self.drawn]
         s.hands = [h[:] for h in self.hands]
         s.goals, s.goals_out = self.goals[:], self.goals_out[:]
         s.colls = [c[:] for c in self.colls]
@@ -102,7 +108,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: Fields that snapshots from before them lack, and what they load as. Without the reshuffle record
+#: a determinization cannot tell which Maneuver cards may still be in the deck (it redeals them with
+#: the hands, as it used to), until the next reshuffle records one.
+LATER = {"reshuffled": lambda data: [], "drawn": lambda data: [[] for _ in range(data["n"])]}
+
+
 def load(data: dict[str, Any]) -> State:
+    data = {**{k: make(data) for k, make in LATER.items() if k not in data and "n" in data}, **data}
     missing = [name for name in FIELDS if name not in data]
     if missing:
         raise ValueError(f"not a Pedwar state: missing {', '.join(missing)}")

@@ -75,3 +75,18 @@ def test_default_level_is_easy(game_id: str) -> None:
     engine = get_engine(game_id)
     state, seat = midgame(game_id, 11)
     assert bot_action(engine, state, seat, 5) == bot_action(engine, state, seat, 5, level="easy")
+
+
+def test_pedwar_search_values_a_card_that_scores_nothing_yet() -> None:
+    """Most Object cards end in a Straight or better, so a card won now is worth something to the
+    search before it scores: with the same scores, the seat holding more cards is valued higher."""
+    from engines.pedwar.scoring import score_collection
+
+    engine = get_engine("pedwar")
+    state, _ = midgame("pedwar", 4, steps=0)
+    s = state.clone()
+    s.colls = [["R1"], ["B5", "G8"]] + [[] for _ in range(s.n - 2)]
+    s.goals = [5, 5, *s.goals[2:]]    # Goal 5 lists R5 B6 G7 Y8: none of these cards
+    assert score_collection(s.colls[0], 5) == score_collection(s.colls[1], 5) == 0
+    values = engine.evaluate(s)  # type: ignore[attr-defined]
+    assert values[1] > values[0]

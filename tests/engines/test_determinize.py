@@ -277,3 +277,47 @@ def test_ogre_cheerleaders_blind_while_a_stolen_card_waits() -> None:
             assert canonical(engine.dump(a)) == canonical(engine.dump(b))
             assert engine.view(a, seat) == engine.view(state, seat)
     assert found >= 3
+
+
+def test_pedwar_deck_after_a_reshuffle_holds_only_cards_of_that_reshuffle() -> None:
+    """After a reshuffle the Maneuver deck is the public discard pile less what was drawn from it:
+    the redealt deck keeps within those cards (less the seat's own draws), and the record the rules
+    keep of it is exact."""
+    from collections import Counter
+
+    engine = get_engine("pedwar")
+    binding = checked = 0
+    for seed in range(40):
+        r = random.Random(seed)
+        n = 2 + seed % 3
+        state = engine.new_game(n, seed, {"max_turns": 200})
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            if state.reshuffled:
+                drawn = Counter(c for d in state.drawn for c in d)
+                assert Counter(state.mdeck) + drawn == Counter(state.reshuffled)  # the record is exact
+                if r.random() < 0.2:
+                    room = Counter(state.reshuffled) - Counter(state.drawn[seat])
+                    unseen = Counter(state.mdeck) + sum((Counter(state.hands[p]) for p in range(n) if p != seat),
+                                                        Counter())
+                    binding += not unseen <= room   # a plain redeal could put these cards in the deck
+                    for k in range(3):
+                        d = engine.determinize(state, seat, random.Random(k))
+                        assert Counter(d.mdeck) <= room
+                        checked += 1
+            state = engine.apply(state, seat, r.choice(engine.legal_actions(state, seat)))
+    assert checked > 100 and binding > 30
+
+
+def test_pedwar_loads_snapshots_without_the_reshuffle_record() -> None:
+    engine = get_engine("pedwar")
+    for seed in range(40):
+        state, seat = midgame("pedwar", seed, steps=300)
+        if state.reshuffled:
+            break
+    data = engine.dump(state)
+    del data["reshuffled"], data["drawn"]
+    old = engine.load(data)
+    assert old.reshuffled == [] and old.drawn == [[] for _ in range(old.n)]
+    d = engine.determinize(old, seat, random.Random(1))
+    assert engine.view(d, seat) == engine.view(old, seat)
