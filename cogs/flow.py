@@ -179,7 +179,11 @@ class TableFlow:
         if not outcome.over and all(s.is_bot for s in outcome.table.seats):
             return
         if outcome.turn_changed:
-            await self.post_table(outcome.table, None, channel, outcome.entered)
+            table = outcome.table
+            # When the last table message showed the move before this one, the log since then is this move
+            # alone, and it is in hand: no need to read it back (one round trip a move on PostgreSQL).
+            lines = [outcome.line, *outcome.events] if table.posted_version == table.version - 1 else None
+            await self.post_table(table, lines, channel, outcome.entered)
         else:
             await self.refresh_table(outcome.table, channel)
 
@@ -226,6 +230,10 @@ class TableFlow:
         return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
 
     async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
+        # Only a table with a turn clock ever has deadlines (host.clock.seat_clock): the others, every
+        # casual table, need no read for them at each move.
+        if not table.turn_time:
+            return {}
         return {t.seat: t.due for t in await self.tables.store.timers_of(table.id) if t.kind == DEADLINE}
 
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
