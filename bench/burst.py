@@ -34,7 +34,7 @@ import time
 from typing import Any
 
 from bench._common import finish, header, median, percentile, verdict
-from bench.scale import Database, settings_env
+from bench.scale import backend_label, open_database, settings_env
 from bench.store import PG_SERVER
 
 P99_BUDGET_MS = 300.0
@@ -218,17 +218,14 @@ async def _run(runner: Any, stamps: Stamps, rnd: random.Random, tables: int, bur
 async def bench(backend: str, server: str, tables: int, bursts: int) -> int:
     failures: list[str] = []
     for i, name in enumerate(("sqlite", "postgresql") if backend == "both" else (backend,)):
-        label = "SQLite" if name == "sqlite" else "PostgreSQL"
+        label = backend_label(name)
         if i:
             print()
         header(f"burst: {tables} moves at {tables} tables arriving together, {bursts} bursts, {label}")
-        try:
-            database = Database(name, server)
-            target = await database.__aenter__()
-        except Exception as exc:  # noqa: BLE001 - no server: no figures, and that fails the budget
-            print(f"   PostgreSQL at {server} unavailable ({type(exc).__name__}: {exc}): FAIL")
-            failures.append(f"{label} unavailable")
+        opened = await open_database(name, server, failures)
+        if opened is None:
             continue
+        database, target = opened
         try:
             run = await run_backend(target, tables, bursts, seed=7)
         finally:

@@ -238,17 +238,30 @@ class Database:
             await _admin(self.server, f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
 
 
+def backend_label(backend: str) -> str:
+    return "SQLite" if backend == "sqlite" else "PostgreSQL"
+
+
+async def open_database(backend: str, server: str, failures: list[str]) -> tuple[Database, str] | None:
+    """A fresh database for ``backend`` and its target; None, with a failure noted, when PostgreSQL at
+    ``server`` cannot be reached (no server: no figures, and that fails the budget)."""
+    database = Database(backend, server)
+    try:
+        return database, await database.__aenter__()
+    except Exception as exc:  # noqa: BLE001 - whatever stops the connection is reported the same way
+        print(f"   PostgreSQL at {server} unavailable ({type(exc).__name__}: {exc}): FAIL")
+        failures.append(f"{backend_label(backend)} unavailable")
+        return None
+
+
 async def bench_backend(backend: str, server: str, tables: int, stored: int, clicks: int,
                         failures: list[str]) -> None:
-    label = "SQLite" if backend == "sqlite" else "PostgreSQL"
+    label = backend_label(backend)
     header(f"scale: {label}, {tables // 10:,} → {tables:,} idle tables, then {stored:,} stored with {tables:,} active")
-    try:
-        database = Database(backend, server)
-        target = await database.__aenter__()
-    except Exception as exc:  # noqa: BLE001 - no server: no figures, and that fails the budget
-        print(f"   PostgreSQL at {server} unavailable ({type(exc).__name__}: {exc}): FAIL")
-        failures.append(f"{label} unavailable")
+    opened = await open_database(backend, server, failures)
+    if opened is None:
         return
+    database, target = opened
     try:
         small = tables // 10
         t = time.perf_counter()
