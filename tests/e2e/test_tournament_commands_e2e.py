@@ -226,12 +226,17 @@ async def test_rating_and_leaderboard(world: Any, db_path: str) -> None:
     assert "Nobody has 5 rated games" in answer_text(result)
 
 
-async def test_a_round_is_seated_once_even_when_threads_fail_and_the_bot_restarts(world: Any, db_path: str) -> None:
-    alice, bob = world.members["alice"], world.members["bob"]
-    await pace_bots(world)
+async def one_round_signed_up(world: Any) -> Any:
+    """A one-round Pedwar Swiss event of alice and bob, not started (bots paced); returns alice."""
+    alice = await pace_bots(world)
     await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1)
     await alice.slash(world.channel, "tournament join")
-    await bob.slash(world.channel, "tournament join")
+    await world.members["bob"].slash(world.channel, "tournament join")
+    return alice
+
+
+async def test_a_round_is_seated_once_even_when_threads_fail_and_the_bot_restarts(world: Any, db_path: str) -> None:
+    alice = await one_round_signed_up(world)
     await alice.slash(world.channel, "tournament addbot", count=2, level="easy")
     # Discord refuses the second thread: the round is already committed, one table is seated.
     world.env.inject_error("POST", "/channels/*/threads", status=400, code=160006,
@@ -309,11 +314,7 @@ async def test_a_tournament_table_cannot_be_abandoned_while_the_event_runs(world
 
 
 async def test_a_table_dealt_just_before_a_restart_gets_its_first_message_after_it(world: Any, db_path: str) -> None:
-    alice, bob = world.members["alice"], world.members["bob"]
-    await pace_bots(world)
-    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1)
-    await alice.slash(world.channel, "tournament join")
-    await bob.slash(world.channel, "tournament join")
+    alice = await one_round_signed_up(world)
     # The round is committed, but the bot stops before any thread: a thread is opened and its table
     # dealt as the bot would, then the bot stops before posting the table's first message.
     bot = world.env.bot
