@@ -30,9 +30,9 @@ from render.png import ROWS_INFO, compress_rows
 
 __all__ = ["alt_text", "hand_png", "table_png", "warm"]
 
-#: Drawing shares fonts (FreeType faces) and caches between images, so one thread draws at a time;
-#: the PNG encode, the largest part of an image's cost, runs outside it (Pillow releases the GIL there),
-#: so renders called from several threads overlap where it counts.
+#: Drawing and encoding share module state between images (FreeType faces, the strip and band caches of
+#: render.strips and render.png), so one thread of a process draws at a time. The bot draws in worker
+#: processes of one thread each (render/pool.py); the lock keeps any other threaded caller safe.
 _DRAWING = threading.Lock()
 
 
@@ -47,7 +47,7 @@ def table_png(game_id: str, view: dict[str, Any], names: list[str], last_action:
         img = _module(game_id).table_image(view, names)
         if last_action:
             img = with_last_action(img, last_action)
-    return to_png(img)
+        return to_png(img)
 
 
 def with_last_action(img: Image.Image, last_action: str) -> Image.Image:
@@ -78,8 +78,7 @@ def with_last_action(img: Image.Image, last_action: str) -> Image.Image:
 
 def hand_png(game_id: str, view: dict[str, Any], seat: int, names: list[str]) -> bytes:
     with _DRAWING:
-        img = _module(game_id).hand_image(view, seat, names)
-    return to_png(img)
+        return to_png(_module(game_id).hand_image(view, seat, names))
 
 
 def warm() -> None:
