@@ -55,13 +55,14 @@ class Outgoing:
                 "allowed_mentions": self.mentions}
 
 
-#: Table and hand images are drawn in worker processes, a table always in the same one (render/pool.py):
+#: Table and hand images are drawn in worker processes, a table in its own one unless that is busier
+#: (render/pool.py):
 #: shared by every bot of the process, started by the first bot's set-up, stopped when the process ends.
 RENDER_POOL = RenderPool()
 
 
 async def drawn(table_id: int, fn: Callable[..., bytes], /, *args: Any) -> bytes:
-    """``fn(*args)``, a PNG of table ``table_id``, drawn off the event loop in the table's render lane."""
+    """``fn(*args)``, a PNG of table ``table_id``, drawn off the event loop in a render worker."""
     return await RENDER_POOL.draw(table_id, fn, *args)
 
 
