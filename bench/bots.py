@@ -20,7 +20,8 @@ Ogre Cheerleaders' budget lines seat 3 players: at 2, twice the fair share would
 Its 2-player lines are benched too, for information (``INFO_PLAYERS``, no budget).
 
 The issue asks for at least 200 games per line where only random and easy play, and at least
-50 where normal or hard plays (the defaults). A full run takes hours on a 2-core machine, so
+50 where normal or hard plays (the defaults); the hard-against-easy lines, whose budget is the
+whole interval, play twice that (``CLEAR_FACTOR``). A full run takes hours on a 2-core machine, so
 the run is **resumable and accumulative**: every finished game is appended to
 ``bench/results/bots.jsonl`` (line, game index, share, thinking times), stamped with a
 fingerprint of the code that decides that game's moves (the shared ``engines/*.py`` modules,
@@ -67,6 +68,10 @@ MAX_MOVES = 20_000
 #: Table options for the bench: a King Pedro game where random seats bid runs to the 100-round
 #: limit, hundreds of hard decisions; ten rounds (then more points wins) keep a game to minutes.
 OPTIONS: dict[str, dict] = {"king_pedro": {"max_rounds": 10}}
+#: Hard-against-easy lines ("clearly more", budget "clear") play this many times ``--search-games``:
+#: 100 games by default. At 50, a 3-player line passes only at 24 wins or more (48%), so a bot that
+#: truly wins 49% of its games fails 39% of the time; at 100 it needs 43 wins and fails 10% of the time.
+CLEAR_FACTOR = 2
 #: Bumped when ``play_one`` changes how a game is set up or scored: older results become stale.
 BENCH_VERSION = 1
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,6 +252,10 @@ class Store:
 
 
 def needed(line: Line, games: int, search_games: int) -> int:
+    """Games a line needs. "Clearly more than the fair share" asks the whole 95% interval to clear
+    it, so those lines play ``CLEAR_FACTOR`` times the search games (see ``CLEAR_FACTOR``)."""
+    if line.budget == "clear":
+        return CLEAR_FACTOR * search_games
     return search_games if line.searching else games
 
 

@@ -48,3 +48,18 @@ def test_hard_against_easy_passes_only_when_the_whole_interval_clears_the_fair_s
     assert "pedwar hard vs easy" in failures
     failures, _, _ = bench.table(_store_with(line, [1.0] * 27 + [0.0] * 23), ["pedwar"], args)
     assert "pedwar hard vs easy" not in failures
+
+
+def test_hard_against_easy_lines_play_twice_the_search_games() -> None:
+    """The whole-interval budget needs the games: 50 are short of it, 100 are not."""
+    args = argparse.Namespace(games=200, search_games=50)
+    lines = {ln.label(): ln for ln in bench.lines_for("pentawar")}
+    assert bench.needed(lines["hard vs easy"], 200, 50) == 100
+    assert bench.needed(lines["hard vs random"], 200, 50) == 50
+    assert bench.needed(lines["normal vs easy"], 200, 50) == 50
+    assert bench.needed(lines["easy vs random"], 200, 50) == 200
+    line = lines["hard vs easy"]
+    _, short, _ = bench.table(_store_with(line, [1.0] * 50), ["pentawar"], args)
+    assert "pentawar/hard-vs-easy 50/100" in short
+    _, short, _ = bench.table(_store_with(line, [1.0] * 100), ["pentawar"], args)
+    assert not any(s.startswith("pentawar/hard-vs-easy") for s in short)
