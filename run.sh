@@ -6,8 +6,13 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-if ! .venv/bin/python -c "import discord, aiosqlite, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, simcord.preview" 2>/dev/null; then
+# Install again when pyproject.toml changed since the last install (its dependencies may have), or when
+# a package is missing from the venv.
+stamp=.venv/.installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
+    || ! .venv/bin/python -c "import discord, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, simcord.preview" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[dev]"
+  touch "$stamp"
 fi
 exec .venv/bin/python bot.py "$@"
