@@ -84,7 +84,7 @@ class GameCog(commands.Cog):
         await self._lobby_change(interaction, lambda: self.tables.leave(
             interaction.channel_id or 0, interaction.user.id), f"{interaction.user.display_name} left.")
 
-    @game.command(name="addbot", description="Fill a seat with a bot player (host only)")
+    @game.command(name="addbot", description="Fill a seat with a bot player (host or Manage Server)")
     @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def game_addbot(self, interaction: discord.Interaction,
@@ -96,7 +96,7 @@ class GameCog(commands.Cog):
 
         await self._lobby_change(interaction, change, "A bot sat down.")
 
-    @game.command(name="start", description="Deal the cards (host only)")
+    @game.command(name="start", description="Deal the cards (host or Manage Server)")
     async def game_start(self, interaction: discord.Interaction) -> None:
         await self.guard.run(interaction, lambda: self.flow.start(interaction))
 

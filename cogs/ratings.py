@@ -40,7 +40,7 @@ class RatingsCog(commands.Cog):
             if not found:
                 what = f" at {GAME_TITLES[game.value]}" if game else ""
                 await tell(interaction, f"**{name}** has no rated games{what} in this server yet. A table counts "
-                                        "when it finishes with at least two human players.")
+                                        "when it finishes with human players on at least two sides.")
                 return
             lines = [f"**{name}**'s ratings (the first number is μ − 3σ, which leaderboards sort by):"]
             lines += [rating_line(GAME_TITLES.get(r.game, r.game), r.mu, r.sigma, r.games) for r in found]

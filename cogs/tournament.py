@@ -114,7 +114,7 @@ class TournamentCog(commands.Cog):
 
         await self.guard.run(interaction, work)
 
-    @tournament.command(name="addbot", description="Add bot entrants (organiser)")
+    @tournament.command(name="addbot", description="Add bot entrants (organiser or Manage Server)")
     @app_commands.describe(count="How many (default 1)", level="easy, normal or hard (default: the server's)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def tournament_addbot(self, interaction: discord.Interaction, count: int = 1,
@@ -129,7 +129,7 @@ class TournamentCog(commands.Cog):
         await self.guard.run(interaction, work)
 
     @tournament.command(name="checkin", description="Open the check-in: entrants who don't check in are dropped "
-                        "at the start (organiser)")
+                        "at the start (organiser or Manage Server)")
     async def tournament_checkin(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             state = await self.service.open_checkin(await self._here(interaction), interaction.user.id,
