@@ -19,7 +19,7 @@ from engines import get_engine
 from host import HandInfo, TableService
 from host.durations import describe
 from host.names import fill_names
-from host.tables import seat_names
+from host.tables import bot_plays_note, seat_names
 from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
@@ -187,6 +187,8 @@ def _hand_lines(info: HandInfo, note: str) -> list[str]:
         lines.append(f"*{status}*")
     if table.status != "playing":
         lines.append("The game is over." if table.status == "finished" else "This table was abandoned.")
+    elif table.seats[info.seat].bot_plays:
+        lines.append(bot_plays_note(table.seats[info.seat]))
     elif info.choices:
         lines.append(f"Your move: {len(info.choices)} choice{'s' if len(info.choices) != 1 else ''} below, "
                      "or use `/play`.")

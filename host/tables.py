@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from data.store import ChannelBusy, SeatRecord, StaleVersion, Store, TableRecord
+from data.store import FORFEITED, ChannelBusy, SeatRecord, StaleVersion, Store, TableRecord
 from data.timers import LOBBY
 from engines import Engine, IllegalAction, check_options, get_engine
 from engines.bots import BOT_LEVELS, bot_action
@@ -66,6 +66,13 @@ class HandInfo:
     view: dict[str, Any]
     choices: list[tuple[str, str]] = field(default_factory=list)  # (action, label)
     to_act: list[int] = field(default_factory=list)
+
+
+def bot_plays_note(seat: SeatRecord) -> str:
+    """Why a member's own seat offers them no move: the table's bot plays it."""
+    if seat.stand_in == FORFEITED:
+        return "You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game."
+    return "A bot plays your seat after three timeouts in a row. Type `/game return` to take it back."
 
 
 def seat_names(table: TableRecord) -> list[str]:
@@ -379,7 +386,9 @@ class TableService(LongGames):
         state = await self.state(table)
         names = seat_names(table)
         choices: list[tuple[str, str]] = []
-        if table.status == "playing":
+        # A seat the bot plays (after three timeouts, or given up) offers its member no move: the bot's
+        # move and theirs would race.
+        if table.status == "playing" and not table.seats[seat].bot_plays:
             # Names are shortened inside a label, never the action: a label fits a button (80).
             choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
@@ -407,6 +416,8 @@ class TableService(LongGames):
             seat = self.seat_of(table, user_id)
             if seat is None:
                 raise Refusal("You are not playing at this table.")
+            if table.seats[seat].bot_plays:
+                raise Refusal(bot_plays_note(table.seats[seat]))
             return await self._apply(table, seat, action)
 
     async def bot_step(self, table_id: int) -> ActOutcome | None:

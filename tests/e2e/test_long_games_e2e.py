@@ -49,6 +49,17 @@ async def play_own_move(world: Any, member: Any, channel: Any = None) -> None:
     assert answer_text(result).startswith("✅"), answer_text(result)
 
 
+async def refused_while_the_bot_plays(world: Any, member: Any, db_path: str, why: str) -> None:
+    """The member of a seat the bot plays is offered no move, and a typed or clicked move changes nothing."""
+    moves = rows(db_path, "SELECT COUNT(*) FROM actions")
+    assert await member.autocomplete(world.channel, "play", "action", "") == []
+    typed = await member.slash(world.channel, "play", action="pass")
+    assert typed.ephemeral and why in answer_text(typed), answer_text(typed)
+    panel = await open_hand(member, latest_table_message(world.channel))
+    assert why in (panel.content or "") and not choices_in(panel), panel.content
+    assert rows(db_path, "SELECT COUNT(*) FROM actions") == moves
+
+
 async def test_a_deadline_fires_and_the_bot_moves_for_the_seat(world: Any, db_path: str) -> None:
     mover, _ = await two_player(world, turn_time="60s")
     message = latest_table_message(world.channel)
@@ -160,6 +171,7 @@ async def test_forfeit_places_a_larger_games_seat_last_and_bots_play_it(world: A
     # Another player resigns: one player is left, who wins; the two who left share last place.
     by_id = {m.id: m for m in (alice, bob, carol)}
     others = [m for uid, m in by_id.items() if uid != first]
+    await refused_while_the_bot_plays(world, by_id[first], db_path, "gave up this seat")
     resigned = await others[0].slash(world.channel, "game resign")
     assert "resigns" in answer_text(resigned)
     places = dict(rows(db_path, "SELECT user_id, place FROM results"))
@@ -180,6 +192,8 @@ async def test_three_timeouts_hand_the_seat_to_a_bot_and_return_takes_it_back(wo
     assert seats_to_act(latest_table_message(world.channel)) == [other.id]
     assert rows(db_path, "SELECT COUNT(*) FROM timers WHERE kind = 'deadline' AND seat IN"
                          " (SELECT position FROM seats WHERE user_id = ?)", (mover.id,)) == [(0,)]
+    # While the bot plays the seat, its member has no move to make: it would race the bot's.
+    await refused_while_the_bot_plays(world, mover, db_path, "/game return")
     back = await mover.slash(world.channel, "game return")
     assert "back" in answer_text(back)
     assert rows(db_path, "SELECT timeouts, stand_in FROM seats WHERE user_id = ?", (mover.id,)) == [(0, 0)]
