@@ -136,13 +136,23 @@ class TableFlow:
                                         table_id)
         seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
         message = interaction.message
-        if message is not None and not message.flags.ephemeral:
-            await interaction.response.edit_message(**lobby_message(table, "The game has started.").edit_kwargs())
-        else:
-            await interaction.response.send_message(f"The game begins! Seats: {seats}")
-        state = await self.tables.state(table)
-        await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel,
-                              get_engine(table.game).to_act(state))
+        try:
+            if message is not None and not message.flags.ephemeral:
+                await interaction.response.edit_message(**lobby_message(table, "The game has started.").edit_kwargs())
+            else:
+                await interaction.response.send_message(f"The game begins! Seats: {seats}")
+        except Exception:
+            # The game has started whatever became of the answer: the table still needs its message,
+            # and the first player the ping and the clock that come with it.
+            log.exception("a started table's answer failed (table %s)", table.id)
+            await self._post_first(table, seats, interaction.channel)
+            raise Refusal(f"The game has started (seats: {seats}); the table message is in the channel.") from None
+        await self._post_first(table, seats, interaction.channel)
+
+    async def _post_first(self, table: TableRecord, seats: str, channel: Any) -> None:
+        """The first table message of a game that has just started."""
+        to_act = get_engine(table.game).to_act(await self.tables.state(table))
+        await self.post_table(table, [f"The game begins! Seats: {seats}"], channel, to_act)
 
     # ------------------------------------------------------------------ hands
 
@@ -158,15 +168,27 @@ class TableFlow:
             await reply(interaction, out, ephemeral=True)
 
     async def after_action(self, interaction: discord.Interaction, outcome: ActOutcome, *, edit: bool) -> None:
-        """Acknowledge the actor (with their fresh panel if they still have a move to make), then tell the table."""
-        info = await self.tables.hand(outcome.table.id, interaction.user.id)
+        """Acknowledge the actor (with their fresh panel if they still have a move to make), then tell the table.
+
+        The move is committed before this runs, so the table is told even when the answer fails (an expired
+        interaction, a Discord error, a picture that could not be drawn): otherwise the next player would
+        get no ping while their clock ran. The member then learns that the move stands, not to retry it.
+        """
         note = f"✅ {outcome.line.replace('**', '')}"
-        out = await hand_message(info, note=note) if info.choices else move_done_message(info, note)
-        message = interaction.message
-        if edit and message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(**out.edit_kwargs())
-        else:
-            await reply(interaction, out, ephemeral=True)
+        try:
+            info = await self.tables.hand(outcome.table.id, interaction.user.id)
+            out = await hand_message(info, note=note) if info.choices else move_done_message(info, note)
+            message = interaction.message
+            if edit and message is not None and message.flags.ephemeral:
+                await interaction.response.edit_message(**out.edit_kwargs())
+            else:
+                await reply(interaction, out, ephemeral=True)
+        except Exception:
+            log.exception("a committed move's answer failed (table %s, user %s)", outcome.table.id,
+                          interaction.user.id)
+            await self.show_step(outcome, interaction.channel)
+            raise Refusal(f"{note}: your move was made, but its answer could not be shown. "
+                          "Open **Hand / act** on the table message to go on.") from None
         await self.show_step(outcome, interaction.channel)
 
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:

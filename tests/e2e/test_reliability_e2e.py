@@ -312,3 +312,45 @@ async def test_lobby_misuse_is_refused_and_changes_nothing(world: Any, db_path: 
     assert "full" in answer_text(full)
     twice = await alice.slash(world.channel, "game new", game="do_over")
     assert "already has a table" in answer_text(twice)
+
+
+async def test_a_move_whose_answer_fails_still_reaches_the_table(world: Any, db_path: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move is committed before it is answered: when the answer cannot be drawn, the table still
+    moves on (the next player is pinged, their clock runs) and the member is told the move stands."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar")
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game start")
+    message = latest_table_message(world.channel)
+    mover = alice if seats_to_act(message)[0] == alice.id else bob
+    value = (await mover.autocomplete(world.channel, "play", "action", ""))[0]["value"]
+
+    def cannot_draw(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the picture could not be drawn")
+
+    monkeypatch.setattr("cogs.flow.hand_message", cannot_draw)
+    monkeypatch.setattr("cogs.flow.move_done_message", cannot_draw)
+    result = await mover.slash(world.channel, "play", action=value)
+    assert result.ephemeral and "your move was made" in answer_text(result), answer_text(result)
+    assert APOLOGY not in answer_text(result)
+    assert rows(db_path, "SELECT COUNT(*) FROM actions")[0][0] == 1
+    after = latest_table_message(world.channel)
+    assert after.id != message.id and seats_to_act(after) != [mover.id], after.content
+
+
+async def test_a_start_whose_answer_fails_still_posts_the_table(world: Any, db_path: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    created = await alice.slash(world.channel, "game new", game="pentawar")
+    await bob.slash(world.channel, "game join")
+    lobby = created.response
+
+    def cannot_draw(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the lobby could not be drawn")
+
+    monkeypatch.setattr("cogs.flow.lobby_message", cannot_draw)
+    result = await alice.click(lobby, label="Start")
+    assert "The game has started" in answer_text(result), answer_text(result)
+    assert rows(db_path, "SELECT status FROM game_tables") == [("playing",)]
+    assert seats_to_act(latest_table_message(world.channel)), "the first table message, with the player to act"
