@@ -167,7 +167,10 @@ class DeckhandBot(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         if self.flow is not None:
             for guild in self.guilds:  # the bot pace of each server, before any bot moves
-                await self.server_settings.get(guild.id)
+                try:
+                    await self.server_settings.get(guild.id)
+                except Exception:  # one server's settings must not keep every table waiting
+                    log.warning("could not read the settings of server %s", guild.id, exc_info=True)
             await self.flow.resume()
         if self.tournament_flow is not None:
             await self.tournament_flow.resume()

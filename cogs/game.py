@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -15,10 +16,13 @@ from cogs.flow import TableFlow, is_manager, log_lines, reply
 from cogs.guard import Guard, tell
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
 from engines import GAME_IDS, GAME_TITLES, get_engine
-from host import LobbyChange, Refusal, SeatNotice, TableService
+from host import HandInfo, LobbyChange, Refusal, SeatNotice, TableService
 from host.settings import ServerSettings
 
 log = logging.getLogger(__name__)
+
+#: How long /play's suggestions may take; Discord waits 3 s for them.
+AUTOCOMPLETE_SECONDS = 2.0
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
 GAME_CHOICES = [app_commands.Choice(name=GAME_TITLES[g], value=g) for g in GAME_IDS]
@@ -231,12 +235,21 @@ class GameCog(commands.Cog):
     @play.autocomplete("action")
     async def play_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        try:
+        async def own_hand() -> HandInfo | None:
             table = await self.tables.table_in(interaction.channel_id or 0)
             if table is None or table.status != "playing":
-                return []
-            info = await self.tables.hand(table.id, interaction.user.id)
+                return None
+            return await self.tables.hand(table.id, interaction.user.id)
+
+        try:
+            # Discord drops an autocomplete not answered within 3 s: offering nothing beats offering late.
+            info = await asyncio.wait_for(own_hand(), AUTOCOMPLETE_SECONDS)
         except Refusal:
+            return []
+        except Exception:  # a suggestion list must never fail; /play itself says what is wrong
+            log.warning("no /play suggestions (channel %s)", interaction.channel_id, exc_info=True)
+            return []
+        if info is None:
             return []
         needle = current.lower().strip()
         hits = [(a, label) for a, label in info.choices if needle in label.lower() or needle in a.lower()]

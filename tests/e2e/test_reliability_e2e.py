@@ -8,7 +8,7 @@ import sqlite3
 from typing import Any
 
 import pytest
-from simcord.actors import _component_interaction, _visible_message
+from simcord.actors import _autocomplete_result, _component_interaction, _visible_message
 
 from bot import create_bot
 from cogs.guard import APOLOGY
@@ -354,3 +354,19 @@ async def test_a_start_whose_answer_fails_still_posts_the_table(world: Any, db_p
     assert "The game has started" in answer_text(result), answer_text(result)
     assert rows(db_path, "SELECT status FROM game_tables") == [("playing",)]
     assert seats_to_act(latest_table_message(world.channel)), "the first table message, with the player to act"
+
+
+async def test_play_suggestions_that_fail_offer_nothing(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar")
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game start")
+    mover = alice if seats_to_act(latest_table_message(world.channel))[0] == alice.id else bob
+    assert await mover.autocomplete(world.channel, "play", "action", "")
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr("host.tables.TableService.hand", broken)
+    offered = await _autocomplete_result(mover, world.channel, "play", "action", "", {})
+    assert offered.acknowledged and not offered.autocomplete_choices
