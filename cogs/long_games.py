@@ -3,6 +3,7 @@ return, notify, mine, tables, log and replay. GameCog's methods are thin and del
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import logging
@@ -71,12 +72,23 @@ async def new_table(cog: GameCog, interaction: discord.Interaction, game_id: str
         await target.edit(name=f"{title} #{table.id}"[:THREAD_NAME])
     except discord.HTTPException:
         log.warning("could not rename the thread of table %s", table.id)
-    await target.send(**lobby_message(table, note).send_kwargs())
+    try:
+        await target.send(**lobby_message(table, note).send_kwargs())
+    except discord.HTTPException:
+        # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
+        log.warning("could not post the lobby of table %s in its thread", table.id, exc_info=True)
+        await cog.tables.abandon(target.id, interaction.user.id, True, table.id)
+        with contextlib.suppress(discord.HTTPException):
+            await target.delete()
+        raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in this "
+                      "channel. No table was opened; try `thread:false`.") from None
     await interaction.response.send_message(f"{note} It plays in {target.mention}: join there.",
                                             allowed_mentions=discord.AllowedMentions.none())
 
 
 async def _open_thread(channel: Any, name: str) -> Any:
+    if not hasattr(channel, "create_thread"):  # e.g. a voice channel's text chat
+        raise Refusal("Threads can't be opened in this kind of channel. No table was opened; try `thread:false`.")
     try:
         return await channel.create_thread(name=name[:THREAD_NAME], type=discord.ChannelType.public_thread,
                                            auto_archive_duration=10080)

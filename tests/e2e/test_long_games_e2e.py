@@ -271,6 +271,23 @@ async def test_thread_limit_is_refused_plainly_and_opens_no_table(world: Any, db
     assert rows(db_path, "SELECT COUNT(*) FROM game_tables") == [(0,)]
 
 
+async def test_a_thread_that_cannot_be_posted_in_leaves_no_table(world: Any, db_path: str) -> None:
+    world.env.inject_error("POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions")
+    result = await world.members["alice"].slash(world.channel, "game new", game="pentawar", thread=True)
+    assert result.ephemeral and "Send Messages in Threads" in answer_text(result), answer_text(result)
+    assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
+    assert not world.channel.threads
+    again = await world.members["alice"].slash(world.channel, "game new", game="pentawar", thread=True)
+    assert "plays in" in answer_text(again), answer_text(again)
+
+
+async def test_a_channel_that_cannot_hold_threads_is_refused_plainly(world: Any, db_path: str) -> None:
+    voice = world.guild.create_voice_channel("voice")
+    result = await world.members["alice"].slash(voice, "game new", game="pentawar", thread=True)
+    assert result.ephemeral and "Threads can't be opened" in answer_text(result), answer_text(result)
+    assert rows(db_path, "SELECT COUNT(*) FROM game_tables") == [(0,)]
+
+
 async def test_game_mine_lists_tables_in_two_channels_with_your_turn_first(world: Any) -> None:
     second = world.guild.create_text_channel("slow-games")
     alice, bob = world.members["alice"], world.members["bob"]
