@@ -15,7 +15,7 @@ import render.bracket
 from cogs.controls import Control
 from cogs.flow import BAD_CONTROL, TableFlow
 from cogs.guard import Guard, tell
-from cogs.presenter import Outgoing
+from cogs.presenter import Outgoing, drawn
 from cogs.tournament_views import (
     bracket_file,
     champion_line,
@@ -116,7 +116,8 @@ class TournamentFlow:
             return None
         rounds, title = found
         views = [[render.bracket.MatchView(*m) for m in r] for r in rounds]
-        png = render.bracket.bracket_png(views, title)  # tens of ms, once a round, like a table image
+        # Tens of ms for a big event, and /tournament status draws it each time: off the loop, as tables are.
+        png = await drawn(tournament_id, render.bracket.bracket_png, views, title)
         alt = f"{title}: " + "; ".join(
             f"{m.top or 'bye'} against {m.bottom or 'bye'}" + (
                 f", {(m.top if m.winner == 0 else m.bottom)} won" if m.winner is not None else "")
