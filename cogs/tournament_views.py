@@ -196,7 +196,9 @@ def status_message(state: TournamentState, threads: Mapping[int, int]) -> Outgoi
 
 
 def champion_line(state: TournamentState) -> str:
-    names = " & ".join(f"**{safe_name(state.names.get(e, '?'))}**" for e in state.record.champion or [])
+    if not state.record.champion:
+        return f"**{state.record.name}** is over, with no champion: every player still in it dropped."
+    names = " & ".join(f"**{safe_name(state.names.get(e, '?'))}**" for e in state.record.champion)
     return f"🏆 **{state.record.name}** is over. Champion: {names}!"
 
 

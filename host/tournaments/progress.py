@@ -75,10 +75,14 @@ def next_step(settings: Settings, entrants: Sequence[Entrant], planned_rounds: i
         return NextStep(stage=stage, round=Round(number, rnd.tables, rnd.byes))
     rows = standings(entrants, history, dropped)
     if not settings.top_cut:
-        leader = next((row.entrant for row in rows if not row.dropped), rows[0].entrant if rows else None)
+        # A player who dropped is never champion: with everyone gone, the event ends without one.
+        leader = next((row.entrant for row in rows if not row.dropped), None)
         return NextStep(champion=None if leader is None else (leader,))
     fresh = cut is None
     seeds = cut_seeds(rows, settings.top_cut) if cut is None else list(cut)
+    if fresh and not cut_can_be_played(settings, seeds):
+        # So many dropped that the players left cannot fill the cut's table: the best of them wins.
+        return NextStep(champion=(seeds[0],) if seeds else None, seeds=tuple(seeds))
     cut_results = [res for r in played if r.stage == CUT for res in r.results]
     if settings.table_size == 2:
         step = _bracket_step(CUT, number, seeds, cut_results, dropped,
@@ -90,6 +94,16 @@ def next_step(settings: Settings, entrants: Sequence[Entrant], planned_rounds: i
     return replace(step, seeds=tuple(seeds)) if fresh else step
 
 
+def cut_can_be_played(settings: Settings, seeds: Sequence[EntrantId]) -> bool:
+    """Whether the cut's seeds (the players left, at most ``top_cut``) can fill its table: two for a
+    2-player bracket, the full partnerships in a team game, else the game's own minimum."""
+    if settings.table_size == 2:
+        return len(seeds) >= 2
+    if settings.teams:
+        return len(seeds) == settings.table_size
+    return len(seeds) >= settings.min_table
+
+
 def _bracket_step(stage: str, number: int, seeds: Sequence[EntrantId], results: list[TableResult],
                   dropped: Collection[EntrantId], winner: Callable[[], EntrantId | Side | None]) -> NextStep:
     """The next bracket round; a match with a dropped player is a walkover for the other, decided at once.
@@ -99,7 +113,12 @@ def _bracket_step(stage: str, number: int, seeds: Sequence[EntrantId], results: 
     rnd = next_elimination_round(seeds, results)
     if rnd is None:
         champ = winner()
-        return NextStep(champion=None if champ is None else champ if isinstance(champ, tuple) else (champ,))
+        side = None if champ is None else champ if isinstance(champ, tuple) else (champ,)
+        if side is not None and any(p in dropped for p in side):
+            # A final between two who both dropped goes to the higher seed as a drawn table would, but
+            # a player who left is not crowned: the event ends without a champion.
+            side = None
+        return NextStep(champion=side)
     tables: list[Table] = []
     decided: list[TableResult] = []
     for table in rnd.tables:

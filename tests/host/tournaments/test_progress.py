@@ -100,3 +100,45 @@ def test_the_cut_keeps_its_seeds_when_a_seed_drops_during_it() -> None:
     final = played[-1].results[0]
     if seeds[0] in final.sides[0] + final.sides[1]:
         assert dict(zip(final.sides, final.places, strict=True))[(seeds[0],)] == 2
+
+
+def _swiss_round(field_size: int, rng: random.Random, cfg) -> list[StageRound]:
+    step = next_step(cfg, entrants(field_size), 1, [])
+    result = random_results(step.round, rng, ties=False)
+    return [StageRound(step.stage, result.results, result.byes)]
+
+
+def test_a_top_cut_with_one_player_left_crowns_that_player() -> None:
+    cfg = make_settings("pedwar", "swiss", top_cut=4, rounds=1)
+    played = _swiss_round(4, random.Random(1), cfg)
+    step = next_step(cfg, entrants(4), 1, played, dropped={2, 3, 4})
+    assert step.round is None and step.champion == (1,)
+    step = next_step(cfg, entrants(4), 1, played, dropped={1, 2, 3, 4})
+    assert step.round is None and step.champion is None
+
+
+def test_a_pod_cut_that_the_players_left_cannot_fill_crowns_the_best_of_them() -> None:
+    cfg = make_settings("king_pedro", "swiss", top_cut=4, rounds=1)
+    played = _swiss_round(8, random.Random(2), cfg)
+    rows = standings(entrants(8), [PlayedRound(r.results, r.byes) for r in played], dropped={5, 6, 7, 8})
+    left = [row.entrant for row in rows if not row.dropped]
+    step = next_step(cfg, entrants(8), 1, played, dropped={5, 6, 7, 8, left[3]})
+    assert step.round is None and step.champion == (left[0],), "three of a partnership game's four: no table"
+    do_over = make_settings("do_over", "swiss", table_size=4, top_cut=4, rounds=1)
+    played = _swiss_round(8, random.Random(3), do_over)
+    step = next_step(do_over, entrants(8), 1, played, dropped={2, 3, 4, 5, 6, 7})
+    assert step.round is not None and step.stage == CUT, "two players still make a Do Over! table"
+    assert sorted(step.round.tables[0].seats) == [1, 8]
+    step = next_step(do_over, entrants(8), 1, played, dropped={2, 3, 4, 5, 6, 7, 8})
+    assert step.round is None and step.champion == (1,)
+
+
+def test_a_player_who_dropped_is_never_champion() -> None:
+    cfg = make_settings("do_over", "swiss", table_size=3, rounds=1)
+    played = _swiss_round(6, random.Random(4), cfg)
+    assert next_step(cfg, entrants(6), 1, played, dropped=set(range(1, 7))).champion is None
+    # Single elimination: both finalists dropped before the final was played.
+    bracket = make_settings("pedwar", "single_elimination")
+    first = next_step(bracket, entrants(2), 1, [], dropped={1, 2})
+    played = [StageRound(first.stage, first.walkovers)]
+    assert next_step(bracket, entrants(2), 1, played, dropped={1, 2}).champion is None
