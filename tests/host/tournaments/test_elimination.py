@@ -119,3 +119,6 @@ def test_pod_top_cut_is_one_final_table():
     pod = make_settings("do_over", "swiss", table_size=4, top_cut=4)
     shared = TableResult(((7,), (3,), (9,), (1,)), (2, 1, 3, 1))
     assert cut_champions(pod, seeds, [shared]) == (3,)
+    # ... whichever side the table lists first.
+    shared = TableResult(((7,), (1,), (9,), (3,)), (2, 1, 3, 1))
+    assert cut_champions(pod, seeds, [shared]) == (3,)

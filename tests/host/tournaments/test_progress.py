@@ -142,3 +142,17 @@ def test_a_player_who_dropped_is_never_champion() -> None:
     first = next_step(bracket, entrants(2), 1, [], dropped={1, 2})
     played = [StageRound(first.stage, first.walkovers)]
     assert next_step(bracket, entrants(2), 1, played, dropped={1, 2}).champion is None
+
+
+def test_a_player_who_drops_after_a_bye_loses_the_next_match_by_walkover() -> None:
+    cfg = make_settings("pedwar", "single_elimination")
+    field = entrants(3)
+    first = next_step(cfg, field, 2, [])
+    byes = tuple(b.entrant for b in first.round.byes)
+    assert byes == (1,) and [t.seats for t in first.round.tables] == [(2, 3)]
+    played = [StageRound(first.stage, (TableResult(sides=((2,), (3,)), places=(2, 1)),), byes)]
+    second = next_step(cfg, field, 2, played, dropped={1})
+    assert second.round is not None and not second.round.tables
+    assert second.walkovers == (TableResult(sides=((1,), (3,)), places=(2, 1)),)
+    played.append(StageRound(second.stage, second.walkovers))
+    assert next_step(cfg, field, 2, played, dropped={1}).champion == (3,)

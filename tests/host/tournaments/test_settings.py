@@ -75,6 +75,9 @@ def test_table_sizes_examples():
     assert table_sizes(10, 4, 2) == ([4, 3, 3], 0)
     assert table_sizes(9, 4, 2) == ([3, 3, 3], 0)
     assert table_sizes(5, 4, 2) == ([4], 1)  # 5 = 4 + 1: no way with 3s and 4s
+    # As many full tables as will go: 12 is three 4s, not four 3s; 8 is 3 + 3 + 2, not four 2s.
+    assert table_sizes(12, 4, 2) == ([4, 4, 4], 0)
+    assert table_sizes(8, 3, 2) == ([3, 3, 2], 0)
     assert table_sizes(10, 4, 4) == ([4, 4], 2)  # King Pedro: always four
     assert table_sizes(7, 2, 2) == ([2, 2, 2], 1)
     assert table_sizes(7, 3, 3) == ([3, 3], 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -227,3 +228,16 @@ def test_large_field_pairs_within_points_groups():
     rnd = pair_swiss(cfg, field, history)
     assert all(points[t.seats[0]] == points[t.seats[1]] for t in rnd.tables)
     assert not [t for t in rnd.tables if frozenset(t.seats) in met_pairs(history)]
+
+
+def test_no_repeated_pod_comes_before_fewest_met_pairs():
+    """A repeat is avoided even where it would seat fewer pairs who have met (the first term of the cost)."""
+    from host.tournaments.pods import build_pods
+
+    past = {frozenset({1, 2, 3}), frozenset({4, 5, 6})}
+    met = Counter({frozenset(pair): 1 for pod in past for pair in itertools.combinations(sorted(pod), 2)})
+    for a in (1, 2, 3):
+        for b in (4, 5, 6):
+            met[frozenset((a, b))] = 5  # say, from earlier events' tables of other sizes
+    pods = build_pods([1, 2, 3, 4, 5, 6], [3, 3], met, past)
+    assert not [p for p in pods if frozenset(p) in past], pods
