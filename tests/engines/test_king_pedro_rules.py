@@ -822,3 +822,12 @@ def test_the_bidders_win_on_a_made_bid_at_target_even_if_the_defenders_have_more
     s = finish_round_with(s, 30, 30, bidder=3)
     assert E.is_over(s) and s.scores == (400, 270)
     assert E.outcome(s) == [3, 1, 3, 1]
+
+
+def test_a_made_bid_at_target_wins_in_the_last_round_even_if_the_defenders_have_more() -> None:
+    """The target is checked before ``max_rounds``' more-points rule."""
+    s = E.new_game(4, 3, {"max_rounds": 1})
+    s.scores = (400, 240)
+    s = finish_round_with(s, 30, 30, bidder=3)
+    assert E.is_over(s) and s.scores == (400, 270)
+    assert E.outcome(s) == [3, 1, 3, 1]

@@ -829,6 +829,18 @@ def test_only_players_tied_for_first_draw_and_the_others_share_places_by_score()
     assert E.outcome(s) == [1, 3, 2, 3]
 
 
+def test_a_game_ended_by_max_turns_breaks_its_tie_from_the_last_active_players_left() -> None:
+    # 3 players, max_turns=1, seat 1 active: nobody scores, so all three tie; the draws go 2, 0, 1.
+    s = make(3, active=1, hands=[["3"] * 6] * 3, mdeck=["1+"] * 10 + ["2+", "4", "5"], colls=[[], [], []],
+             goals=[1, 2, 3], max_turns=1)
+    s = play(s, (1, "done"), (1, "bid:R1:3"))
+    while not E.is_over(s):
+        s = play(s, (E.to_act(s)[0], "pass"))
+    assert s.final is not None and s.final["scores"] == [0, 0, 0]
+    assert s.final["tiebreak"] == [[[2, "4"], [0, "2+"], [1, "1+"]]]
+    assert E.outcome(s) == [2, 2, 1]
+
+
 def test_tie_break_with_nothing_left_to_draw_ends_in_a_shared_first_place() -> None:
     s = make(2, hands=[["3"] * 6, ["3"] * 6], goals=[2, 3], mdeck=[], mdisc=[]).clone()
     s.colls = [[], []]
