@@ -399,16 +399,20 @@ class TableFlow:
         except StaleClick:
             return  # the table moved on while the bot thought; the newer change's bot timer tries again
         if outcome is None:
-            await self.tables.store.change_timers(timer.table_id, TimerPlan(drop_kinds=[BOT]))
+            await self.tables.drop_idle_bot_timer(timer.table_id)
             return
         await self.show_step(outcome)
 
     async def _archive(self, timer: TimerRecord) -> None:
-        await self.tables.store.change_timers(timer.table_id, TimerPlan(drop_kinds=[ARCHIVE]))
         table = await self.tables.get(timer.table_id)
-        thread = await self.channel_of(table.channel_id)
-        if isinstance(thread, discord.Thread):
-            await thread.edit(archived=True)
+        try:
+            thread = await self.channel_of(table.channel_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True)
+        except discord.NotFound:
+            pass  # the thread is gone: nothing left to archive
+        # Dropped only now: when Discord fails, the scheduler retries the timer it still finds.
+        await self.tables.store.change_timers(timer.table_id, TimerPlan(drop_kinds=[ARCHIVE]))
 
     async def resume(self) -> None:
         """After a restart: post table messages that were committed but never sent; the scheduler does the rest."""

@@ -120,12 +120,14 @@ class TimerStore:
         """
         async with self.transaction() as tx:
             written = await tx.execute(
-                "DELETE FROM timers WHERE table_id = ? AND kind = ? AND seat = ? AND started = ?",
+                # A frozen timer (a paused table's: no due) is not due: it waits for the resume.
+                "DELETE FROM timers WHERE table_id = ? AND kind = ? AND seat = ? AND started = ? AND due IS NOT NULL",
                 (timer.table_id, timer.kind, timer.seat, timer.started))
         return written.rowcount == 1
 
     async def push_timer(self, timer: TimerRecord, due: float) -> None:
         """Move a timer that could not fire to a later instant (a retry), if it is still the same timer."""
         async with self.transaction() as tx:
-            await tx.execute("UPDATE timers SET due = ? WHERE table_id = ? AND kind = ? AND seat = ? AND started = ?",
+            await tx.execute("UPDATE timers SET due = ? WHERE table_id = ? AND kind = ? AND seat = ? AND started = ?"
+                             " AND due IS NOT NULL",  # never thaw a timer that a pause froze meanwhile
                              (due, timer.table_id, timer.kind, timer.seat, timer.started))

@@ -128,7 +128,7 @@ class LongGames:
             if not await self.store.take_timer(timer):
                 return None  # replaced by a newer clock, or taken by another process
             table = await self.reload(timer.table_id)
-            if table.status != "playing" or table.seats[timer.seat].bot_plays:
+            if table.status != "playing" or table.paused or table.seats[timer.seat].bot_plays:
                 return None
             state = await self.state(table)
             if timer.seat not in self.engine_of(table).to_act(state):

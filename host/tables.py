@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data.store import FORFEITED, ChannelBusy, SeatRecord, StaleVersion, Store, TableRecord
-from data.timers import LOBBY
+from data.timers import BOT, LOBBY, TimerPlan
 from engines import Engine, IllegalAction, check_options, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
@@ -439,9 +439,20 @@ class TableService(LongGames):
         action = await self.bot_choice(table, state, seat)
         async with self.lock(table_id):
             current = await self.get(table_id)
-            if current.version != table.version or current.status != "playing":
+            # A pause, /game return or a replacement while the bot thought changes the revision, not the
+            # version: the move would go to a table that has stopped, or to a seat a member has taken back.
+            if (current.version != table.version or current.revision != table.revision
+                    or current.status != "playing" or current.paused or not current.seats[seat].bot_plays):
                 raise StaleClick(table_id)
             return await self._apply(current, seat, action, by_bot=True)
+
+    async def drop_idle_bot_timer(self, table_id: int) -> None:
+        """Drop the bot timer of a table where no bot is to act; a paused table keeps it for its resume."""
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table.paused or await self.bots_to_act(table_id):
+                return
+            await self.store.change_timers(table_id, TimerPlan(drop_kinds=[BOT]))
 
     async def bots_to_act(self, table_id: int) -> bool:
         table = await self.get(table_id)

@@ -263,6 +263,25 @@ async def test_two_thread_tables_in_one_channel_play_to_the_end_side_by_side(wor
     assert rows(db_path, "SELECT COUNT(*) FROM timers") == [(0,)]
 
 
+async def test_a_thread_whose_archiving_fails_is_archived_on_the_retry(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar", thread=True, turn_time="30s",
+                      on_timeout="forfeit")
+    thread = world.channel.threads[0]
+    await bob.slash(thread, "game join")
+    await alice.slash(thread, "game start")
+    await world.env.advance_time(31)  # the first player forfeits: a two-player game is over
+    assert rows(db_path, "SELECT status FROM game_tables") == [("finished",)]
+    world.env.inject_error("PATCH", "/channels/*", status=500)
+    await world.env.advance_time(121)
+    assert not world.env.backend.archived_threads(world.channel.id, private=False)
+    assert rows(db_path, "SELECT kind FROM timers") == [("archive",)], "kept for the retry"
+    await world.env.advance_time(61)
+    assert rows(db_path, "SELECT COUNT(*) FROM timers") == [(0,)]
+    assert [t["id"] if isinstance(t, dict) else t.id for t in
+            world.env.backend.archived_threads(world.channel.id, private=False)] == [thread.id]
+
+
 async def test_thread_limit_is_refused_plainly_and_opens_no_table(world: Any, db_path: str) -> None:
     world.env.inject_error("POST", "/channels/*/threads", status=400, code=160006,
                            message="Maximum number of active threads reached")

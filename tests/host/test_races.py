@@ -11,7 +11,8 @@ import random
 from typing import Any
 
 from data.store import Store
-from host import LobbyChange, Refusal, TableService
+from data.timers import BOT
+from host import LobbyChange, Refusal, StaleClick, TableService
 
 ROUNDS = 60
 
@@ -100,3 +101,49 @@ async def test_abandon_during_play_races_a_move(store: Store) -> None:
             assert isinstance(move, Refusal) and "abandoned" in str(move) and not logged
         else:
             assert [a.action for a in logged] == [action]
+
+
+async def _table_with_a_bot_to_act(store: Store) -> tuple[TableService, Any]:
+    """A Do Over! table of a member (user 1, host) and an easy bot, at its swap step: both act at once."""
+    tables = TableService(store, new_seed=lambda: 5, bot_delay=30.0)
+    await tables.create(guild_id=1, channel_id=7, game_id="do_over", options=None, user_id=1, user_name="a")
+    await tables.add_bot(7, 1, False, level="easy")
+    table = await tables.start(7, 1, False)
+    assert await tables.bots_to_act(table.id)
+    return tables, table
+
+
+async def test_a_pause_while_a_bot_thinks_drops_its_move(store: Store) -> None:
+    tables, table = await _table_with_a_bot_to_act(store)
+    think = tables.bot_choice
+
+    async def paused_meanwhile(*args: Any) -> str:
+        action = await think(*args)
+        await tables.pause(7, 1, False)
+        return action
+
+    tables.bot_choice = paused_meanwhile  # type: ignore[method-assign]
+    try:
+        await tables.bot_step(table.id)
+    except StaleClick:
+        pass
+    else:
+        raise AssertionError("a bot's move was applied to a paused table")
+    after = await tables.reload(table.id)
+    assert after.paused and after.version == table.version
+
+
+async def test_a_paused_tables_bot_timer_waits_for_the_resume(store: Store) -> None:
+    """The scheduler may have read a bot timer just before the pause froze it: firing it then must not
+    drop it, or the resumed table would wait for a bot that is never told to move."""
+    tables, table = await _table_with_a_bot_to_act(store)
+    assert [t.kind for t in await store.timers_of(table.id)].count(BOT) == 1
+    await tables.pause(7, 1, False)
+    assert await tables.bot_step(table.id) is None
+    await tables.drop_idle_bot_timer(table.id)
+    bot = [t for t in await store.timers_of(table.id) if t.kind == BOT]
+    assert len(bot) == 1 and bot[0].due is None, "frozen, not dropped"
+    assert not await store.take_timer(bot[0]), "a frozen timer is not taken"
+    await tables.resume(7, 1, False)
+    bot = [t for t in await store.timers_of(table.id) if t.kind == BOT]
+    assert len(bot) == 1 and bot[0].due is not None
