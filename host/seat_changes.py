@@ -90,6 +90,14 @@ class LongGames:
                 await self.store.change_timers(table.id, TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
                 return None
             record = table.seats[seat]
+            prefix = "⏰ Time ran out, so the bot played for them: "
+            if any(s == seat and kind == "timeout" and at > current[0].started
+                   for _, s, kind, _, _, at in await self.store.seat_events(table.id)):
+                # This expiry was counted, with the bot's first step, before a later step failed (a dead
+                # worker, a restart): finish the decision without counting the same expiry twice.
+                outcomes = await self._bot_moves_for(table, seat, None, None, prefix)
+                last = outcomes[-1].table if outcomes else await self.reload(table.id)
+                return SeatNotice(last, [], bool(outcomes and outcomes[-1].over), [], outcomes)
             if table.on_timeout == "forfeit":
                 return await self._forfeit(table, seat, "timeout", None,
                                            f"⏰ Time ran out for **{record.name}**, who forfeits.")
@@ -102,13 +110,13 @@ class LongGames:
                 events.append((seat, "stand_in", record.user_id, None))
                 lines.append(f"🤖 **{record.name}** timed out {TAKEOVER_AFTER} times in a row, so a bot plays "
                              "their seat from now on. `/game return` takes it back.")
-            outcomes = await self._bot_moves_for(table, seat, seats, events,
-                                                 "⏰ Time ran out, so the bot played for them: ")
+            outcomes = await self._bot_moves_for(table, seat, seats, events, prefix)
             last = outcomes[-1].table if outcomes else await self.reload(table.id)
             return SeatNotice(last, lines, bool(outcomes and outcomes[-1].over), [], outcomes)
 
-    async def _bot_moves_for(self: TableService, table: TableRecord, seat: int, seats: list[SeatRecord],
-                             events: list[tuple[int, str, int | None, int | None]], prefix: str) -> list[ActOutcome]:
+    async def _bot_moves_for(self: TableService, table: TableRecord, seat: int, seats: list[SeatRecord] | None,
+                             events: list[tuple[int, str, int | None, int | None]] | None,
+                             prefix: str) -> list[ActOutcome]:
         """The bot moves for ``seat`` until it leaves ``to_act`` (all the steps of its decision)."""
         engine = self.engine_of(table)
         state = await self.state(table)

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from data.store import Store
-from data.timers import BOT
+from data.timers import BOT, DEADLINE
 from host import LobbyChange, Refusal, StaleClick, TableService
 
 ROUNDS = 60
@@ -147,3 +147,42 @@ async def test_a_paused_tables_bot_timer_waits_for_the_resume(store: Store) -> N
     await tables.resume(7, 1, False)
     bot = [t for t in await store.timers_of(table.id) if t.kind == BOT]
     assert len(bot) == 1 and bot[0].due is not None
+
+
+async def test_one_expiry_counts_once_when_the_bots_later_step_fails(store: Store) -> None:
+    """The timeout's first bot step commits the count; if a later step of the same decision fails (a dead
+    worker, a restart), the retry finishes the decision without counting the expiry again."""
+    clock = [1000.0]
+    store.now = lambda: clock[0]  # type: ignore[method-assign]
+    tables = TableService(store, new_seed=lambda: 7)
+    await tables.create(guild_id=1, channel_id=5, game_id="do_over", options=None, user_id=100, user_name="alice",
+                        turn_time=600)
+    await tables.join(5, 101, "bob")
+    table = await tables.start(5, 100, False)
+    think = tables.bot_choice
+    calls = []
+
+    async def dies_on_the_second_step(*args: Any) -> str:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("the worker died")
+        return await think(*args)
+
+    tables.bot_choice = dies_on_the_second_step  # type: ignore[method-assign]
+    clock[0] = 1600
+    deadline = next(t for t in await store.timers_of(table.id) if t.kind == DEADLINE and t.seat == 0)
+    try:
+        await tables.timeout(deadline)
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("the seat's decision took one step: this test needs two")
+    tables.bot_choice = think  # type: ignore[method-assign]
+    clock[0] = 1660  # the scheduler's retry
+    retry = next(t for t in await store.timers_of(table.id) if t.kind == DEADLINE and t.seat == 0)
+    assert retry.started == deadline.started
+    await tables.timeout(retry)
+    assert (await store.get_table(table.id)).seats[0].timeouts == 1  # type: ignore[union-attr]
+    assert [e[2] for e in await store.seat_events(table.id) if e[1] == 0] == ["timeout"]
+    state = await tables.state(await tables.get(table.id))
+    assert 0 not in tables.engine_of(table).to_act(state), "the decision was finished"
