@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -11,6 +12,7 @@ from discord.ext import commands
 from cogs.flow import is_manager
 from cogs.game import GAME_CHOICES, LEVEL_CHOICES
 from cogs.guard import Guard, tell
+from cogs.presenter import Outgoing
 from cogs.tournament_flow import TournamentFlow
 from cogs.tournament_views import signup_message, standings_message, status_message
 from host import Refusal
@@ -89,11 +91,30 @@ class TournamentCog(commands.Cog):
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
                 turn_time=clock, round_time=deadline, options=parse_options(options), name=name)
             out = signup_message(state, f"{interaction.user.mention} opened registration.")
-            message = await self.flow.reply(interaction, out, ephemeral=False)
+            try:
+                message = await self.flow.reply(interaction, out, ephemeral=False)
+            except discord.HTTPException:
+                await self._post_signup_instead(interaction, state.record.id, state.record.name, out)
+                return
             if message is not None:
                 await self.service.store.set_tournament_message(state.record.id, message.id)
 
         await self.guard.run(interaction, work)
+
+    async def _post_signup_instead(self, interaction: discord.Interaction, tournament_id: int, name: str,
+                                   out: Outgoing) -> None:
+        """The tournament is open but its answer failed: post the sign-up message in the channel, so that
+        it exists and its entrant list stays up to date, and say so."""
+        log.warning("could not answer /tournament new (tournament %s)", tournament_id, exc_info=True)
+        message = None
+        if not interaction.response.is_done():  # otherwise the sign-up was posted; only its id is unknown
+            with contextlib.suppress(discord.HTTPException):
+                message = await interaction.channel.send(**out.send_kwargs())  # type: ignore[union-attr]
+        if message is None:
+            raise Refusal(f"**{name}** is open, but its sign-up message could not be posted here: "
+                          "`/tournament join` still works, and `/tournament cancel` closes it.")
+        await self.service.store.set_tournament_message(tournament_id, message.id)
+        raise Refusal(f"**{name}** is open for registration: its sign-up message is in the channel.")
 
     @tournament.command(name="join", description="Enter this channel's tournament")
     async def tournament_join(self, interaction: discord.Interaction) -> None:

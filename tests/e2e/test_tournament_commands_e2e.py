@@ -331,3 +331,13 @@ async def test_a_table_dealt_just_before_a_restart_gets_its_first_message_after_
     opened = next(t for t in world.channel.threads if t.id == thread.id)
     assert any("The game begins" in (m.content or "") for m in opened.history())
     assert len([m for m in world.channel.history() if m.embeds and "Round 1 of 1" in (m.embeds[0].title or "")]) == 1
+
+
+async def test_a_tournament_whose_answer_fails_still_gets_its_signup_message(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    world.env.inject_error("POST", "/interactions/*/callback", status=500)
+    opened = await alice.slash(world.channel, "tournament new", game="pentawar", format="swiss", name="Cup")
+    assert "open for registration" in answer_text(opened), answer_text(opened)
+    assert rows(db_path, "SELECT message_id IS NOT NULL FROM tournaments")[0][0] == 1
+    await bob.slash(world.channel, "tournament join")
+    assert "bob" in str(signup(world).embeds[0].fields), "the sign-up message still follows the entrants"
