@@ -137,10 +137,18 @@ class SqliteBackend:
                 yield tx
             except BaseException:
                 tx._end()
-                self._writer.execute("ROLLBACK").close()
+                if self._writer.in_transaction:  # SQLite may have rolled back on its own already
+                    self._writer.execute("ROLLBACK").close()
                 raise
             tx._end()
-            self._writer.execute("COMMIT").close()
+            try:
+                self._writer.execute("COMMIT").close()
+            except BaseException:
+                # A failed COMMIT (disk full, an I/O error, a deferred constraint) can leave the transaction
+                # open, and every later BEGIN on this connection would fail: end it. Nothing was committed.
+                if self._writer.in_transaction:
+                    self._writer.execute("ROLLBACK").close()
+                raise
             self._commits += 1
 
     async def _checkpoint(self, writer: sqlite3.Connection) -> None:

@@ -107,3 +107,19 @@ async def test_a_failed_checkpoint_loses_nothing_and_is_tried_again_later(
         assert rows is not None and rows[0] == 7
     finally:
         await store.close()
+
+
+async def test_a_failed_commit_commits_nothing_and_the_store_goes_on(tmp_path: Any) -> None:
+    """A COMMIT that fails (here a deferred foreign key; in life a full disk) leaves no open transaction."""
+    store = await Store.open(str(tmp_path / "s.sqlite3"))
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            async with store.transaction() as tx:
+                await tx.execute("PRAGMA defer_foreign_keys = ON")
+                await tx.execute("INSERT INTO guild_settings (guild_id, name, value) VALUES (1, 'bot_level', 'easy')")
+                await tx.execute("INSERT INTO seat_events (table_id, version, seat, kind, at) "
+                                 "VALUES (999, 0, 0, 'timeout', 0)")  # no table 999: fails at COMMIT
+        await insert_settings(store, 1, start=2)
+        assert [tuple(r) for r in await store._backend.fetchall("SELECT guild_id FROM guild_settings")] == [(2,)]
+    finally:
+        await store.close()
