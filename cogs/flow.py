@@ -136,6 +136,7 @@ class TableFlow:
                                         table_id)
         seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
         message = interaction.message
+        answered = True
         try:
             if message is not None and not message.flags.ephemeral:
                 await interaction.response.edit_message(**lobby_message(table, "The game has started.").edit_kwargs())
@@ -145,14 +146,11 @@ class TableFlow:
             # The game has started whatever became of the answer: the table still needs its message,
             # and the first player the ping and the clock that come with it.
             log.exception("a started table's answer failed (table %s)", table.id)
-            await self._post_first(table, seats, interaction.channel)
-            raise Refusal(f"The game has started (seats: {seats}); the table message is in the channel.") from None
-        await self._post_first(table, seats, interaction.channel)
-
-    async def _post_first(self, table: TableRecord, seats: str, channel: Any) -> None:
-        """The first table message of a game that has just started."""
+            answered = False
         to_act = get_engine(table.game).to_act(await self.tables.state(table))
-        await self.post_table(table, [f"The game begins! Seats: {seats}"], channel, to_act)
+        await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel, to_act)
+        if not answered:
+            raise Refusal(f"The game has started (seats: {seats}); the table message is in the channel.")
 
     # ------------------------------------------------------------------ hands
 
@@ -175,6 +173,7 @@ class TableFlow:
         get no ping while their clock ran. The member then learns that the move stands, not to retry it.
         """
         note = f"✅ {outcome.line.replace('**', '')}"
+        answered = True
         try:
             info = await self.tables.hand(outcome.table.id, interaction.user.id)
             out = await hand_message(info, note=note) if info.choices else move_done_message(info, note)
@@ -186,10 +185,11 @@ class TableFlow:
         except Exception:
             log.exception("a committed move's answer failed (table %s, user %s)", outcome.table.id,
                           interaction.user.id)
-            await self.show_step(outcome, interaction.channel)
-            raise Refusal(f"{note}: your move was made, but its answer could not be shown. "
-                          "Open **Hand / act** on the table message to go on.") from None
+            answered = False
         await self.show_step(outcome, interaction.channel)
+        if not answered:
+            raise Refusal(f"{note}: your move was made, but its answer could not be shown. "
+                          "Open **Hand / act** on the table message to go on.")
 
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
         """After a move: a new table message when the turn moved on, else the current one brought up to date.

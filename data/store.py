@@ -57,6 +57,10 @@ STAND_IN = 1  # a bot, after three timeouts in a row; the player may /game retur
 FORFEITED = 2  # a bot, for good: the player forfeited or resigned
 
 
+#: A row of ``seat_events`` as written: (seat, kind, the seat's user, the member who made the change).
+SeatEvent = tuple[int, str, int | None, int | None]
+
+
 @dataclass
 class SeatRecord:
     position: int
@@ -359,7 +363,7 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
     async def change_table(self, table_id: int, revision: int, *, seats: Sequence[SeatRecord] | None = None,
                            paused: bool | None = None, timers: TimerPlan | None = None,
                            results: list[tuple[int, int | None, int]] | None = None,
-                           events: Sequence[tuple[int, str, int | None, int | None]] = (),
+                           events: Sequence[SeatEvent] = (),
                            rating: RatingPlan | None = None, drawn: bool = False) -> None:
         """A change to a game in play other than a move (pause, resume, replace, resign, return, a forfeit
         that ends the game), all or nothing, if the table is still at ``revision``.
@@ -397,7 +401,7 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
             await apply_rating(tx, table_id, rating, now)
 
     @staticmethod
-    async def _seat_events(tx: Tx, table_id: int, events: Sequence[tuple[int, str, int | None, int | None]],
+    async def _seat_events(tx: Tx, table_id: int, events: Sequence[SeatEvent],
                            now: float) -> None:
         if not events:
             return
@@ -416,7 +420,7 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
                             label: str, events: list[str], snapshot: str,
                             results: list[tuple[int, int | None, int]] | None = None,
                             timers: TimerPlan | None = None, seats: Sequence[SeatRecord] | None = None,
-                            seat_events: Sequence[tuple[int, str, int | None, int | None]] = (),
+                            seat_events: Sequence[SeatEvent] = (),
                             rating: RatingPlan | None = None) -> int:
         """Append one action and save the new snapshot, all or nothing.
 

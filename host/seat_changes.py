@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from data.store import FORFEITED, PLAYER, STAND_IN, SeatRecord, StaleVersion, TableRecord
+from data.store import FORFEITED, PLAYER, STAND_IN, SeatEvent, SeatRecord, StaleVersion, TableRecord
 from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
 from host.clock import paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal
@@ -40,6 +40,21 @@ class Reminder:
     table: TableRecord
     seats: list[int]
     due: float
+
+
+def _count_timeout(table: TableRecord, seat: int) -> tuple[list[SeatRecord], list[SeatEvent], list[str]]:
+    """The seats, seat events and lines of one more timeout for ``seat``: the third in a row hands it to a bot."""
+    record = table.seats[seat]
+    seats = [replace(s) for s in table.seats]
+    seats[seat].timeouts += 1
+    events: list[SeatEvent] = [(seat, "timeout", record.user_id, None)]
+    lines = []
+    if seats[seat].timeouts >= TAKEOVER_AFTER:
+        seats[seat].stand_in = STAND_IN
+        events.append((seat, "stand_in", record.user_id, None))
+        lines.append(f"🤖 **{record.name}** timed out {TAKEOVER_AFTER} times in a row, so a bot plays "
+                     "their seat from now on. `/game return` takes it back.")
+    return seats, events, lines
 
 
 class LongGames:
@@ -89,34 +104,21 @@ class LongGames:
             if seat not in engine.to_act(state) or table.seats[seat].bot_plays:
                 await self.store.change_timers(table.id, TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
                 return None
-            record = table.seats[seat]
-            prefix = "⏰ Time ran out, so the bot played for them: "
-            if any(s == seat and kind == "timeout" and at > current[0].started
-                   for _, s, kind, _, _, at in await self.store.seat_events(table.id)):
-                # This expiry was counted, with the bot's first step, before a later step failed (a dead
-                # worker, a restart): finish the decision without counting the same expiry twice.
-                outcomes = await self._bot_moves_for(table, seat, None, None, prefix)
-                last = outcomes[-1].table if outcomes else await self.reload(table.id)
-                return SeatNotice(last, [], bool(outcomes and outcomes[-1].over), [], outcomes)
-            if table.on_timeout == "forfeit":
+            # An expiry counted with the bot's first step, before a later step failed (a dead worker, a
+            # restart), is not counted again: the bot only finishes the decision.
+            counted = any(s == seat and kind == "timeout" and at > current[0].started
+                          for _, s, kind, _, _, at in await self.store.seat_events(table.id))
+            if not counted and table.on_timeout == "forfeit":
                 return await self._forfeit(table, seat, "timeout", None,
-                                           f"⏰ Time ran out for **{record.name}**, who forfeits.")
-            seats = [replace(s) for s in table.seats]
-            seats[seat].timeouts += 1
-            events: list[tuple[int, str, int | None, int | None]] = [(seat, "timeout", record.user_id, None)]
-            lines = []
-            if seats[seat].timeouts >= TAKEOVER_AFTER:
-                seats[seat].stand_in = STAND_IN
-                events.append((seat, "stand_in", record.user_id, None))
-                lines.append(f"🤖 **{record.name}** timed out {TAKEOVER_AFTER} times in a row, so a bot plays "
-                             "their seat from now on. `/game return` takes it back.")
-            outcomes = await self._bot_moves_for(table, seat, seats, events, prefix)
+                                           f"⏰ Time ran out for **{table.seats[seat].name}**, who forfeits.")
+            seats, events, lines = (None, None, []) if counted else _count_timeout(table, seat)
+            outcomes = await self._bot_moves_for(table, seat, seats, events,
+                                                 "⏰ Time ran out, so the bot played for them: ")
             last = outcomes[-1].table if outcomes else await self.reload(table.id)
             return SeatNotice(last, lines, bool(outcomes and outcomes[-1].over), [], outcomes)
 
     async def _bot_moves_for(self: TableService, table: TableRecord, seat: int, seats: list[SeatRecord] | None,
-                             events: list[tuple[int, str, int | None, int | None]] | None,
-                             prefix: str) -> list[ActOutcome]:
+                             events: list[SeatEvent] | None, prefix: str) -> list[ActOutcome]:
         """The bot moves for ``seat`` until it leaves ``to_act`` (all the steps of its decision)."""
         engine = self.engine_of(table)
         state = await self.state(table)

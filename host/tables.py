@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from data.store import FORFEITED, ChannelBusy, SeatRecord, StaleVersion, Store, TableRecord
+from data.store import FORFEITED, ChannelBusy, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
 from data.timers import BOT, LOBBY, TimerPlan
 from engines import Engine, IllegalAction, check_options, get_engine
 from engines.bots import BOT_LEVELS, bot_action
@@ -439,10 +439,10 @@ class TableService(LongGames):
         action = await self.bot_choice(table, state, seat)
         async with self.lock(table_id):
             current = await self.get(table_id)
-            # A pause, /game return or a replacement while the bot thought changes the revision, not the
-            # version: the move would go to a table that has stopped, or to a seat a member has taken back.
-            if (current.version != table.version or current.revision != table.revision
-                    or current.status != "playing" or current.paused or not current.seats[seat].bot_plays):
+            # Every change bumps the revision, a move as well as a pause, /game return or a replacement
+            # (which leave the version): the move would go to a table that has moved on or stopped, or to
+            # a seat a member has taken back.
+            if current.revision != table.revision:
                 raise StaleClick(table_id)
             return await self._apply(current, seat, action, by_bot=True)
 
@@ -472,7 +472,7 @@ class TableService(LongGames):
 
     async def _apply(self, table: TableRecord, seat: int, action: str, *, by_bot: bool = False,
                      prefix: str = "", seats: list[SeatRecord] | None = None,
-                     seat_events: list[tuple[int, str, int | None, int | None]] | None = None) -> ActOutcome:
+                     seat_events: list[SeatEvent] | None = None) -> ActOutcome:
         """Apply and commit one action for ``seat``; ``prefix`` heads its public line (a timeout's note)."""
         engine = self.engine_of(table)
         state = await self.state(table)

@@ -14,6 +14,12 @@ from bot import create_bot
 from cogs.guard import APOLOGY
 from tests.e2e.driver import choices_in, components, latest_table_message, open_hand, seats_to_act, use
 
+
+def cannot_draw(*args: Any, **kwargs: Any) -> Any:
+    """Stands in for a picture or message builder that fails."""
+    raise RuntimeError("could not be drawn")
+
+
 FINISHED_GAMES = [
     ("do_over", "max_turns=30"),
     ("pedwar", "max_turns=4"),
@@ -326,9 +332,6 @@ async def test_a_move_whose_answer_fails_still_reaches_the_table(world: Any, db_
     mover = alice if seats_to_act(message)[0] == alice.id else bob
     value = (await mover.autocomplete(world.channel, "play", "action", ""))[0]["value"]
 
-    def cannot_draw(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("the picture could not be drawn")
-
     monkeypatch.setattr("cogs.flow.hand_message", cannot_draw)
     monkeypatch.setattr("cogs.flow.move_done_message", cannot_draw)
     result = await mover.slash(world.channel, "play", action=value)
@@ -345,9 +348,6 @@ async def test_a_start_whose_answer_fails_still_posts_the_table(world: Any, db_p
     created = await alice.slash(world.channel, "game new", game="pentawar")
     await bob.slash(world.channel, "game join")
     lobby = created.response
-
-    def cannot_draw(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("the lobby could not be drawn")
 
     monkeypatch.setattr("cogs.flow.lobby_message", cannot_draw)
     result = await alice.click(lobby, label="Start")
