@@ -166,7 +166,7 @@ async def clicks_child(target: str, clicks: int, seed: int) -> dict[str, Any]:
     # Some of the active tables move into these channels, seating alice and bob, before the bot starts.
     store = await Store.connect(target)
     try:
-        active = [r[0] for r in await store._all("SELECT id FROM game_tables WHERE status = 'playing'")]
+        active = [r[0] for r in await store.db.all("SELECT id FROM game_tables WHERE status = 'playing'")]
         chosen = rng.sample(active, WARMUP + clicks)
         async with store.transaction() as tx:
             await tx.executemany("UPDATE game_tables SET guild_id = ?, channel_id = ? WHERE id = ?",

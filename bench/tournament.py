@@ -63,11 +63,11 @@ async def _stored_rating(tables: int) -> tuple[float, float]:
             times: dict[bool, list[float]] = {True: [], False: []}
             for i in range(2 * tables):
                 users = [1 + (i * 4 + k) % 40 for k in range(4)]
-                table = await store.create_table(guild_id=1, channel_id=i + 1, game="do_over", options={}, seed=i,
-                                                 host_id=users[0], host_name="a")
+                table = await store.tables.create_table(guild_id=1, channel_id=i + 1, game="do_over", options={},
+                                                        seed=i, host_id=users[0], host_name="a")
                 seats = [SeatRecord(k, u, f"u{u}", False) for k, u in enumerate(users)]
-                await store.start_table(table.id, table.revision, seats, "{}")
-                started = await store.get_table(table.id)
+                await store.tables.start_table(table.id, table.revision, seats, "{}")
+                started = await store.tables.get_table(table.id)
                 assert started is not None
                 places = random.Random(i).sample(range(1, 5), 4)
                 results = [(k, u, places[k]) for k, u in enumerate(users)]
@@ -75,7 +75,7 @@ async def _stored_rating(tables: int) -> tuple[float, float]:
                 sides = tuple((u,) for u in users)
                 plan = RatingPlan(1, "do_over", sides, tuple(places), rate_table) if rated else None
                 t = time.perf_counter()
-                await store.change_table(table.id, started.revision, results=results, rating=plan)
+                await store.tables.change_table(table.id, started.revision, results=results, rating=plan)
                 times[rated].append(_ms(t))
             return sum(times[True]) / tables, sum(times[False]) / tables
         finally:

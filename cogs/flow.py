@@ -238,7 +238,7 @@ class TableFlow:
             channel = await self.channel_of(table.channel_id)
         # The edited message tells every step since it was posted (collapsed), not only the last one.
         base = self._message_base.get(table.id, table.posted_version)
-        lines = log_lines(await self.tables.store.actions(table.id, base))
+        lines = log_lines(await self.tables.store.tables.actions(table.id, base))
         out = await table_message(self.tables, table, lines, deadlines=await self.deadlines(table))
         try:
             await channel.get_partial_message(message_id).edit(**out.edit_kwargs())
@@ -256,7 +256,7 @@ class TableFlow:
         # casual table, need no read for them at each move.
         if not table.turn_time:
             return {}
-        return {t.seat: t.due for t in await self.tables.store.timers_of(table.id) if t.kind == DEADLINE}
+        return {t.seat: t.due for t in await self.tables.store.timers.timers_of(table.id) if t.kind == DEADLINE}
 
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = ()) -> None:
@@ -268,7 +268,7 @@ class TableFlow:
     async def _post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                           entered: Sequence[int] = ()) -> None:
         if lines is None:
-            lines = log_lines(await self.tables.store.actions(table.id, table.posted_version))
+            lines = log_lines(await self.tables.store.tables.actions(table.id, table.posted_version))
         if channel is None or getattr(channel, "id", None) != table.channel_id:
             channel = await self.channel_of(table.channel_id)
         out = await table_message(self.tables, table, lines, deadlines=await self.deadlines(table))
@@ -309,7 +309,7 @@ class TableFlow:
             record = table.seats[seat]
             if record.bot_plays or record.user_id is None:
                 continue
-            if not await self.tables.store.dm_notify(record.user_id):
+            if not await self.tables.store.settings.dm_notify(record.user_id):
                 continue
             what = "Half your time is gone" if reminder else "It's your turn"
             text = f"{what} at **{engine_title}**, table #{table.id}, in **{where}**: {self.link(table)}"
@@ -350,7 +350,7 @@ class TableFlow:
             if outcome.turn_changed:
                 await self.post_table(outcome.table, None, channel, outcome.entered)
         current = await self.tables.reload(notice.table.id)
-        lines = log_lines(await self.tables.store.actions(current.id, current.posted_version)) + notice.lines
+        lines = log_lines(await self.tables.store.tables.actions(current.id, current.posted_version)) + notice.lines
         if notice.outcomes and not lines:
             return  # the moves' own table messages told it all
         await self.post_table(current, lines, channel)
@@ -412,11 +412,11 @@ class TableFlow:
         except discord.NotFound:
             pass  # the thread is gone: nothing left to archive
         # Dropped only now: when Discord fails, the scheduler retries the timer it still finds.
-        await self.tables.store.change_timers(timer.table_id, TimerPlan(drop_kinds=[ARCHIVE]))
+        await self.tables.store.timers.change_timers(timer.table_id, TimerPlan(drop_kinds=[ARCHIVE]))
 
     async def resume(self) -> None:
         """After a restart: post table messages that were committed but never sent; the scheduler does the rest."""
-        for table in await self.tables.store.unposted_tables(self.shards):
+        for table in await self.tables.store.tables.unposted_tables(self.shards):
             try:
                 await self.post_table(await self.tables.get(table.id), None)
             except Exception:

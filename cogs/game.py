@@ -111,7 +111,7 @@ class GameCog(commands.Cog):
             if table.status == "lobby":
                 await reply(interaction, lobby_message(table), ephemeral=True)
                 return
-            recent = await self.tables.store.actions(table.id, max(0, table.version - 5))
+            recent = await self.tables.store.tables.actions(table.id, max(0, table.version - 5))
             out = await table_message(self.tables, table, log_lines(recent),
                                       deadlines=await self.flow.deadlines(table))
             out.content = f"{out.content}\n{clock_line(table)}"[:2000]

@@ -124,14 +124,14 @@ async def replace(cog: GameCog, interaction: discord.Interaction, player: discor
 async def notify(cog: GameCog, interaction: discord.Interaction, dm: str) -> None:
     if dm not in ("on", "off"):
         raise Refusal("`dm` is `on` or `off`.")
-    await cog.tables.store.set_dm_notify(interaction.user.id, dm == "on")
+    await cog.tables.store.settings.set_dm_notify(interaction.user.id, dm == "on")
     text = ("I'll send you a direct message when it's your turn at any table, and at each reminder."
             if dm == "on" else "No more direct messages; you are still pinged in the table's channel.")
     await tell(interaction, text)
 
 
 async def mine(cog: GameCog, interaction: discord.Interaction) -> None:
-    tables = await cog.tables.store.tables_in_guild(interaction.guild_id or 0)
+    tables = await cog.tables.store.tables.tables_in_guild(interaction.guild_id or 0)
     uid = interaction.user.id
     rows: list[tuple[int, str]] = []
     for table in tables:
@@ -163,7 +163,7 @@ async def mine(cog: GameCog, interaction: discord.Interaction) -> None:
 
 
 async def list_tables(cog: GameCog, interaction: discord.Interaction) -> None:
-    tables = await cog.tables.store.tables_in_guild(interaction.guild_id or 0)
+    tables = await cog.tables.store.tables.tables_in_guild(interaction.guild_id or 0)
     lobbies = [t for t in tables if t.status == "lobby"]
     running = [t for t in tables if t.status == "playing"]
 
@@ -181,11 +181,11 @@ async def list_tables(cog: GameCog, interaction: discord.Interaction) -> None:
 async def history_table(cog: GameCog, interaction: discord.Interaction, table: int | None) -> TableRecord:
     """The channel's latest table, or ``table``: a table of this server."""
     if table is not None:
-        found = await cog.tables.store.get_table(table)
+        found = await cog.tables.store.tables.get_table(table)
         if found is None or found.guild_id != interaction.guild_id:
             raise Refusal(f"There is no table #{table} in this server.")
         return found
-    found = await cog.tables.store.latest_table(interaction.channel_id or 0)
+    found = await cog.tables.store.tables.latest_table(interaction.channel_id or 0)
     if found is None:
         raise Refusal("This channel has had no table yet. Give a `table:` number to reach another one.")
     return found
@@ -193,7 +193,7 @@ async def history_table(cog: GameCog, interaction: discord.Interaction, table: i
 
 async def game_log(cog: GameCog, interaction: discord.Interaction, table: int | None) -> None:
     record = await history_table(cog, interaction, table)
-    actions = await cog.tables.store.actions(record.id)
+    actions = await cog.tables.store.tables.actions(record.id)
     engine = get_engine(record.game)
     lines = [f"{engine.title}, table #{record.id} ({record.status}), seats: "
              + ", ".join(f"{s.position + 1}. {s.name}" for s in record.seats), ""]
@@ -212,7 +212,7 @@ async def replay(cog: GameCog, interaction: discord.Interaction, move: int, tabl
     record = await history_table(cog, interaction, table)
     if record.status == "lobby":
         raise Refusal("That table has not started yet.")
-    actions = await cog.tables.store.actions(record.id)
+    actions = await cog.tables.store.tables.actions(record.id)
     if not 0 <= move <= len(actions):
         raise Refusal(f"Table #{record.id} has moves 0 to {len(actions)}.")
     engine = get_engine(record.game)

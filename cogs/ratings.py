@@ -35,7 +35,7 @@ class RatingsCog(commands.Cog):
                      game: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             who = member or interaction.user
-            found = await self.store.ratings_of(interaction.guild_id or 0, who.id, game.value if game else None)
+            found = await self.store.ratings.ratings_of(interaction.guild_id or 0, who.id, game.value if game else None)
             name = safe_name(who.display_name)
             if not found:
                 what = f" at {GAME_TITLES[game.value]}" if game else ""
@@ -55,7 +55,7 @@ class RatingsCog(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         async def work() -> None:
-            rows = await self.store.leaderboard(interaction.guild_id or 0, game.value, MIN_GAMES, TOP)
+            rows = await self.store.ratings.leaderboard(interaction.guild_id or 0, game.value, MIN_GAMES, TOP)
             title = GAME_TITLES[game.value]
             if not rows:
                 await tell(interaction, f"Nobody has {MIN_GAMES} rated games of {title} in this server yet.")

@@ -97,7 +97,7 @@ class TournamentCog(commands.Cog):
                 await self._post_signup_instead(interaction, state.record.id, state.record.name, out)
                 return
             if message is not None:
-                await self.service.store.set_tournament_message(state.record.id, message.id)
+                await self.service.store.tournaments.set_tournament_message(state.record.id, message.id)
 
         await self.guard.run(interaction, work)
 
@@ -113,7 +113,7 @@ class TournamentCog(commands.Cog):
         if message is None:
             raise Refusal(f"**{name}** is open, but its sign-up message could not be posted here: "
                           "`/tournament join` still works, and `/tournament cancel` closes it.")
-        await self.service.store.set_tournament_message(tournament_id, message.id)
+        await self.service.store.tournaments.set_tournament_message(tournament_id, message.id)
         raise Refusal(f"**{name}** is open for registration: its sign-up message is in the channel.")
 
     @tournament.command(name="join", description="Enter this channel's tournament")

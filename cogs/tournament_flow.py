@@ -164,7 +164,7 @@ class TournamentFlow:
         """The table flow's hook: a tournament table ended, so its round may be over."""
         try:
             advances = await self.service.table_finished(table.id)
-            place = await self.service.store.place_of_table(table.id)
+            place = await self.service.store.tournaments.place_of_table(table.id)
             if place is not None:
                 await self.after(place.tournament_id, advances)
         except Exception:

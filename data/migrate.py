@@ -17,8 +17,9 @@ import asyncio
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any
 
 from data import schema
@@ -26,6 +27,10 @@ from data.sql import identity_columns, schema_tables
 from data.store import Store, Tx
 
 CHUNK = 2000
+#: The entry-point group naming the replay check: ``(store) -> (table id -> whether its log replays to its
+#: snapshot)``.
+REPLAY_GROUP = "deckhand.replay"
+ReplayCheck = Callable[[Store], Callable[[int], Awaitable[bool]]]
 
 
 class MigrationError(Exception):
@@ -70,8 +75,17 @@ def _coerce(value: Any, pg_type: str) -> Any:
     return value
 
 
+def installed_replay_check() -> ReplayCheck:
+    found = list(entry_points(group=REPLAY_GROUP))
+    if not found:
+        raise MigrationError(f"no replay check is installed (entry point group {REPLAY_GROUP}): "
+                             "install Deckhand with pip install -e . first")
+    check: ReplayCheck = found[0].load()
+    return check
+
+
 async def _columns(store: Store, table: str) -> dict[str, str]:
-    rows = await store._all(
+    rows = await store.db.all(
         "SELECT column_name, data_type FROM information_schema.columns"
         " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position", (table,))
     return {r[0]: r[1] for r in rows}
@@ -81,7 +95,7 @@ async def _source_chunks(source: Store, table: str) -> Any:
     """The source table in rowid order, a chunk at a time: (column names, rows)."""
     last = 0
     while True:
-        rows = await source._all(f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?",
+        rows = await source.db.all(f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?",
                                  (last, CHUNK))
         if not rows:
             return
@@ -99,15 +113,19 @@ async def _copy_table(tx: Tx, source: Store, table: str, types: dict[str, str]) 
     return copied
 
 
-async def copy(source: Store, target: Store, say: Callable[[str], None] = print) -> Report:
-    if source._backend.name != "sqlite" or target._backend.name != "postgresql":
+async def copy(source: Store, target: Store, say: Callable[[str], None] = print,
+               replay: ReplayCheck | None = None) -> Report:
+    """Copy ``source`` (SQLite) into the empty ``target`` (PostgreSQL), then check it; ``replay`` checks each
+    game's log against its snapshot (by default the installed one, see the module's notes)."""
+    if source.db.backend.name != "sqlite" or target.db.backend.name != "postgresql":
         raise MigrationError("the copy goes from a SQLite database to a PostgreSQL one")
     tables = schema_tables(schema.MIGRATIONS)
     for table in tables:
-        row = await target._one(f"SELECT COUNT(*) FROM {table}")
+        row = await target.db.one(f"SELECT COUNT(*) FROM {table}")
         if row and row[0]:
             raise MigrationError(f"the target already holds data ({table} has {row[0]} rows); "
                                  "copy into an empty database")
+    replays = (replay or installed_replay_check())(target)
     say(f"copying {source.path} → {target.path}")
     report = Report()
     identities = identity_columns(schema.MIGRATIONS)
@@ -121,7 +139,7 @@ async def copy(source: Store, target: Store, say: Callable[[str], None] = print)
                     f"SELECT setval(pg_get_serial_sequence(?, ?), COALESCE((SELECT MAX({column}) FROM {table}), 0)"
                     " + 1, false)", (table, column))
                 report.next_ids[f"{table}.{column}"] = int(row[0]) if row else 0
-    await _check(source, target, tables, report)
+    await _check(source, target, tables, report, replays)
     for table in tables:
         before, after = report.counts[table]
         mark = "ok" if before == after and report.digests_match[table] else "MISMATCH"
@@ -136,23 +154,21 @@ async def copy(source: Store, target: Store, say: Callable[[str], None] = print)
     return report
 
 
-async def _check(source: Store, target: Store, tables: list[str], report: Report) -> None:
-    from host import TableService  # the replay is the host's; this tool is an entry point, not the store
-
+async def _check(source: Store, target: Store, tables: list[str], report: Report,
+                 replays: Callable[[int], Awaitable[bool]]) -> None:
     for table in tables:
         names = list((await _columns(target, table)).keys())
         select = f"SELECT {', '.join(names)} FROM {table}"
-        before, after = await source._all(select), await target._all(select)
+        before, after = await source.db.all(select), await target.db.all(select)
         report.counts[table] = (len(before), len(after))
         report.digests_match[table] = _digest(before) == _digest(after)
-    service = TableService(target)
-    for table in await target.all_tables():
+    for table in await target.tables.all_tables():
         if table.snapshot is None:
             report.not_started += 1
             continue
         report.replayed += 1
         try:
-            ok = await service.verify_replay(table.id)
+            ok = await replays(table.id)
         except Exception as exc:  # noqa: BLE001 - an unknown game or an illegal logged move is a failed check
             ok = False
             report.replay_failures.append(f"#{table.id} ({type(exc).__name__})")
@@ -161,7 +177,8 @@ async def _check(source: Store, target: Store, tables: list[str], report: Report
             report.replay_failures.append(f"#{table.id}")
 
 
-async def migrate(source_arg: str, target_url: str, say: Callable[[str], None] = print) -> Report:
+async def migrate(source_arg: str, target_url: str, say: Callable[[str], None] = print,
+                  replay: ReplayCheck | None = None) -> Report:
     path = source_arg.removeprefix("sqlite:")
     if not os.path.isfile(path):
         raise MigrationError(f"no SQLite database at {path}")
@@ -171,7 +188,7 @@ async def migrate(source_arg: str, target_url: str, say: Callable[[str], None] =
     try:
         target = await Store.connect(target_url)
         try:
-            return await copy(source, target, say)
+            return await copy(source, target, say, replay)
         finally:
             await target.close()
     finally:

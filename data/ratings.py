@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from data.backends.base import Tx
+from data.database import Database
 
 #: (μ, σ) per user id.
 Ratings = Mapping[int, tuple[float, float]]
@@ -69,26 +70,20 @@ async def apply_rating(tx: Tx, table_id: int, plan: RatingPlan, now: float) -> N
 
 
 class RatingStore:
-    """The rating queries of the store (mixed into ``Store``)."""
+    """The rating queries of the store (``Store.ratings``), on the store's shared :class:`Database`."""
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...  # provided by Store
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...  # provided by Store
-
-    #: Rating updates of one process run one at a time: each reads the ratings it changes inside its
-    #: transaction, and on PostgreSQL two transactions could otherwise read the same old rating.
-    _rating_lock: asyncio.Lock | None = None
-
-    def rating_lock(self) -> asyncio.Lock:
-        if self._rating_lock is None:
-            self._rating_lock = asyncio.Lock()
-        return self._rating_lock
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        #: Rating updates of one process run one at a time: each reads the ratings it changes inside its
+        #: transaction, and on PostgreSQL two transactions could otherwise read the same old rating.
+        self.lock = asyncio.Lock()
 
     async def ratings_of(self, guild_id: int, user_id: int, game: str | None = None) -> list[RatingRecord]:
         if game is None:
-            rows = await self._all("SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
+            rows = await self._db.all("SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY game",
                                    (guild_id, user_id))
         else:
-            rows = await self._all("SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? AND game = ?",
+            rows = await self._db.all("SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? AND game = ?",
                                    (guild_id, user_id, game))
         return [_record(r) for r in rows]
 
@@ -96,19 +91,19 @@ class RatingStore:
         if not user_ids:
             return {}
         marks = ", ".join("?" for _ in user_ids)
-        rows = await self._all(f"SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
+        rows = await self._db.all(f"SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND user_id IN ({marks})",
                                (guild_id, game, *user_ids))
         return {r["user_id"]: _record(r) for r in rows}
 
     async def leaderboard(self, guild_id: int, game: str, min_games: int, limit: int) -> list[RatingRecord]:
         """The best ordinals (μ − 3σ) of the server in one game, among players with ``min_games`` rated games."""
-        rows = await self._all(
+        rows = await self._db.all(
             "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND games >= ?"
             " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?", (guild_id, game, min_games, limit))
         return [_record(r) for r in rows]
 
     async def rated_tables(self, guild_id: int, game: str) -> list[int]:
         """The tables that changed ratings, in the order they did: recomputing replays these."""
-        rows = await self._all("SELECT table_id FROM rated_tables WHERE guild_id = ? AND game = ? ORDER BY id",
+        rows = await self._db.all("SELECT table_id FROM rated_tables WHERE guild_id = ? AND game = ? ORDER BY id",
                                (guild_id, game))
         return [r["table_id"] for r in rows]

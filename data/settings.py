@@ -2,41 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from data.database import Database
 
 
 class SettingsStore:
-    """The settings queries of the store (mixed into ``Store``)."""
+    """The settings queries of the store (``Store.settings``), on the store's shared :class:`Database`."""
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...  # provided by Store
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...  # provided by Store
-    def transaction(self) -> Any: ...  # provided by Store
-    def now(self) -> float: ...  # provided by Store
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        rows = await self._all("SELECT name, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        rows = await self._db.all("SELECT name, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return {r["name"]: r["value"] for r in rows}
 
     async def set_guild_setting(self, guild_id: int, name: str, value: str, user_id: int) -> None:
         """Store one server setting and log who set it, in one transaction."""
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await tx.execute("DELETE FROM guild_settings WHERE guild_id = ? AND name = ?", (guild_id, name))
             await tx.execute("INSERT INTO guild_settings (guild_id, name, value) VALUES (?, ?, ?)",
                              (guild_id, name, value))
             await tx.execute("INSERT INTO settings_log (guild_id, name, value, user_id, at) VALUES (?, ?, ?, ?, ?)",
-                             (guild_id, name, value, user_id, self.now()))
+                             (guild_id, name, value, user_id, self._db.now()))
 
     async def settings_log(self, guild_id: int) -> list[tuple[str, str, int, float]]:
-        rows = await self._all("SELECT name, value, user_id, at FROM settings_log WHERE guild_id = ? ORDER BY id",
+        rows = await self._db.all("SELECT name, value, user_id, at FROM settings_log WHERE guild_id = ? ORDER BY id",
                                (guild_id,))
         return [(r["name"], r["value"], r["user_id"], r["at"]) for r in rows]
 
     async def dm_notify(self, user_id: int) -> bool:
-        row = await self._one("SELECT dm_notify FROM member_settings WHERE user_id = ?", (user_id,))
+        row = await self._db.one("SELECT dm_notify FROM member_settings WHERE user_id = ?", (user_id,))
         return bool(row and row[0])
 
     async def set_dm_notify(self, user_id: int, on: bool) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await tx.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
             await tx.execute("INSERT INTO member_settings (user_id, dm_notify) VALUES (?, ?)", (user_id, int(on)))

@@ -1,127 +1,50 @@
-"""The store: tables, seats, the action log and results, on SQLite (default) or PostgreSQL.
+"""The store: one interface over two backends (SQLite by default, PostgreSQL with ``DATABASE_URL``).
 
-Every write goes through :meth:`Store.transaction`, which is the only code
-that reaches the backend's write side. It hands out a :class:`Tx` that refuses
-to run outside its own ``async with`` block or in another task, so no write
-can ride along in another coroutine's transaction and be rolled back with
-it. Reads use the backend's read-only side, which sees exactly what has been
-committed, never another coroutine's half-done transaction. The SQL below is
-portable (see ``data/sql.py``); each backend in ``data/backends`` translates it.
+A :class:`Store` is made of named parts sharing one :class:`~data.database.Database` handle, each given
+it in its constructor: ``store.tables`` (tables, seats, the action log, results), ``store.timers``,
+``store.tournaments``, ``store.ratings`` and ``store.settings``. Every write goes through
+``Database.transaction`` (``store.transaction()`` here), the one path to the backend's write side; reads
+see only committed data. The SQL is portable (see ``data/sql.py``); each backend in ``data/backends``
+translates it, and nothing above ``data/`` knows which backend runs.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
-from dataclasses import dataclass, field, replace
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
-from data.backends.base import Backend, IntegrityError, Row, Tx, TxClosed, Written
+from data.backends.base import Backend, IntegrityError, Tx, TxClosed, Written
 from data.backends.sqlite import SqliteBackend
-from data.ratings import RatingPlan, RatingStore, apply_rating
-from data.revisions import bump_revision
+from data.database import Database
+from data.ratings import RatingStore
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 from data.settings import SettingsStore
-from data.sql import ShardSet, shard_filter
-from data.timers import LOBBY, TABLE_WIDE, TimerPlan, TimerRecord, TimerStore, write_plan
-from data.tournaments import TournamentStore, record_tournament_result
+from data.tables import (
+    ACTIVE,
+    FORFEITED,
+    PLAYER,
+    STAND_IN,
+    ActionRecord,
+    ChannelBusy,
+    SeatEvent,
+    SeatRecord,
+    StaleVersion,
+    TableRecord,
+    TableStore,
+)
+from data.timers import TimerStore
+from data.tournaments import TournamentStore
 
-__all__ = ["ACTIVE", "ActionRecord", "ChannelBusy", "IntegrityError", "SeatRecord", "StaleVersion", "Store",
-           "TableRecord", "Tx", "TxClosed", "Written"]
-
-ACTIVE = ("lobby", "playing")
-#: Table and user ids are Discord snowflakes or row ids: both fit a signed 64-bit integer.
-MAX_ID = 2**63 - 1
-#: ``commit_action`` as one statement, for a backend that runs a lone statement as its own transaction
-#: (PostgreSQL): the log row is written only if the version check's UPDATE moved the table.
-_COMMIT_MOVE = (
-    "WITH moved AS (UPDATE game_tables SET version = ?, snapshot = ?, status = ?, updated_at = ?,"
-    " revision = revision + 1 WHERE id = ? AND version = ? AND status = 'playing' RETURNING id)"
-    " INSERT INTO actions (table_id, version, seat, action, label, events, at)"
-    " SELECT id, ?, ?, ?, ?, ?, ? FROM moved")
-
-
-class StaleVersion(Exception):
-    """The table moved on between reading it and committing a change."""
+__all__ = ["ACTIVE", "FORFEITED", "PLAYER", "STAND_IN", "ActionRecord", "ChannelBusy", "IntegrityError",
+           "SeatEvent", "SeatRecord", "StaleVersion", "Store", "TableRecord", "Tx", "TxClosed", "Written"]
 
 
-class ChannelBusy(Exception):
-    """The channel already has an active table."""
+class Store:
+    """The one store interface: its parts share one database handle; every write through a transaction."""
 
-
-#: ``SeatRecord.stand_in``: who plays a human's seat.
-PLAYER = 0  # the player
-STAND_IN = 1  # a bot, after three timeouts in a row; the player may /game return
-FORFEITED = 2  # a bot, for good: the player forfeited or resigned
-
-
-#: A row of ``seat_events`` as written: (seat, kind, the seat's user, the member who made the change).
-SeatEvent = tuple[int, str, int | None, int | None]
-
-
-@dataclass
-class SeatRecord:
-    position: int
-    user_id: int | None
-    name: str
-    is_bot: bool
-    level: str | None = None
-    timeouts: int = 0
-    stand_in: int = PLAYER
-
-    @property
-    def bot_plays(self) -> bool:
-        """Whether the table's bot makes this seat's moves."""
-        return self.is_bot or self.stand_in != PLAYER
-
-
-@dataclass
-class TableRecord:
-    id: int
-    guild_id: int | None
-    channel_id: int
-    game: str
-    options: dict[str, Any]
-    status: str
-    seed: int
-    version: int
-    snapshot: str | None
-    host_id: int
-    posted_version: int
-    #: Bumped by every change of the table's state (lobby edits, start, moves, abandon):
-    #: the optimistic check that non-move changes carry, as moves carry ``version``.
-    revision: int = 0
-    seats: list[SeatRecord] = field(default_factory=list)
-    #: Seconds a seat has to act, or None for no clock.
-    turn_time: int | None = None
-    on_timeout: str = "bot"
-    #: For a thread table, the channel its thread belongs to (``channel_id`` is the thread).
-    parent_id: int | None = None
-    paused: bool = False
-    #: The newest public table message, for links.
-    message_id: int | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.status in ACTIVE
-
-
-@dataclass
-class ActionRecord:
-    version: int
-    seat: int
-    action: str
-    label: str
-    events: list[str]
-    at: float
-
-
-class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
-    """The one store interface: every write through :meth:`transaction`, reads of committed data only."""
-
-    # asyncpg's pools hold sockets and a SQLite store's checkpoint runs in a worker thread: a store
+    # asyncpg's pools hold sockets and a SQLite store's reader and checkpoint run in threads: a store
     # left open can keep the process alive at exit, so tests close whatever the bots they drove opened.
     _open: ClassVar[set[Store]] = set()
 
@@ -131,13 +54,29 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
             await store.close()
 
     def __init__(self, backend: Backend, now: Callable[[], float] = time.time) -> None:
-        self._backend = backend
+        self.db = Database(backend, now)
         self.path = backend.location
-        #: The one clock every stored time is read from: the bot passes Discord's (which SimCord's
-        #: virtual clock moves in tests); scripts and store tests keep the wall clock.
-        self.now = now
+        self.timers = TimerStore(self.db)
+        self.settings = SettingsStore(self.db)
+        self.ratings = RatingStore(self.db)
+        self.tournaments = TournamentStore(self.db)
+        self.tables = TableStore(self.db, self.ratings)
         self._closed = False
         Store._open.add(self)
+
+    @property
+    def now(self) -> Callable[[], float]:
+        """The one clock every stored time is read from (``store.now()``); settable, for every part at once."""
+        return self.db.now
+
+    @now.setter
+    def now(self, now: Callable[[], float]) -> None:
+        self.db.now = now
+
+    @property
+    def _backend(self) -> Backend:
+        """For tools and tests inside data/ (the copy to PostgreSQL, backend checks); never above it."""
+        return self.db.backend
 
     @classmethod
     async def open(cls, path: str, now: Callable[[], float] = time.time) -> Store:
@@ -182,21 +121,11 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
 
         ``one_statement``: the block runs exactly one statement, committed by itself where the backend
         can (``Backend.one_statement_transactions``); a second statement raises ``TxClosed``."""
-        async with self._backend.transaction(one_statement) as tx:
+        async with self.db.transaction(one_statement) as tx:
             yield tx
 
-    # ------------------------------------------------------------------ reads
-
-    # Reads go to the backend's read side, which sees only committed data (see data/backends).
-
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return await self._backend.fetchone(sql, params)
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return await self._backend.fetchall(sql, params)
-
     async def schema_version(self) -> int:
-        row = await self._one("SELECT MAX(version) FROM schema_version")
+        row = await self.db.one("SELECT MAX(version) FROM schema_version")
         return int(row[0] or 0) if row else 0
 
     async def pragma(self, name: str) -> Any:
@@ -212,281 +141,3 @@ class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
                 for statement in self._backend.ddl(MIGRATIONS[version - 1]):
                     await tx.execute(statement)
                 await self._backend.set_schema_version(tx, version, self.now())
-
-    # ----------------------------------------------------------------- tables
-
-    async def create_table(self, *, guild_id: int | None, channel_id: int, game: str,
-                           options: dict[str, Any], seed: int, host_id: int, host_name: str,
-                           turn_time: int | None = None, on_timeout: str = "bot", parent_id: int | None = None,
-                           lobby_timeout: float | None = None) -> TableRecord:
-        now = self.now()
-        try:
-            async with self.transaction() as tx:
-                written = await tx.execute(
-                    "INSERT INTO game_tables (guild_id, channel_id, game, options, status, seed, host_id,"
-                    " created_at, updated_at, turn_time, on_timeout, parent_id)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, game, json.dumps(options, sort_keys=True), seed, host_id, now, now,
-                     turn_time, on_timeout, parent_id))
-                table_id = int(written.lastrowid or 0)
-                await tx.execute(
-                    "INSERT INTO seats (table_id, position, user_id, name, is_bot) VALUES (?, 0, ?, ?, 0)",
-                    (table_id, host_id, host_name))
-                if lobby_timeout is not None:
-                    await write_plan(tx, table_id, TimerPlan(add=[TimerRecord(table_id, LOBBY, TABLE_WIDE,
-                                                                              now + lobby_timeout, None, now)]))
-        except IntegrityError as exc:
-            raise ChannelBusy from exc
-        table = await self.get_table(table_id)
-        assert table is not None
-        return table
-
-    async def seat_tournament_table(self, tournament_id: int, round_number: int, position: int, *,
-                                    guild_id: int | None, channel_id: int, parent_id: int, game: str,
-                                    options: dict[str, Any], seed: int, host_id: int, seats: Sequence[SeatRecord],
-                                    snapshot: str, turn_time: int | None, timers: TimerPlan) -> int:
-        """Create a tournament table already dealt, and link it to its place in the round: all or nothing.
-
-        Refused (``StaleVersion``) if that place already has a table, so a place is never seated twice.
-        """
-        now = self.now()
-        async with self.transaction() as tx:
-            written = await tx.execute(
-                "INSERT INTO game_tables (guild_id, channel_id, game, options, status, seed, host_id, created_at,"
-                " updated_at, turn_time, on_timeout, parent_id, snapshot, version)"
-                " VALUES (?, ?, ?, ?, 'playing', ?, ?, ?, ?, ?, 'bot', ?, ?, 0)",
-                (guild_id, channel_id, game, json.dumps(options, sort_keys=True), seed, host_id, now, now, turn_time,
-                 parent_id, snapshot))
-            table_id = int(written.lastrowid or 0)
-            linked = await tx.execute(
-                "UPDATE tournament_tables SET table_id = ?, status = 'playing'"
-                " WHERE tournament_id = ? AND round = ? AND position = ? AND table_id IS NULL AND status = 'pending'",
-                (table_id, tournament_id, round_number, position))
-            if linked.rowcount != 1:
-                raise StaleVersion(f"tournament {tournament_id} round {round_number} table {position} is seated")
-            await self._replace_seats(tx, table_id, seats)
-            plan = replace(timers, add=[replace(t, table_id=table_id) for t in timers.add])
-            await write_plan(tx, table_id, plan)
-        return table_id
-
-    async def get_table(self, table_id: int) -> TableRecord | None:
-        if not 0 < table_id <= MAX_ID:
-            return None
-        row = await self._one("SELECT * FROM game_tables WHERE id = ?", (table_id,))
-        return None if row is None else await self._with_seats(row)
-
-    async def active_table(self, channel_id: int) -> TableRecord | None:
-        row = await self._one("SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
-                              (channel_id,))
-        return None if row is None else await self._with_seats(row)
-
-    async def unposted_tables(self, shards: ShardSet | None = None) -> list[TableRecord]:
-        """Tables whose newest committed change never reached their channel (a crash between the two);
-        with ``shards``, only those in guilds on those shards."""
-        owned, params = shard_filter("guild_id", shards)
-        rows = await self._all("SELECT * FROM game_tables WHERE status IN ('playing', 'finished')"
-                               f" AND posted_version < version{' AND ' + owned if owned else ''} ORDER BY id", params)
-        return [await self._with_seats(r) for r in rows]
-
-    async def all_tables(self) -> list[TableRecord]:
-        rows = await self._all("SELECT * FROM game_tables ORDER BY id")
-        return [await self._with_seats(r) for r in rows]
-
-    async def tables_in_guild(self, guild_id: int, statuses: Sequence[str] = ACTIVE) -> list[TableRecord]:
-        marks = ", ".join("?" for _ in statuses)
-        rows = await self._all(f"SELECT * FROM game_tables WHERE guild_id = ? AND status IN ({marks}) ORDER BY id",
-                               (guild_id, *statuses))
-        return [await self._with_seats(r) for r in rows]
-
-    async def latest_table(self, channel_id: int) -> TableRecord | None:
-        """The newest table of a channel or thread, finished or not."""
-        row = await self._one("SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
-        return None if row is None else await self._with_seats(row)
-
-    async def _with_seats(self, row: Row) -> TableRecord:
-        seats = [SeatRecord(r["position"], r["user_id"], r["name"], bool(r["is_bot"]), r["level"], r["timeouts"],
-                            r["stand_in"]) for r in await self._all(
-            "SELECT position, user_id, name, is_bot, level, timeouts, stand_in FROM seats WHERE table_id = ?"
-            " ORDER BY position", (row["id"],))]
-        return TableRecord(
-            id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
-            options=json.loads(row["options"]), status=row["status"], seed=row["seed"],
-            version=row["version"], snapshot=row["snapshot"], host_id=row["host_id"],
-            posted_version=row["posted_version"], revision=row["revision"], seats=seats,
-            turn_time=row["turn_time"], on_timeout=row["on_timeout"], parent_id=row["parent_id"],
-            paused=bool(row["paused"]), message_id=row["message_id"])
-
-    @staticmethod
-    async def _replace_seats(tx: Tx, table_id: int, seats: Sequence[SeatRecord]) -> None:
-        await tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        await tx.executemany(
-            "INSERT INTO seats (table_id, position, user_id, name, is_bot, level, timeouts, stand_in)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(table_id, s.position, s.user_id, s.name, int(s.is_bot), s.level, s.timeouts, s.stand_in)
-             for s in seats])
-
-    @staticmethod
-    async def _bump(tx: Tx, table_id: int, revision: int, statuses: Sequence[str], sets: str = "",
-                    params: Sequence[Any] = ()) -> None:
-        """Move the table from ``revision`` to the next, if it is still there and in one of ``statuses``."""
-        if not await bump_revision(tx, "game_tables", table_id, revision, statuses, sets, params):
-            raise StaleVersion(f"table {table_id} changed since revision {revision}")
-
-    async def set_lobby_seats(self, table_id: int, revision: int, seats: Sequence[SeatRecord],
-                              host_id: int | None = None) -> None:
-        """Replace a lobby's seat list (join, leave, add bot), and its host if given, all or nothing."""
-        async with self.transaction() as tx:
-            if host_id is None:
-                await self._bump(tx, table_id, revision, ("lobby",), ", updated_at = ?", (self.now(),))
-            else:
-                await self._bump(tx, table_id, revision, ("lobby",), ", updated_at = ?, host_id = ?",
-                                 (self.now(), host_id))
-            await self._replace_seats(tx, table_id, seats)
-
-    async def close_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord] | None = None) -> None:
-        """Abandon a lobby or a game in play (with its final seat list, if it changed); its timers go."""
-        async with self.transaction() as tx:
-            await self._bump(tx, table_id, revision, ACTIVE, ", status = 'abandoned', updated_at = ?", (self.now(),))
-            if seats is not None:
-                await self._replace_seats(tx, table_id, seats)
-            await write_plan(tx, table_id, TimerPlan(drop_all=True))
-
-    async def start_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord], snapshot: str,
-                          timers: TimerPlan | None = None) -> None:
-        """Fix the seat order and store the opening snapshot at version 0, with the first clocks."""
-        async with self.transaction() as tx:
-            await self._bump(tx, table_id, revision, ("lobby",),
-                             ", status = 'playing', version = 0, snapshot = ?, updated_at = ?", (snapshot, self.now()))
-            await self._replace_seats(tx, table_id, seats)
-            await write_plan(tx, table_id, timers)
-
-    async def change_table(self, table_id: int, revision: int, *, seats: Sequence[SeatRecord] | None = None,
-                           paused: bool | None = None, timers: TimerPlan | None = None,
-                           results: list[tuple[int, int | None, int]] | None = None,
-                           events: Sequence[SeatEvent] = (),
-                           rating: RatingPlan | None = None, drawn: bool = False) -> None:
-        """A change to a game in play other than a move (pause, resume, replace, resign, return, a forfeit
-        that ends the game), all or nothing, if the table is still at ``revision``.
-
-        ``events`` are (seat, kind, user, by_user) rows for the seat's history; ``results`` finish the table
-        (``drawn``: ended as a draw by its tournament), and ``rating`` rates it in the same transaction.
-        """
-        now = self.now()
-        async with self._rating_guard(rating), self.transaction() as tx:
-            sets, params = ", updated_at = ?", [now]
-            if paused is not None:
-                sets += ", paused = ?"
-                params.append(int(paused))
-            if results is not None:
-                sets += ", status = 'finished'"
-            await self._bump(tx, table_id, revision, ("playing",), sets, params)
-            if seats is not None:
-                await self._replace_seats(tx, table_id, seats)
-            await write_plan(tx, table_id, timers)
-            if results is not None:
-                await self._record_results(tx, table_id, results, rating, now, drawn)
-            await self._seat_events(tx, table_id, events, now)
-
-    def _rating_guard(self, rating: RatingPlan | None) -> AbstractAsyncContextManager[object]:
-        return nullcontext() if rating is None else self.rating_lock()
-
-    @staticmethod
-    async def _record_results(tx: Tx, table_id: int, results: Sequence[tuple[int, int | None, int]],
-                              rating: RatingPlan | None, now: float, drawn: bool = False) -> None:
-        """A finished table's places, its tournament place's result and its rating change: one transaction."""
-        await tx.executemany("INSERT INTO results (table_id, seat, user_id, place) VALUES (?, ?, ?, ?)",
-                             [(table_id, s, u, p) for s, u, p in results])
-        await record_tournament_result(tx, table_id, results, drawn)
-        if rating is not None:
-            await apply_rating(tx, table_id, rating, now)
-
-    @staticmethod
-    async def _seat_events(tx: Tx, table_id: int, events: Sequence[SeatEvent],
-                           now: float) -> None:
-        if not events:
-            return
-        row = await tx.fetchone("SELECT version FROM game_tables WHERE id = ?", (table_id,))
-        version = int(row[0]) if row else 0
-        await tx.executemany("INSERT INTO seat_events (table_id, version, seat, kind, user_id, by_user, at)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             [(table_id, version, seat, kind, user, by, now) for seat, kind, user, by in events])
-
-    async def seat_events(self, table_id: int) -> list[tuple[int, int, str, int | None, int | None, float]]:
-        rows = await self._all("SELECT version, seat, kind, user_id, by_user, at FROM seat_events WHERE table_id = ?"
-                               " ORDER BY id", (table_id,))
-        return [(r["version"], r["seat"], r["kind"], r["user_id"], r["by_user"], r["at"]) for r in rows]
-
-    async def commit_action(self, table_id: int, expected_version: int, seat: int, action: str,
-                            label: str, events: list[str], snapshot: str,
-                            results: list[tuple[int, int | None, int]] | None = None,
-                            timers: TimerPlan | None = None, seats: Sequence[SeatRecord] | None = None,
-                            seat_events: Sequence[SeatEvent] = (),
-                            rating: RatingPlan | None = None) -> int:
-        """Append one action and save the new snapshot, all or nothing.
-
-        Raises StaleVersion when the table is not at ``expected_version`` (or no longer playing).
-        With ``results`` (seat, user, place) the table is finished in the same transaction; ``timers``
-        moves its clocks and ``seats`` stores changed seats (timeout counts) in it too; ``rating`` rates
-        a finished table in it.
-        """
-        new_version = expected_version + 1
-        status = "finished" if results is not None else "playing"
-        now = self.now()
-        if (self._backend.one_statement_transactions and results is None and seats is None and not timers
-                and not seat_events):
-            # The usual move (no clock to move, nothing else to store): the version check, the snapshot and
-            # the log row in one statement, which is a transaction by itself, in one round trip.
-            async with self.transaction(one_statement=True) as tx:
-                written = await tx.execute(_COMMIT_MOVE, (
-                    new_version, snapshot, status, now, table_id, expected_version,
-                    new_version, seat, action, label, json.dumps(events), now))
-            if written.rowcount != 1:
-                raise StaleVersion(f"table {table_id} is not at version {expected_version}")
-            return new_version
-        async with self._rating_guard(rating), self.transaction() as tx:
-            written = await tx.execute(
-                "UPDATE game_tables SET version = ?, snapshot = ?, status = ?, updated_at = ?,"
-                " revision = revision + 1 WHERE id = ? AND version = ? AND status = 'playing'",
-                (new_version, snapshot, status, now, table_id, expected_version))
-            if written.rowcount != 1:
-                raise StaleVersion(f"table {table_id} is not at version {expected_version}")
-            await tx.execute(
-                "INSERT INTO actions (table_id, version, seat, action, label, events, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, new_version, seat, action, label, json.dumps(events), now))
-            if results is not None:
-                await self._record_results(tx, table_id, results, rating, now)
-            if seats is not None:
-                await self._replace_seats(tx, table_id, seats)
-            await write_plan(tx, table_id, timers)
-            await self._seat_events(tx, table_id, seat_events, now)
-        return new_version
-
-    async def set_posted_version(self, table_id: int, version: int, message_id: int | None = None) -> None:
-        """Record that the table message for ``version`` went out; never moves backwards (the message id
-        is taken only from a version at least as new as the one already recorded). One statement, so one
-        round trip on PostgreSQL: every move posts a table message."""
-        async with self.transaction(one_statement=True) as tx:
-            await tx.execute("UPDATE game_tables SET posted_version = GREATEST(posted_version, ?), "
-                             "message_id = CASE WHEN posted_version <= ? THEN COALESCE(?, message_id) "
-                             "ELSE message_id END WHERE id = ?", (version, version, message_id, table_id))
-
-    async def replace_snapshot(self, table_id: int, version: int, snapshot: str) -> None:
-        """Store a snapshot rebuilt from the log, only if the table is still at ``version``."""
-        async with self.transaction() as tx:
-            written = await tx.execute("UPDATE game_tables SET snapshot = ? WHERE id = ? AND version = ?",
-                                       (snapshot, table_id, version))
-            if written.rowcount != 1:
-                raise StaleVersion(f"table {table_id} is not at version {version}")
-
-    async def actions(self, table_id: int, after_version: int = 0) -> list[ActionRecord]:
-        rows = await self._all(
-            "SELECT version, seat, action, label, events, at FROM actions"
-            " WHERE table_id = ? AND version > ? ORDER BY version", (table_id, after_version))
-        return [ActionRecord(r["version"], r["seat"], r["action"], r["label"], json.loads(r["events"]), r["at"])
-                for r in rows]
-
-    async def results(self, table_id: int) -> list[tuple[int, int | None, int]]:
-        rows = await self._all("SELECT seat, user_id, place FROM results WHERE table_id = ? ORDER BY seat",
-                               (table_id,))
-        return [(r["seat"], r["user_id"], r["place"]) for r in rows]

@@ -9,14 +9,12 @@ that the acknowledged state implies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from data.backends.base import Tx
+from data.database import Database
 from data.sql import ShardSet, shard_filter
-
-if TYPE_CHECKING:
-    from data.store import Tx
 
 #: Timer kinds.
 DEADLINE = "deadline"
@@ -75,19 +73,18 @@ async def write_plan(tx: Tx, table_id: int, plan: TimerPlan | None) -> None:
 
 
 class TimerStore:
-    """The timer queries of the store (mixed into ``Store``)."""
+    """The timer queries of the store (``Store.timers``), on the store's shared :class:`Database`."""
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...  # provided by Store
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...  # provided by Store
-    def transaction(self) -> Any: ...  # provided by Store
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def next_due(self, shards: ShardSet | None = None) -> float | None:
         """The earliest due instant; with ``shards``, of the timers of tables in guilds on those shards."""
         owned, params = shard_filter("g.guild_id", shards)
         if not owned:
-            row = await self._one("SELECT MIN(due) FROM timers WHERE due IS NOT NULL")
+            row = await self._db.one("SELECT MIN(due) FROM timers WHERE due IS NOT NULL")
         else:
-            row = await self._one("SELECT t.due FROM timers t JOIN game_tables g ON g.id = t.table_id"
+            row = await self._db.one("SELECT t.due FROM timers t JOIN game_tables g ON g.id = t.table_id"
                                   f" WHERE t.due IS NOT NULL AND {owned} ORDER BY t.due LIMIT 1", params)
         return None if row is None or row[0] is None else float(row[0])
 
@@ -95,21 +92,21 @@ class TimerStore:
         """Timers due by ``now`` in due order; with ``shards``, only those of tables in guilds on those shards."""
         owned, params = shard_filter("g.guild_id", shards)
         if not owned:
-            rows = await self._all("SELECT * FROM timers WHERE due IS NOT NULL AND due <= ? ORDER BY due, table_id,"
+            rows = await self._db.all("SELECT * FROM timers WHERE due IS NOT NULL AND due <= ? ORDER BY due, table_id,"
                                    " kind, seat LIMIT ?", (now, limit))
         else:
-            rows = await self._all(
+            rows = await self._db.all(
                 "SELECT t.table_id, t.kind, t.seat, t.due, t.remaining, t.started FROM timers t"
                 f" JOIN game_tables g ON g.id = t.table_id WHERE t.due IS NOT NULL AND t.due <= ? AND {owned}"
                 " ORDER BY t.due, t.table_id, t.kind, t.seat LIMIT ?", (now, *params, limit))
         return [_record(r) for r in rows]
 
     async def timers_of(self, table_id: int) -> list[TimerRecord]:
-        rows = await self._all("SELECT * FROM timers WHERE table_id = ? ORDER BY kind, seat", (table_id,))
+        rows = await self._db.all("SELECT * FROM timers WHERE table_id = ? ORDER BY kind, seat", (table_id,))
         return [_record(r) for r in rows]
 
     async def change_timers(self, table_id: int, plan: TimerPlan) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await write_plan(tx, table_id, plan)
 
     async def take_timer(self, timer: TimerRecord) -> bool:
@@ -118,7 +115,7 @@ class TimerStore:
         Two processes firing one timer (shards given twice, or a takeover overlapping the old
         owner) cannot both take it, so a reminder goes out once.
         """
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             written = await tx.execute(
                 # A frozen timer (a paused table's: no due) is not due: it waits for the resume.
                 "DELETE FROM timers WHERE table_id = ? AND kind = ? AND seat = ? AND started = ? AND due IS NOT NULL",
@@ -127,7 +124,7 @@ class TimerStore:
 
     async def push_timer(self, timer: TimerRecord, due: float) -> None:
         """Move a timer that could not fire to a later instant (a retry), if it is still the same timer."""
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await tx.execute("UPDATE timers SET due = ? WHERE table_id = ? AND kind = ? AND seat = ? AND started = ?"
                              " AND due IS NOT NULL",  # never thaw a timer that a pause froze meanwhile
                              (due, timer.table_id, timer.kind, timer.seat, timer.started))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from data.backends.base import IntegrityError, Tx
+from data.database import Database
 from data.revisions import bump_revision
 
 REGISTRATION, PLAYING, FINISHED, CANCELLED = "registration", "playing", "finished", "cancelled"
@@ -161,60 +162,60 @@ async def record_tournament_result(tx: Tx, table_id: int, results: Sequence[tupl
 
 
 class TournamentStore:
-    """The tournament queries of the store (mixed into ``Store``)."""
+    """The tournament queries of the store (``Store.tournaments``), on the store's shared :class:`Database`."""
 
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> Any: ...  # provided by Store
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...  # provided by Store
-    def transaction(self) -> Any: ...  # provided by Store
-    def now(self) -> float: ...  # provided by Store
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     # ------------------------------------------------------------------ reads
 
     async def tournament(self, tournament_id: int) -> TournamentRecord | None:
         if not 0 < tournament_id < 2**63:
             return None
-        row = await self._one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        row = await self._db.one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
         return None if row is None else _tournament(row)
 
     async def active_tournament(self, channel_id: int) -> TournamentRecord | None:
-        row = await self._one("SELECT * FROM tournaments WHERE channel_id = ?"
+        row = await self._db.one("SELECT * FROM tournaments WHERE channel_id = ?"
                               " AND status IN ('registration', 'playing')", (channel_id,))
         return None if row is None else _tournament(row)
 
     async def latest_tournament(self, channel_id: int) -> TournamentRecord | None:
-        row = await self._one("SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+        row = await self._db.one("SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
                               (channel_id,))
         return None if row is None else _tournament(row)
 
     async def running_tournaments(self) -> list[TournamentRecord]:
-        rows = await self._all("SELECT * FROM tournaments WHERE status = 'playing' ORDER BY id")
+        rows = await self._db.all("SELECT * FROM tournaments WHERE status = 'playing' ORDER BY id")
         return [_tournament(r) for r in rows]
 
     async def entrants(self, tournament_id: int) -> list[EntrantRecord]:
-        rows = await self._all("SELECT * FROM entrants WHERE tournament_id = ? ORDER BY id", (tournament_id,))
+        rows = await self._db.all("SELECT * FROM entrants WHERE tournament_id = ? ORDER BY id", (tournament_id,))
         return [_entrant(r) for r in rows]
 
     async def tournament_rounds(self, tournament_id: int) -> list[RoundRecord]:
-        rows = await self._all("SELECT * FROM rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,))
+        rows = await self._db.all("SELECT * FROM rounds WHERE tournament_id = ? ORDER BY number", (tournament_id,))
         return [RoundRecord(r["tournament_id"], r["number"], r["stage"], r["status"], r["due"], r["announced"],
                             r["started_at"]) for r in rows]
 
     async def round_places(self, tournament_id: int, number: int | None = None) -> list[PlaceRecord]:
         if number is None:
-            rows = await self._all("SELECT * FROM tournament_tables WHERE tournament_id = ? ORDER BY round, position",
+            rows = await self._db.all("SELECT * FROM tournament_tables WHERE tournament_id = ?"
+                                      " ORDER BY round, position",
                                    (tournament_id,))
         else:
-            rows = await self._all("SELECT * FROM tournament_tables WHERE tournament_id = ? AND round = ?"
+            rows = await self._db.all("SELECT * FROM tournament_tables WHERE tournament_id = ? AND round = ?"
                                    " ORDER BY position", (tournament_id, number))
         return [_place(r) for r in rows]
 
     async def place_of_table(self, table_id: int) -> PlaceRecord | None:
-        row = await self._one("SELECT * FROM tournament_tables WHERE table_id = ?", (table_id,))
+        row = await self._db.one("SELECT * FROM tournament_tables WHERE table_id = ?", (table_id,))
         return None if row is None else _place(row)
 
     async def tournament_byes(self, tournament_id: int) -> list[tuple[int, int]]:
         """(round, entrant) for every bye, in round order."""
-        rows = await self._all("SELECT round, entrant_id FROM byes WHERE tournament_id = ? ORDER BY round, entrant_id",
+        rows = await self._db.all("SELECT round, entrant_id FROM byes WHERE tournament_id = ?"
+                                  " ORDER BY round, entrant_id",
                                (tournament_id,))
         return [(r["round"], r["entrant_id"]) for r in rows]
 
@@ -229,9 +230,9 @@ class TournamentStore:
     async def create_tournament(self, *, guild_id: int | None, channel_id: int, name: str, game: str, format: str,
                                 table_size: int, top_cut: int, rounds: int | None, turn_time: int | None,
                                 round_time: int | None, options: dict[str, Any], organiser_id: int) -> int:
-        now = self.now()
+        now = self._db.now()
         try:
-            async with self.transaction() as tx:
+            async with self._db.transaction() as tx:
                 written = await tx.execute(
                     "INSERT INTO tournaments (guild_id, channel_id, name, game, format, table_size, top_cut, rounds,"
                     " turn_time, round_time, options, organiser_id, status, created_at, updated_at)"
@@ -243,37 +244,37 @@ class TournamentStore:
             raise TournamentBusy from exc
 
     async def set_tournament_message(self, tournament_id: int, message_id: int) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await tx.execute("UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id))
 
     async def add_entrant(self, tournament_id: int, revision: int, *, user_id: int | None, name: str,
                           is_bot: bool = False, level: str | None = None) -> None:
         try:
-            async with self.transaction() as tx:
+            async with self._db.transaction() as tx:
                 await self._bump_tournament(tx, tournament_id, revision, (REGISTRATION,), ", updated_at = ?",
-                                            (self.now(),))
+                                            (self._db.now(),))
                 await tx.execute(
                     "INSERT INTO entrants (tournament_id, user_id, name, is_bot, level, checked_in, joined_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (tournament_id, user_id, name, int(is_bot), level, int(is_bot), self.now()))
+                    (tournament_id, user_id, name, int(is_bot), level, int(is_bot), self._db.now()))
         except IntegrityError as exc:
             raise AlreadyEntered from exc
 
     async def remove_entrant(self, tournament_id: int, revision: int, entrant_id: int) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await self._bump_tournament(tx, tournament_id, revision, (REGISTRATION,), ", updated_at = ?",
-                                        (self.now(),))
+                                        (self._db.now(),))
             await tx.execute("DELETE FROM entrants WHERE id = ? AND tournament_id = ?", (entrant_id, tournament_id))
 
     async def open_checkin(self, tournament_id: int, revision: int) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await self._bump_tournament(tx, tournament_id, revision, (REGISTRATION,), ", checkin = 1, updated_at = ?",
-                                        (self.now(),))
+                                        (self._db.now(),))
 
     async def check_in(self, tournament_id: int, revision: int, entrant_id: int) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await self._bump_tournament(tx, tournament_id, revision, (REGISTRATION,), ", updated_at = ?",
-                                        (self.now(),))
+                                        (self._db.now(),))
             await tx.execute("UPDATE entrants SET checked_in = 1 WHERE id = ? AND tournament_id = ?",
                              (entrant_id, tournament_id))
 
@@ -281,8 +282,8 @@ class TournamentStore:
                                lots: dict[int, tuple[int, float]], no_shows: Sequence[int], first: RoundPlan) -> None:
         """Close registration, store each entrant's lot and seeding rating, drop the no-shows, and
         write round 1: all or nothing."""
-        now = self.now()
-        async with self.transaction() as tx:
+        now = self._db.now()
+        async with self._db.transaction() as tx:
             await self._bump_tournament(tx, tournament_id, revision, (REGISTRATION,),
                                         ", status = 'playing', planned_rounds = ?, updated_at = ?",
                                         (planned_rounds, now))
@@ -311,8 +312,8 @@ class TournamentStore:
 
         Refused (``TournamentChanged``) if that round was already finished: a round is paired once.
         """
-        now = self.now()
-        async with self.transaction() as tx:
+        now = self._db.now()
+        async with self._db.transaction() as tx:
             written = await tx.execute("UPDATE rounds SET status = 'finished', finished_at = ?"
                                        " WHERE tournament_id = ? AND number = ? AND status = 'playing'",
                                        (now, tournament_id, finished_round))
@@ -329,26 +330,26 @@ class TournamentStore:
                                  (json.dumps(list(champion)), now, tournament_id))
 
     async def drop_entrant(self, tournament_id: int, entrant_id: int) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             written = await tx.execute("UPDATE entrants SET left_reason = ? WHERE id = ? AND tournament_id = ?"
                                        " AND left_reason IS NULL", (DROPPED, entrant_id, tournament_id))
             if written.rowcount != 1:
                 raise TournamentChanged(f"entrant {entrant_id} has already left")
 
     async def cancel_tournament(self, tournament_id: int, revision: int) -> None:
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await self._bump_tournament(tx, tournament_id, revision, ACTIVE_TOURNAMENT,
-                                        ", status = 'cancelled', updated_at = ?", (self.now(),))
+                                        ", status = 'cancelled', updated_at = ?", (self._db.now(),))
 
     async def mark_round_announced(self, tournament_id: int, number: int, level: int = 1) -> None:
         """``rounds.announced``: 0 not yet, 1 its pairings were posted, 2 (the last round) the event's end too."""
-        async with self.transaction() as tx:
+        async with self._db.transaction() as tx:
             await tx.execute("UPDATE rounds SET announced = GREATEST(announced, ?)"
                              " WHERE tournament_id = ? AND number = ?", (level, tournament_id, number))
 
     async def unannounced_finals(self) -> list[int]:
         """Finished tournaments whose final standings were never posted (a restart in between)."""
-        rows = await self._all(
+        rows = await self._db.all(
             "SELECT t.id FROM tournaments t JOIN rounds r ON r.tournament_id = t.id"
             " WHERE t.status = 'finished' AND r.announced < 2"
             " AND r.number = (SELECT MAX(number) FROM rounds WHERE tournament_id = t.id) ORDER BY t.id")

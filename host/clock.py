@@ -150,7 +150,7 @@ class Scheduler:
     async def _run(self) -> None:
         try:
             while not self._stopped:
-                due = await self.store.next_due(self.shards)
+                due = await self.store.timers.next_due(self.shards)
                 if due is None:
                     return
                 delay = due - self.store.now()
@@ -161,7 +161,7 @@ class Scheduler:
                     finally:
                         self._sleeping, self._sleeping_until = False, math.inf
                     continue
-                timers = await self.store.due_timers(self.store.now(), self.batch, self.shards)
+                timers = await self.store.timers.due_timers(self.store.now(), self.batch, self.shards)
                 await self._fire(timers)
         except asyncio.CancelledError:
             raise
@@ -178,5 +178,5 @@ class Scheduler:
             failed = timers
         # A timer whose handler failed is tried again later, so one broken table never spins the loop.
         for timer in failed:
-            await self.store.push_timer(timer, self.store.now() + RETRY)
+            await self.store.timers.push_timer(timer, self.store.now() + RETRY)
         await asyncio.sleep(0)

@@ -76,7 +76,7 @@ class LongGames:
 
     async def _commit_change(self: TableService, table: TableRecord, **change: Any) -> TableRecord:
         try:
-            await self.store.change_table(table.id, table.revision, **change)
+            await self.store.tables.change_table(table.id, table.revision, **change)
         except StaleVersion:
             raise Refusal("The table changed just now; look again and retry.") from None
         finally:
@@ -90,11 +90,12 @@ class LongGames:
         """A seat's deadline came: apply the table's policy, unless the deadline no longer holds."""
         async with self.lock(timer.table_id):
             table = await self.reload(timer.table_id)
-            current = [t for t in await self.store.timers_of(table.id) if (t.kind, t.seat) == (DEADLINE, timer.seat)]
+            current = [t for t in await self.store.timers.timers_of(table.id)
+                       if (t.kind, t.seat) == (DEADLINE, timer.seat)]
             if not current or current[0].started != timer.started:
                 return None  # a move or a new turn replaced this deadline
             if table.status != "playing":
-                await self.store.change_timers(table.id, TimerPlan(drop_all=True))
+                await self.store.timers.change_timers(table.id, TimerPlan(drop_all=True))
                 return None
             if current[0].due is None or current[0].due > self.store.now():
                 return None  # paused, or moved later
@@ -102,12 +103,12 @@ class LongGames:
             state = await self.state(table)
             seat = timer.seat
             if seat not in engine.to_act(state) or table.seats[seat].bot_plays:
-                await self.store.change_timers(table.id, TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
+                await self.store.timers.change_timers(table.id, TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
                 return None
             # An expiry counted with the bot's first step, before a later step failed (a dead worker, a
             # restart), is not counted again: the bot only finishes the decision.
             counted = any(s == seat and kind == "timeout" and at > current[0].started
-                          for _, s, kind, _, _, at in await self.store.seat_events(table.id))
+                          for _, s, kind, _, _, at in await self.store.tables.seat_events(table.id))
             if not counted and table.on_timeout == "forfeit":
                 return await self._forfeit(table, seat, "timeout", None,
                                            f"⏰ Time ran out for **{table.seats[seat].name}**, who forfeits.")
@@ -135,7 +136,7 @@ class LongGames:
     async def reminder(self: TableService, timer: TimerRecord) -> Reminder | None:
         """A half-time reminder came: consume it, and say whom to remind if the deadline still holds."""
         async with self.lock(timer.table_id):
-            if not await self.store.take_timer(timer):
+            if not await self.store.timers.take_timer(timer):
                 return None  # replaced by a newer clock, or taken by another process
             table = await self.reload(timer.table_id)
             if table.status != "playing" or table.paused or table.seats[timer.seat].bot_plays:
@@ -150,9 +151,9 @@ class LongGames:
         async with self.lock(timer.table_id):
             table = await self.reload(timer.table_id)
             if table.status != "lobby":
-                await self.store.change_timers(table.id, TimerPlan(drop_kinds=[LOBBY]))
+                await self.store.timers.change_timers(table.id, TimerPlan(drop_kinds=[LOBBY]))
                 return None
-            await self.store.close_table(table.id, table.revision)
+            await self.store.tables.close_table(table.id, table.revision)
             self._records.pop(table.id, None)
             return await self.reload(table.id)
 
@@ -272,7 +273,7 @@ class LongGames:
             self._require_host(table, user_id, is_manager, "pause the table")
             if table.paused:
                 raise Refusal("This table is already paused. `/game resume` restarts its clocks.")
-            timers = paused_plan(await self.store.timers_of(table.id), self.store.now())
+            timers = paused_plan(await self.store.timers.timers_of(table.id), self.store.now())
             after = await self._commit_change(table, paused=True, timers=timers)
             return SeatNotice(after, ["⏸️ The table is paused: no clock runs and no bot moves until `/game resume`."])
 
@@ -284,6 +285,6 @@ class LongGames:
             self._require_host(table, user_id, is_manager, "resume the table")
             if not table.paused:
                 raise Refusal("This table isn't paused.")
-            timers = resumed_plan(await self.store.timers_of(table.id), self.store.now())
+            timers = resumed_plan(await self.store.timers.timers_of(table.id), self.store.now())
             after = await self._commit_change(table, paused=False, timers=timers)
             return SeatNotice(after, ["▶️ The table plays on: each waiting seat has the time it had left."])

@@ -134,7 +134,7 @@ class ServerSettings:
             return Settings()
         cached = self._cache.get(guild_id)
         if cached is None:
-            cached = parse(await self.store.guild_settings(guild_id), self.default_level)
+            cached = parse(await self.store.settings.guild_settings(guild_id), self.default_level)
             self._cache[guild_id] = cached
         return cached
 
@@ -152,6 +152,6 @@ class ServerSettings:
 
     async def set(self, guild_id: int, name: str, value: str, user_id: int) -> Settings:
         stored = normalise(name, value)
-        await self.store.set_guild_setting(guild_id, name, stored, user_id)
+        await self.store.settings.set_guild_setting(guild_id, name, stored, user_id)
         self._cache.pop(guild_id, None)
         return await self.get(guild_id)

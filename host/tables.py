@@ -131,10 +131,10 @@ class TableService(LongGames):
     # ------------------------------------------------------------------ lookup
 
     async def table_in(self, channel_id: int) -> TableRecord | None:
-        return await self.store.active_table(channel_id)
+        return await self.store.tables.active_table(channel_id)
 
     async def require_table(self, channel_id: int) -> TableRecord:
-        table = await self.store.active_table(channel_id)
+        table = await self.store.tables.active_table(channel_id)
         if table is None:
             raise Refusal("There is no table in this channel. Start one with `/game new`.")
         return table
@@ -144,7 +144,7 @@ class TableService(LongGames):
         return cached if cached is not None else await self.reload(table_id)
 
     async def reload(self, table_id: int) -> TableRecord:
-        table = await self.store.get_table(table_id)
+        table = await self.store.tables.get_table(table_id)
         if table is None:
             self._records.pop(table_id, None)
             raise Refusal("That table does not exist.")
@@ -153,7 +153,7 @@ class TableService(LongGames):
 
     async def mark_posted(self, table: TableRecord, message_id: int | None = None) -> None:
         """Remember that the table message for ``table.version`` went out (and which message it is)."""
-        await self.store.set_posted_version(table.id, table.version, message_id)
+        await self.store.tables.set_posted_version(table.id, table.version, message_id)
         cached = self._records.get(table.id)
         if cached is not None and cached.posted_version <= table.version:
             self._records[table.id] = replace(cached, posted_version=table.version,
@@ -173,10 +173,10 @@ class TableService(LongGames):
             state = engine.load(json.loads(table.snapshot or ""))
         except Exception:  # noqa: BLE001 - any corrupt snapshot is recovered the same way
             log.warning("table %s: snapshot unreadable, rebuilding from the action log", table.id)
-            state = rebuild(engine, table, await self.store.actions(table.id))
+            state = rebuild(engine, table, await self.store.tables.actions(table.id))
             snapshot = canonical(engine.dump(state))
             try:
-                await self.store.replace_snapshot(table.id, table.version, snapshot)
+                await self.store.tables.replace_snapshot(table.id, table.version, snapshot)
                 self._records[table.id] = replace(table, snapshot=snapshot)
             except StaleVersion:  # the table moved on meanwhile; its new snapshot is the truth
                 self._records.pop(table.id, None)
@@ -209,12 +209,12 @@ class TableService(LongGames):
                      lobby_timeout: float | None = None) -> TableRecord:
         merged = self.check_new(game_id, options)
         try:
-            table = await self.store.create_table(guild_id=guild_id, channel_id=channel_id, game=game_id,
+            table = await self.store.tables.create_table(guild_id=guild_id, channel_id=channel_id, game=game_id,
                                                   options=merged, seed=self._new_seed(), host_id=user_id,
                                                   host_name=user_name, turn_time=turn_time, on_timeout=on_timeout,
                                                   parent_id=parent_id, lobby_timeout=lobby_timeout)
         except ChannelBusy:
-            busy = await self.store.active_table(channel_id)
+            busy = await self.store.tables.active_table(channel_id)
             where = "" if busy is None else f" ({self.engine_of(busy).title}, table #{busy.id}, {busy.status})"
             raise Refusal(f"This channel already has a table{where}. Use `/game status` to see it, "
                           "or start yours in another channel or thread.") from None
@@ -247,9 +247,9 @@ class TableService(LongGames):
             closed = not any(not s.is_bot for s in seats)
             try:
                 if closed:
-                    await self.store.close_table(table.id, table.revision, seats)
+                    await self.store.tables.close_table(table.id, table.revision, seats)
                 else:
-                    await self.store.set_lobby_seats(table.id, table.revision, seats, host)
+                    await self.store.tables.set_lobby_seats(table.id, table.revision, seats, host)
             except StaleVersion:
                 raise self._gone(await self.reload(table.id)) from None
             finally:
@@ -319,7 +319,8 @@ class TableService(LongGames):
             timers = plan_turn(seated, None, engine.to_act(state), self.store.now(), self.delay_for(table.guild_id))
             timers.drop_kinds.append(LOBBY)
             try:
-                await self.store.start_table(table.id, table.revision, seats, canonical(engine.dump(state)), timers)
+                await self.store.tables.start_table(table.id, table.revision, seats,
+                                                    canonical(engine.dump(state)), timers)
             except StaleVersion:
                 raise self._gone(await self.reload(table.id)) from None
             finally:
@@ -357,14 +358,14 @@ class TableService(LongGames):
             if not table.active:
                 raise Refusal(f"Table #{table.id} is already {table.status}.")
             self._require_host(table, user_id, is_manager, "abandon the table")
-            place = await self.store.place_of_table(table.id)
-            event = None if place is None else await self.store.tournament(place.tournament_id)
+            place = await self.store.tournaments.place_of_table(table.id)
+            event = None if place is None else await self.store.tournaments.tournament(place.tournament_id)
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
                 raise Refusal(f"Table #{table.id} is part of the tournament **{event.name}**: the organiser can end "
                               "its round with `/tournament advance` (after its `round_time`) or `/tournament cancel`.")
             try:
-                await self.store.close_table(table.id, table.revision)
+                await self.store.tables.close_table(table.id, table.revision)
             except StaleVersion:
                 table = await self.reload(table.id)
                 raise Refusal(f"Table #{table.id} changed just now ({table.status}); try again.") from None
@@ -396,7 +397,7 @@ class TableService(LongGames):
 
     async def places(self, table: TableRecord) -> list[int]:
         """Each seat's final place: as recorded when the table finished (forfeits included)."""
-        recorded = {seat: place for seat, _, place in await self.store.results(table.id)}
+        recorded = {seat: place for seat, _, place in await self.store.tables.results(table.id)}
         if recorded:
             return [recorded.get(s.position, len(table.seats)) for s in table.seats]
         return self.engine_of(table).outcome(await self.state(table))
@@ -452,7 +453,7 @@ class TableService(LongGames):
             table = await self.get(table_id)
             if table.paused or await self.bots_to_act(table_id):
                 return
-            await self.store.change_timers(table_id, TimerPlan(drop_kinds=[BOT]))
+            await self.store.timers.change_timers(table_id, TimerPlan(drop_kinds=[BOT]))
 
     async def bots_to_act(self, table_id: int) -> bool:
         table = await self.get(table_id)
@@ -506,7 +507,7 @@ class TableService(LongGames):
         timers = plan_turn(changed, to_act, engine.to_act(new_state), self.store.now(),
                            self.delay_for(table.guild_id), over=over)
         try:
-            version = await self.store.commit_action(table.id, table.version, seat, action, line, events,
+            version = await self.store.tables.commit_action(table.id, table.version, seat, action, line, events,
                                                      snapshot, results, timers, seats, seat_events or (),
                                                      rating=rating)
         except StaleVersion:
@@ -530,7 +531,7 @@ class TableService(LongGames):
         an earlier build, without the fields added since) the same value in every field it has."""
         table = await self.reload(table_id)
         engine = self.engine_of(table)
-        rebuilt = canonical(engine.dump(rebuild(engine, table, await self.store.actions(table.id))))
+        rebuilt = canonical(engine.dump(rebuild(engine, table, await self.store.tables.actions(table.id))))
         if rebuilt == table.snapshot:
             return True
         try:

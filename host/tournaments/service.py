@@ -117,30 +117,31 @@ class TournamentService:
     # ------------------------------------------------------------------ lookup
 
     async def require(self, channel_id: int) -> TournamentRecord:
-        record = await self.store.active_tournament(channel_id)
+        record = await self.store.tournaments.active_tournament(channel_id)
         if record is None:
             raise Refusal("There is no tournament in this channel. An organiser opens one with `/tournament new`.")
         return record
 
     async def latest(self, channel_id: int) -> TournamentRecord:
         """The channel's running tournament, or its most recent one (for standings after the end)."""
-        record = await self.store.active_tournament(channel_id) or await self.store.latest_tournament(channel_id)
+        record = await self.store.tournaments.active_tournament(channel_id) \
+            or await self.store.tournaments.latest_tournament(channel_id)
         if record is None:
             raise Refusal("This channel has had no tournament. An organiser opens one with `/tournament new`.")
         return record
 
     async def get(self, tournament_id: int) -> TournamentRecord:
-        record = await self.store.tournament(tournament_id)
+        record = await self.store.tournaments.tournament(tournament_id)
         if record is None:
             raise Refusal("That tournament does not exist.")
         return record
 
     async def state(self, tournament_id: int) -> TournamentState:
         record = await self.get(tournament_id)
-        return TournamentState(record, await self.store.entrants(tournament_id),
-                               await self.store.tournament_rounds(tournament_id),
-                               await self.store.round_places(tournament_id),
-                               await self.store.tournament_byes(tournament_id))
+        return TournamentState(record, await self.store.tournaments.entrants(tournament_id),
+                               await self.store.tournaments.tournament_rounds(tournament_id),
+                               await self.store.tournaments.round_places(tournament_id),
+                               await self.store.tournaments.tournament_byes(tournament_id))
 
     @staticmethod
     def settings_of(record: TournamentRecord) -> Settings:
@@ -165,12 +166,12 @@ class TournamentService:
         merged = self.tables.check_new(game, options)
         title = " ".join((name or "").split())[:80] or f"{GAME_TITLES[game]} {FORMAT_NAMES[settings.format.value]}"
         try:
-            tournament_id = await self.store.create_tournament(
+            tournament_id = await self.store.tournaments.create_tournament(
                 guild_id=guild_id, channel_id=channel_id, name=title, game=game, format=settings.format.value,
                 table_size=settings.table_size, top_cut=settings.top_cut, rounds=rounds, turn_time=turn_time,
                 round_time=round_time, options=merged, organiser_id=organiser_id)
         except TournamentBusy:
-            busy = await self.store.active_tournament(channel_id)
+            busy = await self.store.tournaments.active_tournament(channel_id)
             what = f" (**{busy.name}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
                           "or wait until this one ends.") from None
@@ -187,14 +188,15 @@ class TournamentService:
     async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
-            entrants = await self.store.entrants(tournament_id)
+            entrants = await self.store.tournaments.entrants(tournament_id)
             if any(e.user_id == user_id for e in entrants):
                 raise Refusal(f"You are already entered in **{record.name}**.")
             if len(entrants) >= MAX_ENTRANTS:
                 raise Refusal(f"**{record.name}** is full ({MAX_ENTRANTS} entrants).")
             try:
                 with _lost_race():
-                    await self.store.add_entrant(tournament_id, record.revision, user_id=user_id, name=name[:64])
+                    await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=user_id,
+                                                             name=name[:64])
             except AlreadyEntered:
                 raise Refusal(f"You are already entered in **{record.name}**.") from None
             return await self.state(tournament_id)
@@ -205,11 +207,11 @@ class TournamentService:
             if record.status == "playing":
                 raise Refusal(f"**{record.name}** has started: use `/tournament drop` to stop playing in it.")
             record = await self._registering(tournament_id)
-            mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id]
+            mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**.")
             with _lost_race():
-                await self.store.remove_entrant(tournament_id, record.revision, mine[0].id)
+                await self.store.tournaments.remove_entrant(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
 
     async def add_bots(self, tournament_id: int, user_id: int, is_manager: bool, count: int,
@@ -222,7 +224,7 @@ class TournamentService:
                 raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
                 raise Refusal(f"`count` is 1 to {MAX_BOTS_AT_ONCE}.")
-            entrants = await self.store.entrants(tournament_id)
+            entrants = await self.store.tournaments.entrants(tournament_id)
             if len(entrants) + count > MAX_ENTRANTS:
                 raise Refusal(f"**{record.name}** can take {MAX_ENTRANTS - len(entrants)} more entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
@@ -231,7 +233,7 @@ class TournamentService:
             for bot_name in names[:count]:
                 record = await self.get(tournament_id)
                 with _lost_race():
-                    await self.store.add_entrant(tournament_id, record.revision, user_id=None,
+                    await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=None,
                                                  name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
             return await self.state(tournament_id)
 
@@ -242,7 +244,7 @@ class TournamentService:
             if record.checkin:
                 raise Refusal("The check-in is already open.")
             with _lost_race():
-                await self.store.open_checkin(tournament_id, record.revision)
+                await self.store.tournaments.open_checkin(tournament_id, record.revision)
             return await self.state(tournament_id)
 
     async def check_in(self, tournament_id: int, user_id: int) -> TournamentState:
@@ -250,13 +252,13 @@ class TournamentService:
             record = await self._registering(tournament_id)
             if not record.checkin:
                 raise Refusal("The check-in has not opened yet.")
-            mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id]
+            mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**: join first.")
             if mine[0].checked_in:
                 raise Refusal("You have already checked in.")
             with _lost_race():
-                await self.store.check_in(tournament_id, record.revision, mine[0].id)
+                await self.store.tournaments.check_in(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
 
     # ------------------------------------------------------------------ start
@@ -266,7 +268,7 @@ class TournamentService:
             record = await self._registering(tournament_id)
             self._require_organiser(record, user_id, is_manager, "start the tournament")
             settings = self.settings_of(record)
-            entrants = [e for e in await self.store.entrants(tournament_id) if e.active]
+            entrants = [e for e in await self.store.tournaments.entrants(tournament_id) if e.active]
             no_shows = [e for e in entrants if record.checkin and not e.checked_in]
             players = [e for e in entrants if e not in no_shows]
             try:
@@ -278,15 +280,16 @@ class TournamentService:
             lots = list(range(1, len(players) + 1))
             rng.shuffle(lots)
             humans = [e.user_id for e in players if e.user_id is not None]
-            rated = await self.store.ratings_for(record.guild_id or 0, record.game, humans)
+            rated = await self.store.ratings.ratings_for(record.guild_id or 0, record.game, humans)
             seeding = {e.id: (lot, rated[e.user_id].ordinal if e.user_id in rated else 0.0)
                        for e, lot in zip(players, lots, strict=True)}
             pure = [Entrant(e.id, e.name, e.is_bot, seeding[e.id][0], seeding[e.id][1]) for e in players]
             step = next_step(settings, pure, planned, [])
             plan = self._plan(record, step)
             with _lost_race():
-                await self.store.start_tournament(tournament_id, record.revision, planned_rounds=planned, lots=seeding,
-                                                  no_shows=[e.id for e in no_shows], first=plan)
+                await self.store.tournaments.start_tournament(tournament_id, record.revision, planned_rounds=planned,
+                                                              lots=seeding, no_shows=[e.id for e in no_shows],
+                                                              first=plan)
         await self.progress(tournament_id)  # a first round of byes only moves straight on
         return StartOutcome(await self.state(tournament_id), no_shows)
 
@@ -318,7 +321,7 @@ class TournamentService:
         return out
 
     async def table_finished(self, table_id: int) -> list[Advance]:
-        place = await self.store.place_of_table(table_id)
+        place = await self.store.tournaments.place_of_table(table_id)
         return [] if place is None else await self.progress(place.tournament_id)
 
     async def progress(self, tournament_id: int) -> list[Advance]:
@@ -340,11 +343,11 @@ class TournamentService:
                 try:
                     if step.round is None:
                         champion = list(step.champion or ())
-                        await self.store.advance_tournament(tournament_id, current.number, champion=champion,
-                                                            cut_seeds=step.seeds)
+                        await self.store.tournaments.advance_tournament(tournament_id, current.number,
+                                                                        champion=champion, cut_seeds=step.seeds)
                         done.append(Advance(tournament_id, current.number, champion=champion))
                         return done
-                    await self.store.advance_tournament(tournament_id, current.number, cut_seeds=step.seeds,
+                    await self.store.tournaments.advance_tournament(tournament_id, current.number, cut_seeds=step.seeds,
                                                         next_round=self._plan(state.record, step))
                 except TournamentChanged:
                     return done  # another change finished this round first
@@ -360,7 +363,7 @@ class TournamentService:
     async def seat(self, place: PlaceRecord, thread_id: int) -> TableRecord:
         """Deal the game of one pending table in its thread, with the tournament's clock."""
         record = await self.get(place.tournament_id)
-        entrants = {e.id: e for e in await self.store.entrants(record.id)}
+        entrants = {e.id: e for e in await self.store.tournaments.entrants(record.id)}
         seats = []
         for position, entrant_id in enumerate(place.seats):
             e = entrants[entrant_id]
@@ -374,7 +377,7 @@ class TournamentService:
                            parent_id=record.channel_id)
         timers = plan_turn(stub, None, engine.to_act(state), self.store.now(), self.tables.delay_for(record.guild_id))
         try:
-            table_id = await self.store.seat_tournament_table(
+            table_id = await self.store.tables.seat_tournament_table(
                 record.id, place.round, place.position, guild_id=record.guild_id, channel_id=thread_id,
                 parent_id=record.channel_id, game=record.game, options=record.options, seed=seed,
                 host_id=record.organiser_id, seats=seats, snapshot=canonical(engine.dump(state)),
@@ -386,7 +389,7 @@ class TournamentService:
 
     async def mark_announced(self, tournament_id: int, number: int, level: int = 1) -> None:
         """Record that round ``number``'s pairings (level 1) or the event's end (level 2) were posted."""
-        await self.store.mark_round_announced(tournament_id, number, level)
+        await self.store.tournaments.mark_round_announced(tournament_id, number, level)
 
     async def resume_work(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> list[int]:
         """After a restart: catch up rounds whose last table finished while the bot was down. Returns
@@ -394,13 +397,13 @@ class TournamentService:
 
         ``owns`` says which guilds this process serves (with several processes, its shards' guilds):
         a tournament spans one guild's channels, so the process holding that guild runs it."""
-        ids = [r.id for r in await self.store.running_tournaments() if owns(r.guild_id)]
+        ids = [r.id for r in await self.store.tournaments.running_tournaments() if owns(r.guild_id)]
         for tournament_id in ids:
             try:
                 await self.progress(tournament_id)
             except Exception:
                 log.exception("could not catch up tournament %s", tournament_id)
-        finals = [t for t in await self.store.unannounced_finals() if t not in ids]
+        finals = [t for t in await self.store.tournaments.unannounced_finals() if t not in ids]
         return ids + [t for t in finals if owns((await self.get(t)).guild_id)]
 
     # ---------------------------------------------------------- while playing
@@ -413,16 +416,16 @@ class TournamentService:
                 raise Refusal(f"**{record.name}** has not started: use `/tournament leave` instead.")
             if record.status != "playing":
                 raise Refusal(f"**{record.name}** is {record.status}.")
-            mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id]
+            mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**.")
             if not mine[0].active:
                 raise Refusal(f"You have already left **{record.name}**.")
             try:
-                await self.store.drop_entrant(tournament_id, mine[0].id)
+                await self.store.tournaments.drop_entrant(tournament_id, mine[0].id)
             except TournamentChanged:
                 raise Refusal(f"You have already left **{record.name}**.") from None
-            places = [p for p in await self.store.round_places(tournament_id)
+            places = [p for p in await self.store.tournaments.round_places(tournament_id)
                       if p.status == "playing" and p.table_id is not None and mine[0].id in p.seats]
         notices = []
         for place in places:
@@ -440,14 +443,14 @@ class TournamentService:
             self._require_organiser(record, user_id, is_manager, "end a round", manager_too=False)
             if record.status != "playing":
                 raise Refusal(f"**{record.name}** is not being played ({record.status}).")
-            rounds = await self.store.tournament_rounds(tournament_id)
+            rounds = await self.store.tournaments.tournament_rounds(tournament_id)
             current = rounds[-1]
             if record.round_time is None or current.due is None:
                 raise Refusal("This tournament has no `round_time`, so a round ends when its last table does.")
             if current.due > self.store.now():
                 raise Refusal(f"Round {current.number} runs until <t:{int(current.due)}:f> (<t:{int(current.due)}:R>);"
                               " `/tournament advance` can end it after that.")
-            places = [p for p in await self.store.round_places(tournament_id, current.number)
+            places = [p for p in await self.store.tournaments.round_places(tournament_id, current.number)
                       if p.status == "playing" and p.table_id is not None]
         notices = []
         for place in places:
@@ -465,8 +468,8 @@ class TournamentService:
             record = await self.get(tournament_id)
             self._require_organiser(record, user_id, is_manager, "cancel the tournament")
             with _lost_race():
-                await self.store.cancel_tournament(tournament_id, record.revision)
-            places = [p for p in await self.store.round_places(tournament_id)
+                await self.store.tournaments.cancel_tournament(tournament_id, record.revision)
+            places = [p for p in await self.store.tournaments.round_places(tournament_id)
                       if p.status == "playing" and p.table_id is not None]
         closed = []
         for place in places:

@@ -18,20 +18,20 @@ SNOWFLAKE = 1_398_765_432_109_876_543  # a real-sized Discord id: needs 64 bits
 
 async def test_snowflake_ids_round_trip(store: Store) -> None:
     guild, channel, user = SNOWFLAKE, SNOWFLAKE + 1, 2**63 - 1
-    table = await store.create_table(guild_id=guild, channel_id=channel, game="do_over", options={}, seed=2**62 + 3,
-                                     host_id=user, host_name="big")
+    table = await store.tables.create_table(guild_id=guild, channel_id=channel, game="do_over", options={},
+                                            seed=2**62 + 3, host_id=user, host_name="big")
     assert (table.guild_id, table.channel_id, table.host_id, table.seed) == (guild, channel, user, 2**62 + 3)
     seats = [SeatRecord(0, user, "big", False), SeatRecord(1, None, "Robo Ada", True)]
-    await store.set_lobby_seats(table.id, table.revision, seats)
-    again = await store.active_table(channel)
+    await store.tables.set_lobby_seats(table.id, table.revision, seats)
+    again = await store.tables.active_table(channel)
     assert again is not None and again.seats == seats
-    await store.start_table(table.id, again.revision, seats, "{}")
-    await store.commit_action(table.id, 0, 0, "done", "done", ["e"], "{}", [(0, user, 1), (1, None, 2)])
-    assert await store.results(table.id) == [(0, user, 1), (1, None, 2)]
+    await store.tables.start_table(table.id, again.revision, seats, "{}")
+    await store.tables.commit_action(table.id, 0, 0, "done", "done", ["e"], "{}", [(0, user, 1), (1, None, 2)])
+    assert await store.tables.results(table.id) == [(0, user, 1), (1, None, 2)]
 
 
 async def test_new_tables_get_increasing_ids(store: Store) -> None:
-    ids = [(await store.create_table(guild_id=1, channel_id=c, game="do_over", options={}, seed=1, host_id=1,
+    ids = [(await store.tables.create_table(guild_id=1, channel_id=c, game="do_over", options={}, seed=1, host_id=1,
                                      host_name="a")).id for c in (1, 2, 3)]
     assert ids == [1, 2, 3]
 
@@ -58,10 +58,10 @@ async def test_a_version_2_sqlite_file_opens_and_migrates_forward(tmp_path: Any)
     store = await Store.connect(f"sqlite:{path}")
     try:
         assert await store.schema_version() == SCHEMA_VERSION
-        assert [int(r[0]) for r in await store._all("SELECT version FROM schema_version ORDER BY version")] == \
+        assert [int(r[0]) for r in await store.db.all("SELECT version FROM schema_version ORDER BY version")] == \
             list(range(1, SCHEMA_VERSION + 1))
         assert await store.pragma("user_version") == SCHEMA_VERSION
-        table = await store.active_table(5)
+        table = await store.tables.active_table(5)
         assert table is not None and table.seed == 9
     finally:
         await store.close()
@@ -77,18 +77,18 @@ async def test_two_stores_on_one_database_meet_the_version_check(store_target: s
         tables = TableService(first, new_seed=lambda: 4)
         table = await started(tables, 3)
         await play_some(tables, table.id, 4)
-        at = (await second.get_table(table.id)).version  # type: ignore[union-attr]
+        at = (await second.tables.get_table(table.id)).version  # type: ignore[union-attr]
         assert at == 4
         results = await asyncio.gather(
-            first.commit_action(table.id, at, 0, "a", "a", [], "{}"),
-            second.commit_action(table.id, at, 1, "b", "b", [], "{}"), return_exceptions=True)
+            first.tables.commit_action(table.id, at, 0, "a", "a", [], "{}"),
+            second.tables.commit_action(table.id, at, 1, "b", "b", [], "{}"), return_exceptions=True)
         assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "int"]
-        log = await second.actions(table.id)
+        log = await second.tables.actions(table.id)
         assert [a.version for a in log] == [1, 2, 3, 4, 5]
         with pytest.raises(StaleVersion):
-            await second.commit_action(table.id, at, 0, "c", "c", [], "{}")
+            await second.tables.commit_action(table.id, at, 0, "c", "c", [], "{}")
         with pytest.raises(StaleVersion):  # lobby-style changes carry the revision check the same way
-            await second.close_table(table.id, 0)
+            await second.tables.close_table(table.id, 0)
     finally:
         await first.close()
         await second.close()
@@ -107,10 +107,10 @@ async def test_reads_never_see_a_transaction_in_flight(store: Store) -> None:
 
     task = asyncio.create_task(slow_write())
     await inside.wait()
-    assert (await store.get_table(table.id)).status == "playing"  # type: ignore[union-attr]
+    assert (await store.tables.get_table(table.id)).status == "playing"  # type: ignore[union-attr]
     release.set()
     await task
-    assert (await store.get_table(table.id)).status == "abandoned"  # type: ignore[union-attr]
+    assert (await store.tables.get_table(table.id)).status == "abandoned"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("where", ["between statements", "inside a statement"])
@@ -134,6 +134,6 @@ async def test_a_cancelled_transaction_rolls_back_and_the_store_goes_on(store: S
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert (await store.get_table(table.id)).status == "playing"  # type: ignore[union-attr]
+    assert (await store.tables.get_table(table.id)).status == "playing"  # type: ignore[union-attr]
     await play_some(tables, table.id, 2)  # the write side works on
-    assert (await store.get_table(table.id)).version == 2  # type: ignore[union-attr]
+    assert (await store.tables.get_table(table.id)).version == 2  # type: ignore[union-attr]

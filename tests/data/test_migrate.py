@@ -62,8 +62,8 @@ async def fill(path: str) -> dict[str, int]:
                         turn_time=3600, lobby_timeout=86400)
     await started(tables, 3, channel=7)
     await tables.resign(7, 101)
-    await store.set_guild_setting(7, "turn_time", "3600", 8)
-    await store.set_dm_notify(8, True)
+    await store.settings.set_guild_setting(7, "turn_time", "3600", 8)
+    await store.settings.set_dm_notify(8, True)
     # A tournament: entrants, a round with a table and a bye, a result, and the rating it moved.
     cup = TournamentService(tables)
     tid = (await cup.create(guild_id=7, channel_id=8, organiser_id=8, game="pedwar", fmt="swiss", rounds=2,
@@ -82,7 +82,7 @@ async def fill(path: str) -> dict[str, int]:
 async def dump(store: Store, tables: list[str]) -> dict[str, list[tuple[Any, ...]]]:
     out = {}
     for table in tables:
-        rows = await store._all(f"SELECT * FROM {table}")
+        rows = await store.db.all(f"SELECT * FROM {table}")
         out[table] = sorted((tuple(r) for r in rows), key=repr)
     return out
 
@@ -109,7 +109,7 @@ async def test_a_round_trip_loses_nothing(tmp_path: Any, pg_target: str) -> None
         assert await service.verify_replay(ids["playing"])
         new = await service.create(guild_id=1, channel_id=99, game_id="do_over", options=None, user_id=1,
                                    user_name="n")
-        assert new.id == max(t.id for t in await source.all_tables()) + 1
+        assert new.id == max(t.id for t in await source.tables.all_tables()) + 1
     finally:
         await source.close()
         await target.close()

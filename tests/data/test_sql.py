@@ -77,20 +77,24 @@ NOT_PORTABLE = {
 
 
 def test_the_stores_sql_is_portable() -> None:
-    """Every string in data/store.py that reaches the database avoids SQLite-only forms."""
+    """Every string in the store's parts (data/*.py, not the backends) that reaches the database avoids
+    SQLite-only forms."""
     import ast
     import re
     from pathlib import Path
 
     import data.store
 
-    source = Path(data.store.__file__).read_text()
-    tree = ast.parse(source)
-    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
     offenders = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            for pattern, instead in NOT_PORTABLE.items():
-                if re.search(pattern, node.value, re.IGNORECASE):
-                    offenders.append(f"line {node.lineno}: {node.value[:60]!r} → use {instead}")
+    for path in Path(data.store.__file__).parent.glob("*.py"):
+        if path.name in ("schema.py", "sql.py", "migrate.py"):  # DDL in SQLite's dialect; the SQLite side
+            continue
+        tree = ast.parse(path.read_text())
+        docstrings = {id(n.value) for n in ast.walk(tree)
+                      if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                for pattern, instead in NOT_PORTABLE.items():
+                    if re.search(pattern, node.value, re.IGNORECASE):
+                        offenders.append(f"{path.name} line {node.lineno}: {node.value[:60]!r} → use {instead}")
     assert not offenders, "\n".join(offenders)

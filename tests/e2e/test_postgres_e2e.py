@@ -36,4 +36,4 @@ async def test_the_bot_keeps_its_tables_in_postgresql(world: Any) -> None:
     await open_table(world, ["alice", "bob"])
     store = world.env.bot.store
     assert store._backend.name == "postgresql"
-    assert [t.channel_id for t in await store.all_tables()] == [world.channel.id]
+    assert [t.channel_id for t in await store.tables.all_tables()] == [world.channel.id]

@@ -68,7 +68,7 @@ async def test_an_auto_sharded_bot_plays_a_game_in_each_shards_guild(simcord_env
     finals = [await play_until_over(world, picker(10 + shard)) for shard, world in enumerate(worlds)]
     for final in finals:
         assert "Game over" in final.content and "alice" in final.content
-    tables = await env.bot.store.all_tables()
+    tables = await env.bot.store.tables.all_tables()
     assert sorted((shard_of(t.guild_id, SHARDS), t.status) for t in tables) == [(0, "finished"), (1, "finished")]
     for table in tables:
         assert await env.bot.tables.verify_replay(table.id)
@@ -113,8 +113,8 @@ async def test_a_replacement_with_the_same_shard_takes_over_after_an_abrupt_deat
         to_act = seats_to_act(latest_table_message(world.channel))
         await play_own_move(world, mover if to_act == [mover.id] else other)
     store = env.bot.store
-    table = await store.active_table(world.channel.id)
-    acknowledged = [(r.seat, r.action) for r in await store.actions(table.id)]
+    table = await store.tables.active_table(world.channel.id)
+    acknowledged = [(r.seat, r.action) for r in await store.tables.actions(table.id)]
     assert len(acknowledged) >= 4
     # A table of a guild on shard 0, whose process is another one: its deadline is due first.
     foreign = shard_world(env, 0)
@@ -123,11 +123,11 @@ async def test_a_replacement_with_the_same_shard_takes_over_after_an_abrupt_deat
                                  options=None, user_id=foreign.members["alice"].id, user_name="alice0", turn_time=30)
     await tables.join(foreign.channel.id, foreign.members["bob"].id, "bob0")
     await tables.start(foreign.channel.id, foreign.members["alice"].id, False)
-    their_timers = await store.timers_of(theirs.id)
+    their_timers = await store.timers.timers_of(theirs.id)
     assert {t.kind for t in their_timers} == {"deadline", "reminder"}
     old_message = latest_table_message(world.channel)
     on_turn = next(m for m in (mover, other) if seats_to_act(old_message) == [m.id])
-    pending = [t for t in await store.timers_of(table.id) if t.kind == "deadline"]
+    pending = [t for t in await store.timers.timers_of(table.id) if t.kind == "deadline"]
     assert len(pending) == 1 and pending[0].due is not None
 
     # The abrupt death: the scheduler's task is cancelled and both connection pools are cut, no clean close.
@@ -144,16 +144,16 @@ async def test_a_replacement_with_the_same_shard_takes_over_after_an_abrupt_deat
     store = env.bot.store
 
     # Nothing acknowledged was lost.
-    assert [(r.seat, r.action) for r in await store.actions(table.id)][:len(acknowledged)] == acknowledged
+    assert [(r.seat, r.action) for r in await store.tables.actions(table.id)][:len(acknowledged)] == acknowledged
     # The pending deadline fires exactly once, after the takeover.
     await env.advance_time(pending[0].due - env.now().timestamp() + 2)
-    timeouts = [e for e in await store.seat_events(table.id) if e[2] == "timeout"]
+    timeouts = [e for e in await store.tables.seat_events(table.id) if e[2] == "timeout"]
     assert len(timeouts) == 1 and "Time ran out" in latest_table_message(world.channel).content
     await env.advance_time(20)
-    assert len([e for e in await store.seat_events(table.id) if e[2] == "timeout"]) == 1
+    assert len([e for e in await store.tables.seat_events(table.id) if e[2] == "timeout"]) == 1
     # Shard 0's table is not this process's: its deadline and reminder, long due, were neither fired nor dropped.
-    assert await store.actions(theirs.id) == [] and await store.seat_events(theirs.id) == []
-    assert await store.timers_of(theirs.id) == their_timers
+    assert await store.tables.actions(theirs.id) == [] and await store.tables.seat_events(theirs.id) == []
+    assert await store.timers.timers_of(theirs.id) == their_timers
     assert not messages_with(foreign.channel, "Time ran out") and not messages_with(foreign.channel, "half your")
 
     # Old buttons work: the table message from before the death opens the current hand, which acts.

@@ -147,23 +147,23 @@ async def test_the_scheduler_fires_due_timers_in_due_order_in_bounded_batches_an
                          " created_at, updated_at) VALUES (7, 1, 2, 'do_over', '{}', 'playing', 1, 1, 0, 0)")
     from data.timers import TimerPlan
 
-    await store.change_timers(7, TimerPlan(add=[TimerRecord(7, DEADLINE, s, 990.0 - s, None, 0.0)
+    await store.timers.change_timers(7, TimerPlan(add=[TimerRecord(7, DEADLINE, s, 990.0 - s, None, 0.0)
                                                 for s in range(5)]))
     batches: list[list[int]] = []
 
     async def fire(timers: list[TimerRecord]) -> list[TimerRecord]:
         batches.append([t.seat for t in timers])
         failed = [t for t in timers if t.seat == 0]
-        await store.change_timers(7, TimerPlan(drop=[(t.kind, t.seat) for t in timers if t.seat != 0]))
+        await store.timers.change_timers(7, TimerPlan(drop=[(t.kind, t.seat) for t in timers if t.seat != 0]))
         return failed
 
     scheduler = Scheduler(store, fire, batch=2)
     scheduler.start()
     for _ in range(50):
         await asyncio.sleep(0.01)
-        if not await store.due_timers(clock.now, 10):
+        if not await store.timers.due_timers(clock.now, 10):
             break
     await scheduler.close()
     assert batches == [[4, 3], [2, 1], [0]]
-    left = await store.timers_of(7)
+    left = await store.timers.timers_of(7)
     assert [(t.seat, t.due) for t in left] == [(0, 1060.0)], "a failed timer is retried later, not at once"

@@ -47,7 +47,7 @@ async def test_join_racing_abandon_never_undoes_an_acknowledged_change(store: St
 
         results = await asyncio.gather(join(1), abandon(1), join(2), abandon(2))
         for lobby, joined, abandoned in ((lobbies[0], results[0], results[1]), (lobbies[1], results[2], results[3])):
-            stored = await store.get_table(lobby.id)
+            stored = await store.tables.get_table(lobby.id)
             assert stored is not None
             # The abandon was acknowledged, so it stays acknowledged.
             assert abandoned.status == "abandoned" and stored.status == "abandoned"
@@ -63,7 +63,7 @@ async def test_join_racing_abandon_never_undoes_an_acknowledged_change(store: St
                 assert "just closed" in text or "no table in this channel" in text, text
                 assert joiner not in seated
         # The channels are free again: nothing is stuck half-abandoned.
-        assert await store.active_table(1) is None and await store.active_table(2) is None
+        assert await store.tables.active_table(1) is None and await store.tables.active_table(2) is None
     assert outcomes["join won"] and outcomes["abandon won"], f"the race must go both ways: {outcomes}"
 
 
@@ -76,7 +76,7 @@ async def test_concurrent_joins_fill_a_table_exactly(store: Store) -> None:
     refused = [r for r in results if isinstance(r, Refusal)]
     assert len(joined) == 4 and len(refused) == 6
     assert all("full" in str(r) for r in refused)
-    table = await store.active_table(7)
+    table = await store.tables.active_table(7)
     assert table is not None and len(table.seats) == 5
 
 
@@ -94,9 +94,9 @@ async def test_abandon_during_play_races_a_move(store: Store) -> None:
         move, closed = await asyncio.gather(
             tables.act(table.id, table.seats[seat].user_id, action, table.version),
             tables.abandon(100 + seed, 100, False), return_exceptions=True)
-        stored = await store.get_table(table.id)
+        stored = await store.tables.get_table(table.id)
         assert stored is not None and stored.status == "abandoned" and not isinstance(closed, BaseException)
-        logged = await store.actions(table.id)
+        logged = await store.tables.actions(table.id)
         if isinstance(move, BaseException):
             assert isinstance(move, Refusal) and "abandoned" in str(move) and not logged
         else:
@@ -137,15 +137,15 @@ async def test_a_paused_tables_bot_timer_waits_for_the_resume(store: Store) -> N
     """The scheduler may have read a bot timer just before the pause froze it: firing it then must not
     drop it, or the resumed table would wait for a bot that is never told to move."""
     tables, table = await _table_with_a_bot_to_act(store)
-    assert [t.kind for t in await store.timers_of(table.id)].count(BOT) == 1
+    assert [t.kind for t in await store.timers.timers_of(table.id)].count(BOT) == 1
     await tables.pause(7, 1, False)
     assert await tables.bot_step(table.id) is None
     await tables.drop_idle_bot_timer(table.id)
-    bot = [t for t in await store.timers_of(table.id) if t.kind == BOT]
+    bot = [t for t in await store.timers.timers_of(table.id) if t.kind == BOT]
     assert len(bot) == 1 and bot[0].due is None, "frozen, not dropped"
-    assert not await store.take_timer(bot[0]), "a frozen timer is not taken"
+    assert not await store.timers.take_timer(bot[0]), "a frozen timer is not taken"
     await tables.resume(7, 1, False)
-    bot = [t for t in await store.timers_of(table.id) if t.kind == BOT]
+    bot = [t for t in await store.timers.timers_of(table.id) if t.kind == BOT]
     assert len(bot) == 1 and bot[0].due is not None
 
 
@@ -170,7 +170,7 @@ async def test_one_expiry_counts_once_when_the_bots_later_step_fails(store: Stor
 
     tables.bot_choice = dies_on_the_second_step  # type: ignore[method-assign]
     clock[0] = 1600
-    deadline = next(t for t in await store.timers_of(table.id) if t.kind == DEADLINE and t.seat == 0)
+    deadline = next(t for t in await store.timers.timers_of(table.id) if t.kind == DEADLINE and t.seat == 0)
     try:
         await tables.timeout(deadline)
     except RuntimeError:
@@ -179,10 +179,10 @@ async def test_one_expiry_counts_once_when_the_bots_later_step_fails(store: Stor
         raise AssertionError("the seat's decision took one step: this test needs two")
     tables.bot_choice = think  # type: ignore[method-assign]
     clock[0] = 1660  # the scheduler's retry
-    retry = next(t for t in await store.timers_of(table.id) if t.kind == DEADLINE and t.seat == 0)
+    retry = next(t for t in await store.timers.timers_of(table.id) if t.kind == DEADLINE and t.seat == 0)
     assert retry.started == deadline.started
     await tables.timeout(retry)
-    assert (await store.get_table(table.id)).seats[0].timeouts == 1  # type: ignore[union-attr]
-    assert [e[2] for e in await store.seat_events(table.id) if e[1] == 0] == ["timeout"]
+    assert (await store.tables.get_table(table.id)).seats[0].timeouts == 1  # type: ignore[union-attr]
+    assert [e[2] for e in await store.tables.seat_events(table.id) if e[1] == 0] == ["timeout"]
     state = await tables.state(await tables.get(table.id))
     assert 0 not in tables.engine_of(table).to_act(state), "the decision was finished"

@@ -64,30 +64,31 @@ async def test_the_store_loads_only_the_timers_and_catch_up_of_owned_guilds(stor
     for i, guild in enumerate([guild_on(0), guild_on(1), guild_on(0, n=7), guild_on(1, n=9), None]):
         table = await tables.create(guild_id=guild, channel_id=100 + i, game_id="do_over", options=None,
                                     user_id=1, user_name="a")
-        await store.change_timers(table.id, TimerPlan(add=[TimerRecord(table.id, DEADLINE, 0, 1000.0 + i, None, 0)]))
-        await store.set_posted_version(table.id, -1)
+        await store.timers.change_timers(table.id,
+                                         TimerPlan(add=[TimerRecord(table.id, DEADLINE, 0, 1000.0 + i, None, 0)]))
+        await store.tables.set_posted_version(table.id, -1)
         async with store.transaction() as tx:  # a committed move never posted
             await tx.execute("UPDATE game_tables SET status = 'playing', version = 1 WHERE id = ?", (table.id,))
         owned[shard_of(guild, 2)].append(table.id)
     zero, one = Shards.of(2, [0]), Shards.of(2, [1])
-    assert await store.next_due() == 1000.0
-    assert await store.next_due(zero) == 1000.0 and await store.next_due(one) == 1001.0
-    assert [t.table_id for t in await store.due_timers(5000.0, 10, zero)] == owned[0]
-    assert [t.table_id for t in await store.due_timers(5000.0, 10, one)] == owned[1]
-    assert [t.table_id for t in await store.due_timers(5000.0, 1, one)] == owned[1][:1]
-    assert await store.due_timers(1000.5, 10, one) == []
-    everything = await store.due_timers(5000.0, 10)
-    assert await store.due_timers(5000.0, 10, Shards.of(2)) == everything and len(everything) == 5
-    assert [t.id for t in await store.unposted_tables(one)] == owned[1]
-    assert [t.id for t in await store.unposted_tables(zero)] == owned[0]
-    assert len(await store.unposted_tables()) == 5
+    assert await store.timers.next_due() == 1000.0
+    assert await store.timers.next_due(zero) == 1000.0 and await store.timers.next_due(one) == 1001.0
+    assert [t.table_id for t in await store.timers.due_timers(5000.0, 10, zero)] == owned[0]
+    assert [t.table_id for t in await store.timers.due_timers(5000.0, 10, one)] == owned[1]
+    assert [t.table_id for t in await store.timers.due_timers(5000.0, 1, one)] == owned[1][:1]
+    assert await store.timers.due_timers(1000.5, 10, one) == []
+    everything = await store.timers.due_timers(5000.0, 10)
+    assert await store.timers.due_timers(5000.0, 10, Shards.of(2)) == everything and len(everything) == 5
+    assert [t.id for t in await store.tables.unposted_tables(one)] == owned[1]
+    assert [t.id for t in await store.tables.unposted_tables(zero)] == owned[0]
+    assert len(await store.tables.unposted_tables()) == 5
     # Real snowflakes are large: the rule holds up to the top of the 64-bit range.
     big = (2**63 - 1) >> 22 << 22
     table = await tables.create(guild_id=big, channel_id=999, game_id="do_over", options=None, user_id=1,
                                 user_name="a")
-    await store.change_timers(table.id, TimerPlan(add=[TimerRecord(table.id, BOT, -1, 1.0, None, 0)]))
+    await store.timers.change_timers(table.id, TimerPlan(add=[TimerRecord(table.id, BOT, -1, 1.0, None, 0)]))
     mine = Shards.of(3, [shard_of(big, 3)])
-    assert [t.table_id for t in await store.due_timers(2.0, 10, mine)] == [table.id]
+    assert [t.table_id for t in await store.timers.due_timers(2.0, 10, mine)] == [table.id]
 
 
 # ------------------------------------------------------ two processes, one database
@@ -123,13 +124,13 @@ class Instance:
             if timer.kind == BOT:
                 try:
                     if await self.tables.bot_step(timer.table_id) is None:
-                        await self.store.change_timers(timer.table_id, TimerPlan(drop_kinds=[BOT]))
+                        await self.store.timers.change_timers(timer.table_id, TimerPlan(drop_kinds=[BOT]))
                 except StaleClick:
                     pass
             elif timer.kind == DEADLINE:
                 await self.tables.timeout(timer)
             else:
-                await self.store.change_timers(timer.table_id, TimerPlan(drop=[(timer.kind, timer.seat)]))
+                await self.store.timers.change_timers(timer.table_id, TimerPlan(drop=[(timer.kind, timer.seat)]))
         return []
 
     async def close(self) -> None:
@@ -161,7 +162,7 @@ async def settle(*instances: Instance, rounds: int = 400) -> None:
     """Let the schedulers fire until nothing owned is due (real time, in small steps)."""
     for _ in range(rounds):
         await asyncio.sleep(0.01)
-        pending = [await i.store.due_timers(i.store.now(), 1, i.shards) for i in instances]
+        pending = [await i.store.timers.due_timers(i.store.now(), 1, i.shards) for i in instances]
         if not any(pending) and all(i.scheduler._sleeping or i.scheduler._task is None
                                     or i.scheduler._task.done() for i in instances):
             return
@@ -231,17 +232,17 @@ async def test_two_instances_drive_their_own_guilds_tables_without_interfering(
         assert not {t.table_id for t in instance.fired} & set(mine[other])
     for instance in (a, b):
         for table_id in mine[instance]:
-            table = await instance.store.get_table(table_id)
+            table = await instance.store.tables.get_table(table_id)
             assert table is not None and acked[table_id] and table.version > len(acked[table_id]), \
                 "bots and humans played on"
-            human = [r.action for r in await instance.store.actions(table_id)
+            human = [r.action for r in await instance.store.tables.actions(table_id)
                      if r.seat == instance.tables.seat_of(table, table.host_id)]
             it = iter(human)
             assert all(m in it for m in acked[table_id]), "an acknowledged move is missing"
             assert await instance.tables.verify_replay(table_id)
             deadlines = [(t.seat, t.started) for t in instance.fired if t.table_id == table_id and t.kind == DEADLINE]
             assert len(deadlines) == len(set(deadlines)), "a deadline fired twice"
-            timeouts = [e for e in await instance.store.seat_events(table_id) if e[2] == "timeout"]
+            timeouts = [e for e in await instance.store.tables.seat_events(table_id) if e[2] == "timeout"]
             assert len(timeouts) == len(deadlines)
 
 
@@ -256,23 +257,23 @@ async def test_a_write_by_the_wrong_instance_meets_the_version_check(pair: tuple
     for user in (1, 2):  # a, the owner, moves the table on: both leave the swap step
         current = await a.tables.get(table.id)
         await a.tables.act(table.id, user, "ready", current.version)
-    owner = await a.store.get_table(table.id)
+    owner = await a.store.tables.get_table(table.id)
     assert owner is not None and owner.version == seen.version + 2
-    log = await a.store.actions(table.id)
+    log = await a.store.tables.actions(table.id)
     # b applies a move on its stale copy: the version check refuses it, nothing is overwritten.
     engine = a.tables.engine_of(seen)
     state = await b.tables.state(seen)
     stale_action = engine.legal_actions(state, 0)[0]
     with pytest.raises(StaleClick):
         await b.tables.act(table.id, seen.seats[0].user_id, stale_action, seen.version)
-    assert await a.store.actions(table.id) == log
-    after = await a.store.get_table(table.id)
+    assert await a.store.tables.actions(table.id) == log
+    after = await a.store.tables.get_table(table.id)
     assert after is not None and (after.version, after.snapshot) == (owner.version, owner.snapshot)
     # Non-move changes carry the revision check: a pause written from b's stale copy is refused too.
     with pytest.raises(StaleVersion):
-        await b.store.change_table(table.id, seen.revision, paused=True)
-    assert not (await a.store.get_table(table.id)).paused  # type: ignore[union-attr]
-    assert await a.store.actions(table.id) == log
+        await b.store.tables.change_table(table.id, seen.revision, paused=True)
+    assert not (await a.store.tables.get_table(table.id)).paused  # type: ignore[union-attr]
+    assert await a.store.tables.actions(table.id) == log
     # The refusal reloaded b's copy: a click drawn for the current version now works there,
     # as a plain sequential write with the version check, never a blind overwrite.
     current = await b.tables.reload(table.id)
@@ -280,7 +281,7 @@ async def test_a_write_by_the_wrong_instance_meets_the_version_check(pair: tuple
     seat = engine.to_act(state)[0]
     action = engine.legal_actions(state, seat)[0]
     await b.tables.act(table.id, current.seats[seat].user_id, action, current.version)
-    assert len(await a.store.actions(table.id)) == len(log) + 1
+    assert len(await a.store.tables.actions(table.id)) == len(log) + 1
 
 
 async def test_a_click_drawn_after_a_newer_write_elsewhere_reloads_instead_of_refusing(
@@ -331,7 +332,7 @@ async def test_takeover_after_an_abrupt_death_loses_nothing_and_fires_each_deadl
     for table_id, result in zip(tables, results, strict=True):
         if isinstance(result, str):  # acknowledged before the death
             acked[table_id].append(result)
-    pending = {t: [r for r in await b.store.timers_of(t) if r.kind == DEADLINE] for t in tables}
+    pending = {t: [r for r in await b.store.timers.timers_of(t) if r.kind == DEADLINE] for t in tables}
     assert sum(map(len, pending.values())) >= 2, "deadlines are pending at the death"
     # b holds the other shard: however long it runs, it never fires a's timers.
     advance(clock, 61, b)
@@ -342,8 +343,8 @@ async def test_takeover_after_an_abrupt_death_loses_nothing_and_fires_each_deadl
     try:
         await settle(c, b)
         for n, table_id in enumerate(tables):
-            log = await c.store.actions(table_id)
-            table = await c.store.get_table(table_id)
+            log = await c.store.tables.actions(table_id)
+            table = await c.store.tables.get_table(table_id)
             assert table is not None
             human_seat = c.tables.seat_of(table, 3000 + n)
             it = iter([r.action for r in log if r.seat == human_seat])
@@ -353,7 +354,7 @@ async def test_takeover_after_an_abrupt_death_loses_nothing_and_fires_each_deadl
             for deadline in pending[table_id]:
                 assert [t for t in fired if t.started == deadline.started] == [deadline], \
                     f"table {table_id}: the pending deadline must fire exactly once"
-            timeouts = [e for e in await c.store.seat_events(table_id) if e[2] == "timeout"]
+            timeouts = [e for e in await c.store.tables.seat_events(table_id) if e[2] == "timeout"]
             assert len(timeouts) == len(pending[table_id])
         # Later deadlines fire once too, and the tables play on under the new owner.
         advance(clock, 61, c, b)
@@ -373,13 +374,13 @@ async def test_a_reminder_fired_by_two_instances_at_once_is_taken_by_one(
     for instance in (a, b):
         await instance.scheduler.close()  # fire by hand, both at the same instant
     table = await human_and_bots(a.tables, guild_on(0), 7000, turn_time=600)
-    reminder = next(t for t in await a.store.timers_of(table.id) if t.kind == REMINDER)
+    reminder = next(t for t in await a.store.timers.timers_of(table.id) if t.kind == REMINDER)
     clock.now = (reminder.due or 0) + 1
     found = await asyncio.gather(a.tables.reminder(reminder), b.tables.reminder(reminder))
     assert len([r for r in found if r is not None]) == 1
-    assert REMINDER not in {t.kind for t in await a.store.timers_of(table.id)}
+    assert REMINDER not in {t.kind for t in await a.store.timers.timers_of(table.id)}
     # A reminder that a newer clock replaced is taken by nobody.
-    assert await a.store.take_timer(reminder) is False
+    assert await a.store.timers.take_timer(reminder) is False
 
 
 async def test_takeover_after_a_sigkill_loses_nothing_acknowledged_and_fires_each_deadline_once(
@@ -410,22 +411,22 @@ async def test_takeover_after_a_sigkill_loses_nothing_acknowledged_and_fires_eac
     clock.now = time.time() + 120  # every 60 s deadline pending at the kill is now due
     c = await Instance.start(pg_target, Shards.of(2, [0]), clock, itertools.count(99).__next__)
     try:
-        tables = await c.store.all_tables()
+        tables = await c.store.tables.all_tables()
         assert len(tables) == TABLES and set(acked) <= {t.id for t in tables}
-        pending = {t.id: [r for r in await c.store.timers_of(t.id) if r.kind == DEADLINE] for t in tables}
+        pending = {t.id: [r for r in await c.store.timers.timers_of(t.id) if r.kind == DEADLINE] for t in tables}
         assert any(pending.values()), "deadlines are pending at the kill"
         c.scheduler.poke(None)
         await settle(c)
         for table in tables:
             seat = c.tables.seat_of(table, table.host_id)  # the human, who opened the table
-            it = iter([r.action for r in await c.store.actions(table.id) if r.seat == seat])
+            it = iter([r.action for r in await c.store.tables.actions(table.id) if r.seat == seat])
             assert all(m in it for m in acked.get(table.id, [])), f"table {table.id}: an acknowledged move was lost"
             assert await c.tables.verify_replay(table.id)
             fired = [t for t in c.fired if t.table_id == table.id and t.kind == DEADLINE]
             for deadline in pending[table.id]:
                 assert [t for t in fired if t.started == deadline.started] == [deadline], \
                     f"table {table.id}: the pending deadline must fire exactly once"
-            timeouts = [e for e in await c.store.seat_events(table.id) if e[2] == "timeout"]
+            timeouts = [e for e in await c.store.tables.seat_events(table.id) if e[2] == "timeout"]
             assert len(timeouts) == len(pending[table.id])
     finally:
         await c.close()

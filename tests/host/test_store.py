@@ -68,9 +68,9 @@ async def test_reopening_an_existing_database_keeps_tables(store_target: str) ->
     await s1.close()
     s2 = await Store.connect(path)
     assert await s2.schema_version() == SCHEMA_VERSION
-    again = await s2.get_table(table.id)
+    again = await s2.tables.get_table(table.id)
     assert again is not None and again.version == 5 and again.status == "playing"
-    assert len(await s2.actions(table.id)) == 5
+    assert len(await s2.tables.actions(table.id)) == 5
     await s2.close()
 
 
@@ -91,7 +91,7 @@ async def test_a_failed_commit_leaves_the_table_as_it_was(store: Store, monkeypa
     table = await started(tables)
     await play_some(tables, table.id, 3)
     before = await tables.get(table.id)
-    log_before = await store.actions(table.id)
+    log_before = await store.tables.actions(table.id)
     # A real failure inside the transaction, after the table row was already updated.
     create, drop = FAILING_INSERT[store._backend.name]
     async with store.transaction() as tx:
@@ -107,7 +107,7 @@ async def test_a_failed_commit_leaves_the_table_as_it_was(store: Store, monkeypa
             await tx.execute(sql)
     after = await tables.get(table.id)
     assert (after.version, after.snapshot, after.status) == (before.version, before.snapshot, before.status)
-    assert [a.version for a in await store.actions(table.id)] == [a.version for a in log_before]
+    assert [a.version for a in await store.tables.actions(table.id)] == [a.version for a in log_before]
     # The in-memory state was not advanced either: the same action still applies.
     await play_some(tables, table.id, 1)
     assert await tables.verify_replay(table.id)
@@ -127,14 +127,14 @@ async def test_two_concurrent_clicks_on_one_version_apply_exactly_once(store: St
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert sum(isinstance(r, StaleClick) for r in results) == 1
     assert (await tables.get(table.id)).version == table.version + 1
-    assert len(await store.actions(table.id)) == 1
+    assert len(await store.tables.actions(table.id)) == 1
 
 
 async def test_commit_refuses_a_stale_version(store: Store) -> None:
     tables = TableService(store, new_seed=lambda: 5)
     table = await started(tables)
     with pytest.raises(StaleVersion):
-        await store.commit_action(table.id, table.version + 3, 0, "x", "x", [], "{}")
+        await store.tables.commit_action(table.id, table.version + 3, 0, "x", "x", [], "{}")
     assert (await tables.get(table.id)).version == table.version
 
 
@@ -143,7 +143,7 @@ async def test_a_corrupt_snapshot_is_rebuilt_from_the_log(store: Store) -> None:
     table = await started(tables)
     await play_some(tables, table.id, 6)
     good = (await tables.get(table.id)).snapshot
-    await store.replace_snapshot(table.id, table.version + 6, "{not json")
+    await store.tables.replace_snapshot(table.id, table.version + 6, "{not json")
     fresh = TableService(store)
     t = await fresh.get(table.id)
     engine = get_engine("do_over")
@@ -187,7 +187,7 @@ async def test_unknown_options_are_refused(store: Store) -> None:
     with pytest.raises(Refusal, match="unknown option"):
         await tables.create(guild_id=1, channel_id=5, game_id="do_over", options={"nope": 1}, user_id=1,
                             user_name="a")
-    assert await store.active_table(5) is None
+    assert await store.tables.active_table(5) is None
 
 
 async def test_host_leaving_passes_the_table_on_and_last_leaving_abandons(store: Store) -> None:
@@ -198,7 +198,7 @@ async def test_host_leaving_passes_the_table_on_and_last_leaving_abandons(store:
     assert change.table.host_id == 2 and not change.closed
     change = await tables.leave(5, 2)
     assert change.closed and change.table.status == "abandoned"
-    assert await store.active_table(5) is None
+    assert await store.tables.active_table(5) is None
 
 
 async def test_refusals_change_nothing(store: Store) -> None:
@@ -221,7 +221,7 @@ async def test_bot_seats_move_reproducibly(store: Store) -> None:
         await tables.add_bot(5, 1, False)
         await tables.add_bot(5, 1, False)
         await tables.leave(5, 1)  # only bots would be left: the lobby closes instead
-        return (await path_store.get_table(1)).status  # type: ignore[union-attr]
+        return (await path_store.tables.get_table(1)).status  # type: ignore[union-attr]
 
     assert await play(store) == "abandoned"
     tables = TableService(store, new_seed=lambda: 77)
@@ -243,7 +243,7 @@ async def test_bot_seats_move_reproducibly(store: Store) -> None:
         steps += 1
     assert (await tables.get(table.id)).status == "finished"
     assert await tables.verify_replay(table.id)
-    assert len(await store.results(table.id)) == 2
+    assert len(await store.tables.results(table.id)) == 2
 
 
 async def test_partners_sit_together_when_bots_fill_a_partnership_game(store: Store) -> None:
@@ -259,7 +259,7 @@ async def test_partners_sit_together_when_bots_fill_a_partnership_game(store: St
         await tables.join(channel, 2, "b")
         await tables.add_bot(channel, 1, False)
         await tables.add_bot(channel, 1, False)
-        table = await tables.reload((await store.active_table(channel)).id)  # type: ignore[union-attr]
+        table = await tables.reload((await store.tables.active_table(channel)).id)  # type: ignore[union-attr]
         seats = TableService._seating(Teams(), table)  # type: ignore[arg-type]
         human_positions = sorted(s.position for s in seats if not s.is_bot)
         assert human_positions in ([0, 2], [1, 3])
@@ -272,19 +272,19 @@ async def test_the_posted_version_never_moves_back_and_takes_the_message_of_the_
     await play_some(tables, table.id, 3)
 
     async def posted() -> tuple[int, int | None]:
-        record = await store.get_table(table.id)
+        record = await store.tables.get_table(table.id)
         assert record is not None
         return record.posted_version, record.message_id
 
-    await store.set_posted_version(table.id, 2, 1002)
+    await store.tables.set_posted_version(table.id, 2, 1002)
     assert await posted() == (2, 1002)
-    await store.set_posted_version(table.id, 1, 1001)  # a late message for an older version
+    await store.tables.set_posted_version(table.id, 1, 1001)  # a late message for an older version
     assert await posted() == (2, 1002)
-    await store.set_posted_version(table.id, 2)  # the same version again, no new message
+    await store.tables.set_posted_version(table.id, 2)  # the same version again, no new message
     assert await posted() == (2, 1002)
-    await store.set_posted_version(table.id, 3, 1003)
+    await store.tables.set_posted_version(table.id, 3, 1003)
     assert await posted() == (3, 1003)
-    await store.set_posted_version(table.id, 3, 1004)  # an edit re-posted as a new message
+    await store.tables.set_posted_version(table.id, 3, 1004)  # an edit re-posted as a new message
     assert await posted() == (3, 1004)
 
 
@@ -294,7 +294,7 @@ async def test_a_snapshot_from_an_earlier_build_replays_true_and_a_wrong_one_fal
     tables = TableService(store, new_seed=lambda: 11)
     table = await started(tables, 4, game="pentawar")
     await play_some(tables, table.id, 12)
-    record = await store.get_table(table.id)
+    record = await store.tables.get_table(table.id)
     assert record is not None and record.snapshot is not None
     dump = json.loads(record.snapshot)
     # As if "end_reason" had come with a later build (Pentawar's "altered" did: a dump holds it only while set).
@@ -302,9 +302,9 @@ async def test_a_snapshot_from_an_earlier_build_replays_true_and_a_wrong_one_fal
     assert "end_reason" in dump and older != dump
 
     async def stored_as(snapshot: dict[str, Any]) -> bool:
-        current = await store.get_table(table.id)
+        current = await store.tables.get_table(table.id)
         assert current is not None
-        await store.replace_snapshot(table.id, current.version, canonical(snapshot))
+        await store.tables.replace_snapshot(table.id, current.version, canonical(snapshot))
         return await TableService(store).verify_replay(table.id)
 
     assert await stored_as(older)

@@ -19,9 +19,13 @@ from typing import Any
 import pytest
 
 import data.store as store_module
+from data.database import Database
+from data.ratings import RatingStore
+from data.settings import SettingsStore
 from data.store import SeatRecord, StaleVersion, Store, TxClosed
-from data.timers import BOT, TimerPlan, TimerRecord
-from data.tournaments import RoundPlan
+from data.tables import TableStore
+from data.timers import BOT, TimerPlan, TimerRecord, TimerStore
+from data.tournaments import RoundPlan, TournamentStore
 from host import TableService
 from tests.host.test_store import started
 
@@ -47,13 +51,15 @@ def test_only_the_transaction_touches_the_write_connection() -> None:
 
 
 def test_the_store_reaches_the_write_side_only_through_its_transaction() -> None:
-    """In the store, only ``Store.transaction`` may open a backend transaction."""
+    """In the store's parts, only ``Database.transaction`` may open a backend transaction."""
     offenders = []
-    for name, func in _functions(DATA / "store.py"):
-        for node in ast.walk(func):
-            if (isinstance(node, ast.Attribute) and node.attr == "transaction" and isinstance(node.value, ast.Attribute)
-                    and node.value.attr == "_backend" and name != "transaction"):
-                offenders.append(name)
+    for path in DATA.glob("*.py"):
+        for name, func in _functions(path):
+            for node in ast.walk(func):
+                if (isinstance(node, ast.Attribute) and node.attr == "transaction"
+                        and isinstance(node.value, ast.Attribute) and node.value.attr in ("_backend", "backend")
+                        and name != "transaction"):
+                    offenders.append(f"{path.name}:{name}")
     assert not offenders, f"backend transaction opened outside Store.transaction(): {offenders}"
 
 
@@ -128,70 +134,71 @@ async def test_a_write_is_never_undone_by_another_coroutines_rollback(store: Sto
     async def writes() -> None:
         await entered.wait()
         # Every public write of the store, issued while the doomed transaction is open.
-        await store.close_table(lobby.id, lobby.revision)
-        await store.set_posted_version(game.id, 0)
-        await store.replace_snapshot(game.id, game.version, game.snapshot or "")
+        await store.tables.close_table(lobby.id, lobby.revision)
+        await store.tables.set_posted_version(game.id, 0)
+        await store.tables.replace_snapshot(game.id, game.version, game.snapshot or "")
 
     results = await asyncio.gather(doomed(), writes(), return_exceptions=True)
     assert isinstance(results[0], StaleVersion) and results[1] is None
-    assert (await store.get_table(lobby.id)).status == "abandoned"  # type: ignore[union-attr]
+    assert (await store.tables.get_table(lobby.id)).status == "abandoned"  # type: ignore[union-attr]
 
 
 async def test_every_public_write_goes_through_a_transaction(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each write method opens a transaction of its own (counted), so none can share another's."""
     opened = 0
-    original = Store.transaction
+    original = Database.transaction
 
-    def counting(self: Store, *args: Any, **kwargs: Any) -> Any:
+    def counting(self: Database, *args: Any, **kwargs: Any) -> Any:
         nonlocal opened
         opened += 1
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "transaction", counting)
+    monkeypatch.setattr(Database, "transaction", counting)
     tables = TableService(store, new_seed=lambda: 5)
     table = await tables.create(guild_id=1, channel_id=1, game_id="do_over", options=None, user_id=1,
                                 user_name="a")
     calls = {
-        "set_lobby_seats": lambda t: store.set_lobby_seats(t.id, t.revision, [SeatRecord(0, 1, "a", False),
+        "set_lobby_seats": lambda t: store.tables.set_lobby_seats(t.id, t.revision, [SeatRecord(0, 1, "a", False),
                                                                                SeatRecord(1, 2, "b", False)]),
-        "start_table": lambda t: store.start_table(t.id, t.revision, t.seats, "{}"),
-        "set_posted_version": lambda t: store.set_posted_version(t.id, 0),
-        "replace_snapshot": lambda t: store.replace_snapshot(t.id, 0, "{}"),
-        "commit_action": lambda t: store.commit_action(t.id, 0, 0, "x", "x", [], "{}"),
-        "change_table": lambda t: store.change_table(t.id, t.revision, paused=True),
-        "change_timers": lambda t: store.change_timers(t.id, TimerPlan(add=[TimerRecord(t.id, BOT, -1, 5.0)])),
-        "push_timer": lambda t: store.push_timer(TimerRecord(t.id, BOT, -1, 5.0), 9.0),
-        "take_timer": lambda t: store.take_timer(TimerRecord(t.id, BOT, -1, 5.0)),
-        "set_guild_setting": lambda t: store.set_guild_setting(1, "turn_time", "1d", 7),
-        "set_dm_notify": lambda t: store.set_dm_notify(7, True),
-        "close_table": lambda t: store.close_table(t.id, t.revision),
+        "start_table": lambda t: store.tables.start_table(t.id, t.revision, t.seats, "{}"),
+        "set_posted_version": lambda t: store.tables.set_posted_version(t.id, 0),
+        "replace_snapshot": lambda t: store.tables.replace_snapshot(t.id, 0, "{}"),
+        "commit_action": lambda t: store.tables.commit_action(t.id, 0, 0, "x", "x", [], "{}"),
+        "change_table": lambda t: store.tables.change_table(t.id, t.revision, paused=True),
+        "change_timers": lambda t: store.timers.change_timers(t.id, TimerPlan(add=[TimerRecord(t.id, BOT, -1, 5.0)])),
+        "push_timer": lambda t: store.timers.push_timer(TimerRecord(t.id, BOT, -1, 5.0), 9.0),
+        "take_timer": lambda t: store.timers.take_timer(TimerRecord(t.id, BOT, -1, 5.0)),
+        "set_guild_setting": lambda t: store.settings.set_guild_setting(1, "turn_time", "1d", 7),
+        "set_dm_notify": lambda t: store.settings.set_dm_notify(7, True),
+        "close_table": lambda t: store.tables.close_table(t.id, t.revision),
         # A tournament through its life: each change its own transaction.
-        "create_tournament": lambda t: store.create_tournament(
+        "create_tournament": lambda t: store.tournaments.create_tournament(
             guild_id=1, channel_id=77, name="Cup", game="pedwar", format="swiss", table_size=2, top_cut=0,
             rounds=None, turn_time=None, round_time=None, options={}, organiser_id=1),
-        "set_tournament_message": lambda t: store.set_tournament_message(1, 5),
-        "add_entrant": lambda t: store.add_entrant(1, 0, user_id=9, name="ann"),
-        "open_checkin": lambda t: store.open_checkin(1, 1),
-        "check_in": lambda t: store.check_in(1, 2, 1),
-        "remove_entrant": lambda t: store.remove_entrant(1, 3, 999),
-        "start_tournament": lambda t: store.start_tournament(
+        "set_tournament_message": lambda t: store.tournaments.set_tournament_message(1, 5),
+        "add_entrant": lambda t: store.tournaments.add_entrant(1, 0, user_id=9, name="ann"),
+        "open_checkin": lambda t: store.tournaments.open_checkin(1, 1),
+        "check_in": lambda t: store.tournaments.check_in(1, 2, 1),
+        "remove_entrant": lambda t: store.tournaments.remove_entrant(1, 3, 999),
+        "start_tournament": lambda t: store.tournaments.start_tournament(
             1, 4, planned_rounds=1, lots={1: (1, 0.0)}, no_shows=[],
             first=RoundPlan(1, "swiss", [([1, 2], [[1], [2]])])),
-        "seat_tournament_table": lambda t: store.seat_tournament_table(
+        "seat_tournament_table": lambda t: store.tables.seat_tournament_table(
             1, 1, 0, guild_id=1, channel_id=88, parent_id=77, game="pedwar", options={}, seed=1, host_id=1,
             seats=[SeatRecord(0, 9, "ann", False), SeatRecord(1, None, "Robo", True)], snapshot="{}",
             turn_time=None, timers=TimerPlan()),
-        "mark_round_announced": lambda t: store.mark_round_announced(1, 1),
-        "drop_entrant": lambda t: store.drop_entrant(1, 1),
-        "cancel_tournament": lambda t: store.cancel_tournament(1, 5),
-        "advance_tournament": lambda t: store.advance_tournament(1, 1, champion=[1]),
+        "mark_round_announced": lambda t: store.tournaments.mark_round_announced(1, 1),
+        "drop_entrant": lambda t: store.tournaments.drop_entrant(1, 1),
+        "cancel_tournament": lambda t: store.tournaments.cancel_tournament(1, 5),
+        "advance_tournament": lambda t: store.tournaments.advance_tournament(1, 1, champion=[1]),
     }
-    writes = {name for name, fn in inspect.getmembers(Store, inspect.iscoroutinefunction)
+    writes = {name for part in (Store, TableStore, TimerStore, TournamentStore, RatingStore, SettingsStore)
+              for name, fn in inspect.getmembers(part, inspect.iscoroutinefunction)
               if not name.startswith("_") and name not in READS}
     assert writes == set(calls) | {"create_table", "migrate"}, "a new write method needs a test here"
     for name, call in calls.items():
         before = opened
-        await call(await store.get_table(table.id))
+        await call(await store.tables.get_table(table.id))
         assert opened == before + 1, f"{name} did not open its own transaction"
 
 

@@ -60,16 +60,16 @@ async def test_ratings_are_recomputed_exactly_from_the_results(store: Store) -> 
         await play(tables, "king_pedro", [1, 2, 3, 4], options={"max_rounds": 1}),
         await play(tables, "do_over", [3, 4], resign=4),  # a forfeit ends the game: rated too
     ]
-    rated = await store.rated_tables(1, "do_over") + await store.rated_tables(1, "king_pedro")
+    rated = await store.ratings.rated_tables(1, "do_over") + await store.ratings.rated_tables(1, "king_pedro")
     assert sorted(rated) == sorted(played[:3] + played[4:]), "every table with two humans, and only those"
     counts: Counter[int] = Counter()
     for game in ("do_over", "king_pedro"):
         engine = get_engine(game)
         history = []
-        for table_id in await store.rated_tables(1, game):
-            table = await store.get_table(table_id)
+        for table_id in await store.ratings.rated_tables(1, game):
+            table = await store.tables.get_table(table_id)
             assert table is not None
-            place = {seat: (user, p) for seat, user, p in await store.results(table_id)}
+            place = {seat: (user, p) for seat, user, p in await store.tables.results(table_id)}
             by_side = [[None if table.seats[s].is_bot else place[s][0] for s in side]
                        for side in sides(engine, len(table.seats))]
             places = [min(place[s][1] for s in side) for side in sides(engine, len(table.seats))]
@@ -79,11 +79,11 @@ async def test_ratings_are_recomputed_exactly_from_the_results(store: Store) -> 
             counts.update((game, u) for side in kept[0] for u in side)
         expected = recompute(history)
         for user, rating in expected.items():
-            [stored] = await store.ratings_of(1, user, game)
+            [stored] = await store.ratings.ratings_of(1, user, game)
             assert (stored.mu, stored.sigma) == (rating.mu, rating.sigma)
             assert stored.games == counts[(game, user)]
     # King Pedro partners share a place, so they move together as a team.
-    kp = {r.user_id: r for r in await store.leaderboard(1, "king_pedro", 1, 10)}
+    kp = {r.user_id: r for r in await store.ratings.leaderboard(1, "king_pedro", 1, 10)}
     assert (kp[1].mu, kp[1].sigma) == (kp[3].mu, kp[3].sigma) or (kp[1].mu, kp[1].sigma) == (kp[2].mu, kp[2].sigma) \
         or (kp[1].mu, kp[1].sigma) == (kp[4].mu, kp[4].sigma)
 
@@ -94,6 +94,6 @@ async def test_the_leaderboard_needs_enough_games_and_sorts_by_ordinal(store: St
     for _ in range(5):
         await play(tables, "do_over", [7, 8])
     await play(tables, "do_over", [7, 9])
-    board = await store.leaderboard(1, "do_over", 5, 20)
+    board = await store.ratings.leaderboard(1, "do_over", 5, 20)
     assert {r.user_id for r in board} == {7, 8}, "player 9 has one rated game"
     assert board[0].ordinal >= board[1].ordinal

@@ -29,7 +29,8 @@ async def service(store: Store) -> TournamentService:
 
 async def play_round(svc: TournamentService) -> list[int]:
     """Seat every pending table in a made-up thread and let bots play each to the end."""
-    tournament = await svc.store.active_tournament(CHANNEL) or await svc.store.latest_tournament(CHANNEL)
+    tournament = (await svc.store.tournaments.active_tournament(CHANNEL)
+                  or await svc.store.tournaments.latest_tournament(CHANNEL))
     assert tournament is not None
     seated = []
     for place in await svc.pending(tournament.id):
@@ -72,7 +73,7 @@ async def test_swiss_pods_of_four_play_three_rounds_to_a_champion(store: Store) 
     expected: Counter[int] = Counter()
     for place in state.places:
         assert place.table_id is not None
-        results = {seat: p for seat, _, p in await store.results(place.table_id)}
+        results = {seat: p for seat, _, p in await store.tables.results(place.table_id)}
         sides = tuple((e,) for e in place.seats)
         for entrant, pts in table_points(TableResult(sides, tuple(results[i] for i in range(4)))).items():
             expected[entrant] += pts

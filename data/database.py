@@ -1,0 +1,65 @@
+"""The one database handle that the store's parts share: its backend, its clock, its transactions and reads.
+
+Every part of the store (``data.tables``, ``data.timers``, ``data.tournaments``, ``data.ratings``,
+``data.settings``) is given this handle in its constructor; none reaches another part's private state.
+Every write goes through :meth:`Database.transaction`, the only code that reaches the backend's write
+side. It hands out a :class:`Tx` that refuses to run outside its own ``async with`` block or in another
+task, so no write can ride along in another coroutine's transaction and be rolled back with it. Reads
+use the backend's read side, which sees exactly what has been committed, never another coroutine's
+half-done transaction; on SQLite that side runs in a thread of its own, off the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from data.backends.base import Backend, Row, Tx
+
+#: Rows per page of a paged read (``Database.pages``): a page is converted on the event loop between two
+#: reads, so a read that grows with a game (a log of 20,000 moves) never holds the loop for long.
+PAGE = 500
+
+
+class Database:
+    def __init__(self, backend: Backend, now: Callable[[], float]) -> None:
+        self.backend = backend
+        #: The one clock every stored time is read from: the bot passes Discord's (which SimCord's
+        #: virtual clock moves in tests); scripts and store tests keep the wall clock.
+        self.now = now
+
+    @asynccontextmanager
+    async def transaction(self, one_statement: bool = False) -> AsyncIterator[Tx]:
+        """``async with db.transaction() as tx:`` commits on exit, rolls back on any error.
+
+        ``one_statement``: the block runs exactly one statement, committed by itself where the backend
+        can (``Backend.one_statement_transactions``); a second statement raises ``TxClosed``."""
+        async with self.backend.transaction(one_statement) as tx:
+            yield tx
+
+    @property
+    def one_statement_transactions(self) -> bool:
+        return self.backend.one_statement_transactions
+
+    async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return await self.backend.fetchone(sql, params)
+
+    async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return await self.backend.fetchall(sql, params)
+
+    async def pages(self, sql: str, params: Sequence[Any], key: str, after: Any,
+                    size: int = PAGE) -> AsyncIterator[list[Row]]:
+        """The rows of ``sql`` a page at a time, by keyset: ``sql`` has a ``{key} > ?`` condition as its
+        last parameter's place and ``ORDER BY {key} LIMIT ?`` left off, both added here.
+
+        Each page is one short read, so neither the database nor the caller's work on a page holds the
+        event loop for the whole answer."""
+        while True:
+            rows = await self.backend.fetchall(f"{sql} AND {key} > ? ORDER BY {key} LIMIT ?", (*params, after, size))
+            if not rows:
+                return
+            yield rows
+            if len(rows) < size:
+                return
+            after = rows[-1][key]
