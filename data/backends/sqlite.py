@@ -1,23 +1,28 @@
-"""SQLite in WAL mode: one write connection behind a lock, one read-only connection, both called
-on the event loop's own thread.
+"""SQLite in WAL mode: one write connection behind a lock, called on the event loop's own thread, and one
+read-only connection in aiosqlite's thread.
 
-A statement on an indexed row takes tens of microseconds here (WAL, ``synchronous=NORMAL``: a commit
-writes the log and does not wait for the disk). Handing each one to a worker thread, as aiosqlite does,
-cost more than the statement itself: a round trip through the event loop per statement, and, because
-the write lock was held across those trips, every table's writes queued behind each other's (in a burst
-of moves at 56 tables the lock was held for half of the burst). Called inline, a transaction holds the
+Writes are short transactions on indexed rows (WAL, ``synchronous=NORMAL``: a commit writes the log and
+does not wait for the disk), so they run inline: handed to a thread, each statement would cost a round
+trip through the event loop, and the write lock, held across those trips, would queue every table's
+writes behind each other's (bench/README.md has the figures). Called inline, a transaction holds the
 lock only for its own work.
 
-What could take longer is kept off the loop: the WAL checkpoint, which copies the log into the
-database file and waits for the disk. Commits never run it (``wal_autocheckpoint=0``). After every
-``CHECKPOINT_EVERY`` commits, the next transaction first runs one in a worker thread, on the write
-connection and holding the write lock: with no writer running meanwhile it copies the whole log, so
-the log starts again from its beginning instead of growing for as long as writes keep coming (a
-checkpoint beside a busy writer never catches up). The event loop goes on meanwhile; only writes wait.
+Reads can grow with a game or a server (a game's log, lists over many tables), so they all run in
+aiosqlite's thread, on a read-only connection: the event loop goes on while one runs. In WAL mode that
+connection sees exactly what has been committed, never another coroutine's half-done transaction.
+
+Nothing on the loop's thread waits long for a lock held outside the bot (a backup, the ``sqlite3``
+shell): the write connection's ``busy_timeout`` is ``LOOP_BUSY_MS``; when it runs out, the transaction's
+BEGIN is retried in a worker thread that waits up to ``BUSY_MS`` while the loop goes on.
+
+The WAL checkpoint, which copies the log into the database file and waits for the disk, is kept off
+the loop too. Commits never run it (``wal_autocheckpoint=0``). After every ``CHECKPOINT_EVERY`` commits,
+the next transaction first runs one in a worker thread, on the write connection and holding the write
+lock: with no writer running meanwhile it copies the whole log, so the log starts again from its
+beginning instead of growing for as long as writes keep coming (a checkpoint beside a busy writer never
+catches up). Only writes wait meanwhile.
 
 The write connection is touched only by :meth:`SqliteBackend.transaction`, one transaction at a time.
-The read-only connection in WAL mode sees exactly what has been committed, never another coroutine's
-half-done transaction.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from contextlib import asynccontextmanager, closing
 from typing import Any
 from urllib.parse import quote
 
+import aiosqlite
+
 from data.backends.base import SCHEMA_VERSION_TABLE, IntegrityError, Row, Tx, TxClosed, Written
 from data.sql import split_statements, to_sqlite
 
@@ -38,6 +45,10 @@ log = logging.getLogger(__name__)
 
 #: Commits between two checkpoints: SQLite's own default is 1,000 pages, and a move writes two or three.
 CHECKPOINT_EVERY = 400
+#: How long the write connection, on the loop's thread, waits for a lock held by another process.
+LOOP_BUSY_MS = 20
+#: How long a transaction waits for that lock in all, in a worker thread, before it fails.
+BUSY_MS = 5000
 
 
 def _run_statement(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> Written:
@@ -58,6 +69,20 @@ def _connect(target: str, *, uri: bool = False) -> sqlite3.Connection:
     conn = sqlite3.connect(target, isolation_level=None, uri=uri, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) \
+        or "locked" in str(exc) or "busy" in str(exc)
+
+
+def _begin_waiting(conn: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE, waiting up to ``BUSY_MS`` for another process's lock (a worker thread runs this)."""
+    _fetch(conn, f"PRAGMA busy_timeout={BUSY_MS}", ())
+    try:
+        conn.execute("BEGIN IMMEDIATE").close()
+    finally:
+        _fetch(conn, f"PRAGMA busy_timeout={LOOP_BUSY_MS}", ())
 
 
 def _checkpoint(conn: sqlite3.Connection) -> None:
@@ -89,7 +114,7 @@ class SqliteTx(Tx):
 class SqliteBackend:
     name = "sqlite"
 
-    def __init__(self, writer: sqlite3.Connection, reader: sqlite3.Connection, path: str) -> None:
+    def __init__(self, writer: sqlite3.Connection, reader: aiosqlite.Connection, path: str) -> None:
         self._writer = writer
         self._reader = reader
         self.location = path
@@ -106,17 +131,23 @@ class SqliteBackend:
         writer = _connect(path)
         # PRAGMAs return rows; an unread cursor would keep a statement open and block COMMIT.
         for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                       "PRAGMA busy_timeout=5000", "PRAGMA wal_autocheckpoint=0"):
+                       f"PRAGMA busy_timeout={LOOP_BUSY_MS}", "PRAGMA wal_autocheckpoint=0"):
             _fetch(writer, pragma, ())
-        reader = _connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
-        _fetch(reader, "PRAGMA busy_timeout=5000", ())
+        try:
+            reader = await aiosqlite.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
+                                             isolation_level=None, check_same_thread=False)
+            reader.row_factory = sqlite3.Row
+            await reader.execute_fetchall(f"PRAGMA busy_timeout={BUSY_MS}")  # its own thread: it may wait
+        except BaseException:
+            writer.close()
+            raise
         return cls(writer, reader, path)
 
     async def close(self) -> None:
         """Wait for the transaction in flight, then close both connections."""
         self._closed = True
         async with self._tx_lock:
-            self._reader.close()
+            await self._reader.close()
             self._writer.close()
 
     #: Each statement is a call on this thread, not a network round trip: nothing to gain.
@@ -130,7 +161,13 @@ class SqliteBackend:
                 raise TxClosed("the store is closed")
             if self._commits >= CHECKPOINT_EVERY:
                 await self._checkpoint(self._writer)
-            self._writer.execute("BEGIN IMMEDIATE").close()
+            try:
+                self._writer.execute("BEGIN IMMEDIATE").close()
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc):
+                    raise
+                # Another process holds the write lock (a backup, the sqlite3 shell): wait for it off the loop.
+                await asyncio.get_running_loop().run_in_executor(None, _begin_waiting, self._writer)
             tx = SqliteTx(self._writer)
             tx.one_statement = one_statement
             try:
@@ -162,10 +199,12 @@ class SqliteBackend:
             self._commits = CHECKPOINT_EVERY // 2
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        return next(iter(_fetch(self._reader, to_sqlite(sql), params)), None)
+        return next(iter(await self.fetchall(sql, params)), None)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return _fetch(self._reader, to_sqlite(sql), params)
+        # One trip to the reader's thread: the statement runs to its end there (no read transaction left
+        # open, so the next read sees the newest commit).
+        return list(await self._reader.execute_fetchall(to_sqlite(sql), params))
 
     # ------------------------------------------------------------- migrations
 
