@@ -33,7 +33,7 @@ from cogs.presenter import RENDER_POOL
 from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
-from data.store import Store
+from data.store import COMMAND_TIMEOUT, Store
 from engines.bots import BOT_LEVELS
 from host import TableService
 from host.clock import Scheduler
@@ -61,6 +61,8 @@ class Settings:
     #: SHARD_COUNT and SHARD_IDS: this process runs those shards (an AutoShardedBot) and serves
     #: their guilds; None (the default) runs one unsharded bot that serves every guild.
     shards: Shards | None = None
+    #: DATABASE_COMMAND_TIMEOUT: seconds PostgreSQL may take for one statement before it is given up.
+    database_command_timeout: float = COMMAND_TIMEOUT
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -76,6 +78,7 @@ class Settings:
             sandbox_port=int(port) if port.isdigit() else None,
             bot_level=level if (level := os.environ.get("BOT_LEVEL", "").strip().lower()) in BOT_LEVELS else "normal",
             shards=Shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
+            database_command_timeout=float(os.environ.get("DATABASE_COMMAND_TIMEOUT", "").strip() or COMMAND_TIMEOUT),
         )
 
 
@@ -118,7 +121,8 @@ class DeckhandBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         # Every stored time comes from Discord's clock, which SimCord's virtual clock moves in tests.
-        self.store = await Store.connect(self.settings.database_url or self.settings.database_path, discord_now)
+        self.store = await Store.connect(self.settings.database_url or self.settings.database_path, discord_now,
+                                         command_timeout=self.settings.database_command_timeout)
         self.server_settings = ServerSettings(self.store, self.settings.bot_delay, self.settings.bot_level)
         self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
         self.tables.delay_for = self.server_settings.cached_delay

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 import platform
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -30,6 +32,37 @@ def percentile(values: Sequence[float], p: float) -> float:
 
 def median(values: Sequence[float]) -> float:
     return percentile(values, 50)
+
+
+def process_tree_cpu() -> tuple[float, float]:
+    """CPU seconds so far of this process (all threads) and of its live child processes (the render and
+    bot workers), from ``/proc`` on Linux; (this process, 0.0) elsewhere."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    children = 0.0
+    try:
+        pids = os.listdir("/proc")
+    except OSError:
+        return time.process_time(), 0.0
+    me = os.getpid()
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for pid in pids:
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(pid)] = int(fields[1])
+        cpu[int(pid)] = (int(fields[11]) + int(fields[12])) / ticks
+    for pid in cpu:
+        ancestor = parents.get(pid)
+        while ancestor not in (None, 0, 1, me):
+            ancestor = parents.get(ancestor)
+        if ancestor == me:
+            children += cpu[pid]
+    return time.process_time(), children
 
 
 def verdict(ok: bool) -> str:

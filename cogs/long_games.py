@@ -193,18 +193,21 @@ async def history_table(cog: GameCog, interaction: discord.Interaction, table: i
 
 async def game_log(cog: GameCog, interaction: discord.Interaction, table: int | None) -> None:
     record = await history_table(cog, interaction, table)
-    actions = await cog.tables.store.tables.actions(record.id)
     engine = get_engine(record.game)
     lines = [f"{engine.title}, table #{record.id} ({record.status}), seats: "
              + ", ".join(f"{s.position + 1}. {s.name}" for s in record.seats), ""]
-    for a in actions:
-        # A text file is read outside Discord, so a plain UTC time, not a Discord timestamp.
-        stamp = datetime.fromtimestamp(a.at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
-        lines.append(f"{a.version:>4}  {stamp} UTC  {a.label.replace('**', '')}")
-        lines.extend(f"            {e.replace('**', '')}" for e in a.events)
+    moves = 0
+    # A page at a time: a long game's log is never read or formatted in one hold of the event loop.
+    async for page in cog.tables.store.tables.action_pages(record.id):
+        moves += len(page)
+        for a in page:
+            # A text file is read outside Discord, so a plain UTC time, not a Discord timestamp.
+            stamp = datetime.fromtimestamp(a.at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
+            lines.append(f"{a.version:>4}  {stamp} UTC  {a.label.replace('**', '')}")
+            lines.extend(f"            {e.replace('**', '')}" for e in a.events)
     data = "\n".join(lines).encode()
     file = discord.File(io.BytesIO(data), filename=f"table-{record.id}-log.txt")
-    await interaction.response.send_message(f"The move list of table #{record.id} ({len(actions)} moves), "
+    await interaction.response.send_message(f"The move list of table #{record.id} ({moves} moves), "
                                             "public labels only.", file=file, ephemeral=True)
 
 

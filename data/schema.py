@@ -199,6 +199,15 @@ MIGRATIONS: list[str] = [
     );
     CREATE UNIQUE INDEX rated_once ON rated_tables (table_id);
     """,
+    # 5: reads that named a channel or a tournament scanned every row: the newest table or tournament of a
+    # channel (``latest_table``, ``latest_tournament``: the partial unique indexes hold active ones only),
+    # a tournament's entrants, and the tables a server's game rated in order.
+    """
+    CREATE INDEX tables_by_channel ON game_tables (channel_id, id);
+    CREATE INDEX tournaments_by_channel ON tournaments (channel_id, id);
+    CREATE INDEX entrants_by_tournament ON entrants (tournament_id, id);
+    CREATE INDEX rated_by_game ON rated_tables (guild_id, game, id);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -37,8 +37,12 @@ from data.tables import (
 from data.timers import TimerStore
 from data.tournaments import TournamentStore
 
-__all__ = ["ACTIVE", "FORFEITED", "PLAYER", "STAND_IN", "ActionRecord", "ChannelBusy", "IntegrityError",
-           "SeatEvent", "SeatRecord", "StaleVersion", "Store", "TableRecord", "Tx", "TxClosed", "Written"]
+#: Seconds one PostgreSQL statement may take (asyncpg's ``command_timeout``; DATABASE_COMMAND_TIMEOUT).
+COMMAND_TIMEOUT = 10.0
+
+__all__ = ["ACTIVE", "COMMAND_TIMEOUT", "FORFEITED", "PLAYER", "STAND_IN", "ActionRecord", "ChannelBusy",
+           "IntegrityError", "SeatEvent", "SeatRecord", "StaleVersion", "Store", "TableRecord", "Tx", "TxClosed",
+           "Written"]
 
 
 class Store:
@@ -84,13 +88,16 @@ class Store:
         return await cls._started(await SqliteBackend.open(path), now)
 
     @classmethod
-    async def connect(cls, target: str, now: Callable[[], float] = time.time) -> Store:
-        """The store at ``target``: ``postgresql://…`` (or ``postgres://…``), ``sqlite:PATH`` or a file path."""
+    async def connect(cls, target: str, now: Callable[[], float] = time.time, *,
+                      command_timeout: float = COMMAND_TIMEOUT) -> Store:
+        """The store at ``target``: ``postgresql://…`` (or ``postgres://…``), ``sqlite:PATH`` or a file path.
+
+        ``command_timeout``: on PostgreSQL, seconds one statement may take before it fails (TimeoutError)."""
         if target.startswith(("postgresql://", "postgres://")):
             # Imported here so that a SQLite-only set-up never loads asyncpg.
             from data.backends.postgres import PostgresBackend
 
-            return await cls._started(await PostgresBackend.open(target), now)
+            return await cls._started(await PostgresBackend.open(target, command_timeout=command_timeout), now)
         return await cls.open(target.removeprefix("sqlite:"), now)
 
     @classmethod

@@ -25,6 +25,8 @@ from data.tournaments import record_tournament_result
 ACTIVE = ("lobby", "playing")
 #: Table and user ids are Discord snowflakes or row ids: both fit a signed 64-bit integer.
 MAX_ID = 2**63 - 1
+#: The newest table of a channel: served by the ``tables_by_channel`` index (migration 5).
+LATEST_TABLE = "SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
 #: ``commit_action`` as one statement, for a backend that runs a lone statement as its own transaction
 #: (PostgreSQL): the log row is written only if the version check's UPDATE moved the table.
 _COMMIT_MOVE = (
@@ -205,8 +207,7 @@ class TableStore:
 
     async def latest_table(self, channel_id: int) -> TableRecord | None:
         """The newest table of a channel or thread, finished or not."""
-        row = await self._db.one("SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                                 (channel_id,))
+        row = await self._db.one(LATEST_TABLE, (channel_id,))
         return None if row is None else await self._with_seats(row)
 
     async def _with_seats(self, row: Row) -> TableRecord:

@@ -100,12 +100,17 @@ class PostgresBackend:
         self._closed = False
 
     @classmethod
-    async def open(cls, url: str, *, writers: int = WRITERS, readers: int = READERS) -> PostgresBackend:
+    async def open(cls, url: str, *, writers: int = WRITERS, readers: int = READERS,
+                   command_timeout: float | None = None) -> PostgresBackend:
+        """``command_timeout``: seconds one statement may take before asyncpg gives it up (TimeoutError),
+        so a stuck server fails the command that met it instead of holding it for ever."""
         # Settings in the URL's query (e.g. ?search_path=…) reach the server as well; these are added to them.
         writer = await asyncpg.create_pool(url, min_size=1, max_size=writers, reset=_keep, **_KEEP_OPEN,
+                                           command_timeout=command_timeout,
                                            server_settings={"application_name": "deckhand"})
         try:
             reader = await asyncpg.create_pool(url, min_size=1, max_size=readers, reset=_keep, **_KEEP_OPEN,
+                                               command_timeout=command_timeout,
                                                server_settings={"application_name": "deckhand-read",
                                                                 "default_transaction_read_only": "on"})
         except BaseException:

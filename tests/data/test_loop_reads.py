@@ -1,0 +1,94 @@
+"""Nothing long on the event loop: indexed reads, reads in aiosqlite's thread, short waits for outside locks."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from contextlib import closing
+from typing import Any
+
+import pytest
+
+from bench.loop_lag import LoopLag
+from data.backends import sqlite as backend_module
+from data.store import Store
+from data.tables import LATEST_TABLE
+
+pytestmark = pytest.mark.asyncio
+
+
+def plan(path: str, sql: str, params: tuple[Any, ...]) -> str:
+    with closing(sqlite3.connect(path)) as conn:
+        return " | ".join(str(row[-1]) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+
+
+async def test_latest_table_is_served_by_an_index_on_the_channel(tmp_path: Any) -> None:
+    path = str(tmp_path / "deckhand.sqlite3")
+    store = await Store.open(path)
+    try:
+        for i in range(3):
+            await store.tables.create_table(guild_id=1, channel_id=5, game="do_over", options={}, seed=i,
+                                            host_id=1, host_name="a")
+            await store.tables.close_table(i + 1, 0)
+        assert (await store.tables.latest_table(5)).id == 3  # type: ignore[union-attr]
+    finally:
+        await store.close()
+    found = plan(path, LATEST_TABLE, (5,))
+    assert "tables_by_channel" in found, found
+    assert "SCAN" not in found and "TEMP B-TREE" not in found, found
+
+
+async def test_the_newest_tournament_and_the_entrants_are_read_by_index(tmp_path: Any) -> None:
+    path = str(tmp_path / "deckhand.sqlite3")
+    await (await Store.open(path)).close()
+    for sql, index in (("SELECT * FROM tournaments WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                        "tournaments_by_channel"),
+                       ("SELECT * FROM entrants WHERE tournament_id = ? ORDER BY id", "entrants_by_tournament")):
+        found = plan(path, sql, (1,))
+        assert index in found and "SCAN" not in found, found
+
+
+async def test_reads_run_off_the_loops_thread(tmp_path: Any) -> None:
+    store = await Store.open(str(tmp_path / "deckhand.sqlite3"))
+    threads: list[int] = []
+    try:
+        reader: Any = store._backend._reader  # type: ignore[attr-defined]
+        await reader.create_function("which_thread", 0, lambda: threads.append(threading.get_ident()) or 1)
+        await store.db.one("SELECT which_thread()")
+    finally:
+        await store.close()
+    assert threads and threads[0] != threading.get_ident()
+
+
+async def test_the_loop_waits_at_most_100_ms_for_an_outside_lock_and_the_write_goes_through(tmp_path: Any) -> None:
+    """A backup or the sqlite3 shell holding the write lock for 0.6 s: the write waits for it off the loop."""
+    path = str(tmp_path / "deckhand.sqlite3")
+    store = await Store.open(path)
+    assert backend_module.LOOP_BUSY_MS <= 100
+    writer: Any = store._backend._writer  # type: ignore[attr-defined]
+    assert writer.execute("PRAGMA busy_timeout").fetchone()[0] <= 100
+    held, release = threading.Event(), threading.Event()
+
+    def outside() -> None:
+        with closing(sqlite3.connect(path, isolation_level=None)) as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            held.set()
+            release.wait(5)
+            time.sleep(0.6)
+            conn.execute("COMMIT")
+
+    thread = threading.Thread(target=outside)
+    thread.start()
+    try:
+        held.wait(5)
+        release.set()
+        async with LoopLag() as lag:
+            await store.settings.set_guild_setting(1, "turn_time", "1d", 7)
+        assert await store.settings.guild_settings(1) == {"turn_time": "1d"}
+        assert lag.worst_ms < 150, f"the loop was held {lag.worst_ms:.0f} ms by a lock outside the bot"
+        assert lag.samples > 10, "the loop ran on while the write waited"
+    finally:
+        release.set()
+        thread.join()
+        await store.close()
