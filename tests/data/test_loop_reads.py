@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 import time
@@ -12,6 +13,7 @@ import pytest
 
 from bench.loop_lag import LoopLag
 from data.backends import sqlite as backend_module
+from data.database import Turns
 from data.store import Store
 from data.tables import LATEST_TABLE
 
@@ -92,3 +94,34 @@ async def test_the_loop_waits_at_most_100_ms_for_an_outside_lock_and_the_write_g
         release.set()
         thread.join()
         await store.close()
+
+
+async def test_a_store_call_after_a_long_turn_of_the_loop_waits_for_the_next_turn() -> None:
+    """Many coroutines ready at once each do a slice of work then call the store: once the loop's turn
+    has run ``TURN`` seconds, the rest go on in later turns, and a timer due meanwhile fires between."""
+    turns = Turns(turn=0.004)
+    order: list[str] = []
+
+    async def caller(name: str) -> None:
+        await turns.take()
+        time.sleep(0.002)  # a slice of work on the loop (an engine's move, say)
+        order.append(name)
+
+    async def timer() -> None:
+        await asyncio.sleep(0)
+        order.append("timer")
+
+    # The timer's coroutine and ten callers are ready in the same turn, the timer's second step comes
+    # after that turn: without turns, all ten callers run before it.
+    timer_task = asyncio.create_task(timer())
+    await asyncio.gather(*(caller(f"c{i}") for i in range(10)), timer_task)
+    assert order.index("timer") < 6, order
+
+
+async def test_a_turn_ends_with_the_loops_turn() -> None:
+    turns = Turns(turn=10.0)
+    await turns.take()
+    assert turns._since is not None
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert turns._since is None, "the next turn of the loop starts a fresh turn"
