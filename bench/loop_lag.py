@@ -78,10 +78,14 @@ class LoopLag:
     def within_budget(self) -> bool:
         return self.worst_ms <= WORST_BUDGET_MS and self.p99_ms <= P99_BUDGET_MS
 
-    def line(self, what: str = "event loop held") -> str:
-        return (f"{what} (a 1 ms timer's lateness, {self.samples} samples): median {self.median_ms:.1f} ms, "
-                f"p99 {self.p99_ms:.1f} ms, worst {self.worst_ms:.1f} ms (budget p99 ≤ {P99_BUDGET_MS:g} ms, "
-                f"worst ≤ {WORST_BUDGET_MS:g} ms)  {verdict(self.within_budget)}")
+    def line(self, what: str = "event loop held", budgeted: bool = True) -> str:
+        """The figures in one line; with ``budgeted``, against the budget with a verdict, else "(info)"."""
+        figures = (f"{what} (a 1 ms timer's lateness, {self.samples} samples): median {self.median_ms:.1f} ms, "
+                   f"p99 {self.p99_ms:.1f} ms, worst {self.worst_ms:.1f} ms")
+        if not budgeted:
+            return f"{figures} (info)"
+        return (f"{figures} (budget p99 ≤ {P99_BUDGET_MS:g} ms, worst ≤ {WORST_BUDGET_MS:g} ms)  "
+                f"{verdict(self.within_budget)}")
 
 
 async def fill_log(store: Any, table_id: int, moves: int) -> None:

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._common import finish, header, median, percentile, verdict
+from bench.loop_lag import LoopLag
 from bench.store import PG_SERVER, _admin, _database
 
 READY_BUDGET_S = 2.0
@@ -185,6 +186,8 @@ async def clicks_child(target: str, clicks: int, seed: int) -> dict[str, Any]:
         bot.tables._records.clear()  # every click below meets a cold table, read from the database
         bot.tables._states.clear()
         started = time.perf_counter()
+        lag = LoopLag()
+        await lag.__aenter__()
         for n, channel in enumerate(channels):
             message = latest_table_message(channel)
             member = by_id[seats_to_act(message)[0]]
@@ -206,8 +209,9 @@ async def clicks_child(target: str, clicks: int, seed: int) -> dict[str, Any]:
                     move_ms.append(ACKS.since(mark, t))
                 break
         wall = time.perf_counter() - started
+        await lag.__aexit__(None, None, None)
         await bot.close()
-    return {"panel": panel_ms, "move": move_ms, "wall": wall}
+    return {"panel": panel_ms, "move": move_ms, "wall": wall, "lags": lag.lags}
 
 
 # ------------------------------------------------------------------------ the bench
@@ -299,6 +303,9 @@ async def bench_backend(backend: str, server: str, tables: int, stored: int, cli
                   f"(budget p99 < {CLICK_BUDGET_MS:g} ms)  {verdict(ok)}")
             if not ok:
                 failures.append(f"{label} {name} p99 {p99:.1f} ms")
+        lag = LoopLag()
+        lag.lags = run["lags"]
+        print("   " + lag.line("event loop held during the clicks", budgeted=False))
         print(f"   filling took {filled:.0f} s in all; the {clicks} click pairs {run['wall']:.1f} s of wall time"
               " (SimCord settles each click, and the move's table message is drawn after the acknowledgement).")
     finally:

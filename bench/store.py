@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from bench._common import finish, header, median, percentile, verdict
+from bench.loop_lag import LoopLag
 from data.store import Store
 from engines.bots import RandomBot
 from host import TableService
@@ -127,7 +128,7 @@ async def raw_commits(tables: TableService, count: int, guild: int = 1) -> tuple
 async def breakdown(tables: TableService, count: int) -> tuple[float, float, float]:
     """A separate, instrumented run of the act path: SQL statements per action and the share of
     time spent awaiting the store (``get_table`` and ``commit_action``) versus everything else."""
-    store = tables.store
+    store = tables.store.tables
     statements = 0
 
     def trace(_sql: str) -> None:
@@ -148,15 +149,16 @@ async def breakdown(tables: TableService, count: int) -> tuple[float, float, flo
 
     for name, fn in originals.items():
         setattr(store, name, timed(fn))
-    backend = store._backend
-    for connection in (backend._writer, backend._reader):  # type: ignore[attr-defined] # counts on both
-        connection.set_trace_callback(trace)
+    backend: Any = tables.store._backend
+    # Counts on both connections (the reader is aiosqlite's: its callback is set in its thread).
+    backend._writer.set_trace_callback(trace)
+    await backend._reader.set_trace_callback(trace)
     try:
         times, _ = await human_path(tables, count)
         opening = statements  # includes opening the tables; subtract it below
     finally:
-        for connection in (backend._writer, backend._reader):  # type: ignore[attr-defined]
-            connection.set_trace_callback(None)
+        backend._writer.set_trace_callback(None)
+        await backend._reader.set_trace_callback(None)
         for name in originals:
             delattr(store, name)  # back to the class methods
     total = sum(times)
@@ -186,7 +188,8 @@ async def bench_sqlite(count: int, failures: list[str]) -> None:
             print()
             print(f"{'path':<34}{'actions':>7}{'actions/s':>11} | {'ms med':>7}{'p99':>7}{'max':>7} | "
                   f"{'budget':>8}  result")
-            human, used = await human_path(tables, count)
+            async with LoopLag() as lag:
+                human, used = await human_path(tables, count)
             rate, text = line("TableService.act (4 humans)", human)
             print(text)
             if rate < BUDGET:
@@ -205,13 +208,14 @@ async def bench_sqlite(count: int, failures: list[str]) -> None:
             size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
         finally:
             await store.close()
+        print("   " + lag.line("event loop held during the act run", budgeted=False))
     print()
     print("   actions/s = committed actions per second of time spent inside the call (one SQLite")
     print("   transaction each); ms = latency of one call (median / 99th percentile / max).")
     print("   TableService.act: lock + load table + legality check + engine apply + dump + commit + reload;")
-    print(f"   Instrumented act run: ~{per_action:.1f} SQL statements per action (each a call on the"
-          f" event loop's thread); {store_share:.0%} of the {mean_s * 1000:.2f} ms mean is spent awaiting"
-          " Store.get_table/commit_action.")
+    print(f"   Instrumented act run: ~{per_action:.1f} SQL statements per action (writes a call on the"
+          f" event loop's thread, reads in aiosqlite's); {store_share:.0%} of the {mean_s * 1000:.2f} ms mean is"
+          " spent awaiting store.tables.get_table/commit_action.")
     print(f"   {used} tables played. Raw commits used a {snap}-byte mid-game snapshot. DB + WAL at the end: "
           f"{size / 1024 / 1024:.1f} MiB.")
 
@@ -310,8 +314,10 @@ async def bench_postgres(server: str, count: int, failures: list[str]) -> None:
         per = max(count // PG_WRITERS, 50)
         rate, times = await writers(url, 1, per)
         print(pg_line("TableService.act, 1 writer", rate, times, False))
-        rate, times = await writers(url, PG_WRITERS, per)
+        async with LoopLag() as lag:
+            rate, times = await writers(url, PG_WRITERS, per)
         print(pg_line(f"TableService.act, {PG_WRITERS} writers (4 guilds)", rate, times, True))
+        print("   " + lag.line(f"event loop held during act with {PG_WRITERS} writers", budgeted=False))
         if rate < BUDGET:
             failures.append(f"PostgreSQL TableService.act x{PG_WRITERS} {rate:.0f}/s")
         rate, times = await writers(url, PG_WRITERS, per, raw=True)

@@ -23,7 +23,7 @@ from data.backends.base import Backend, Row, Tx
 #: reads, so a read that grows with a game (a log of 20,000 moves) never holds the loop for long.
 PAGE = 250
 #: Seconds of work one turn of the event loop runs between store calls before the next caller waits a turn.
-TURN = 0.004
+TURN = 0.002
 
 
 class Turns:
@@ -31,11 +31,11 @@ class Turns:
 
     When many interactions arrive together (a burst of moves at many tables), each one's coroutine is
     ready at once, and the event loop runs every ready coroutine before it looks at its timers and
-    sockets again: 56 moves of a few milliseconds each held it for over 100 ms, during which no other
-    click, heartbeat or timer was served. Every store call first takes a turn here: once the current turn
-    of the loop has run ``TURN`` seconds of work, a caller yields (``sleep(0)``) and goes on in the next
-    turn, after the timers and sockets due meanwhile. Nothing waits longer than it must: the work is the
-    same, only spread over more turns.
+    sockets again: a burst held it for as long as all its moves' work together (bench/README.md, burst),
+    and no other click, heartbeat or timer was served meanwhile. Every store call first takes a turn here:
+    once the current turn of the loop has run ``TURN`` seconds of work, a caller yields (``sleep(0)``) and
+    goes on in the next turn, after the timers and sockets due meanwhile. Nothing waits longer than it
+    must: the work is the same, only spread over more turns.
     """
 
     def __init__(self, turn: float = TURN) -> None:

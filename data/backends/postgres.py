@@ -86,7 +86,7 @@ class PostgresTx(Tx):
 
 #: The pools are small and busy for the bot's whole life: an idle connection or a cached prepared statement
 #: is kept rather than expired, and so asyncpg sets no timer for it each time a connection goes back to its
-#: pool or a statement is first prepared (in a burst, hundreds of timers that each cost the loop work).
+#: pool or a statement is first prepared (in a burst, a timer per query, each costing the loop work).
 _KEEP_OPEN: dict[str, float] = {"max_inactive_connection_lifetime": 0, "max_cached_statement_lifetime": 0}
 
 
