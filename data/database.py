@@ -90,8 +90,9 @@ class Database:
 
     async def pages(self, sql: str, params: Sequence[Any], key: str, after: Any,
                     size: int = PAGE) -> AsyncIterator[list[Row]]:
-        """The rows of ``sql`` a page at a time, by keyset: ``sql`` has a ``{key} > ?`` condition as its
-        last parameter's place and ``ORDER BY {key} LIMIT ?`` left off, both added here.
+        """The rows of ``sql`` (a SELECT with a WHERE clause) a page of ``size`` at a time, in the order of
+        the unique column ``key``, starting after the value ``after``: ``AND {key} > ? ORDER BY {key} LIMIT ?``
+        is added here, and each page starts where the last one ended.
 
         Each page is one short read, so neither the database nor the caller's work on a page holds the
         event loop for the whole answer."""

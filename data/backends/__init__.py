@@ -1,4 +1,5 @@
-"""The store's two backends: SQLite (standard library sqlite3, the default) and PostgreSQL (asyncpg, DATABASE_URL).
+"""The store's two backends: SQLite (sqlite3 for writes, aiosqlite for reads; the default) and PostgreSQL (asyncpg,
+DATABASE_URL).
 
-Only ``data.store`` imports these modules; nothing above ``data/`` may.
+Only ``data/`` imports these modules (``data.store`` picks the backend); nothing above ``data/`` may.
 """
