@@ -27,6 +27,9 @@ MANAGER = "alice"
 HOME = "games"
 #: How often the follower looks for news from the bot (seconds); a message shows within twice this.
 FOLLOW_SECONDS = 0.5
+#: Looks to wait after ``/sandbox go`` before moving: the browser fetches the command's result within a look
+#: or two, and a view that moved before that reports the command as "not completed".
+GRACE_LOOKS = 2
 
 WELCOME = (
     "👋 **Welcome to the Deckhand sandbox.** Type `/game new` to open a table, `/game join` to sit down and "
@@ -69,10 +72,13 @@ class Follower:
         self.preview = preview
         self.places = places
         self.requested: int | None = None
-        self._seen = -1
+        self._shown = -1
+        self._grace = 0
+        preview._publish = self._count_shown(preview._publish)
 
     def request(self, channel_id: int) -> None:
         self.requested = channel_id
+        self._grace = GRACE_LOOKS
 
     async def run(self) -> None:
         while True:
@@ -83,16 +89,24 @@ class Follower:
     async def look(self) -> None:
         target = self.requested
         if target is not None:
+            if self.preview._active_action is not None or self._grace > 0:
+                self._grace -= self.preview._active_action is None
+                return
             place = self.places.find(target)
             if place is not None:
                 self.move_to(place)  # raises while a click is being handled: the request waits for the next look
             self.requested = None
-            self._seen = len(self.env.http_requests)
-            return
-        seen = len(self.env.http_requests)
-        if seen != self._seen:
+        elif len(self.env.http_requests) != self._shown:
+            # Only news the view has not shown yet is worth a republish: each one makes the browser's next
+            # revision-bound step (an autocomplete being typed) start again.
             await self.preview.refresh()
-            self._seen = seen
+
+    def _count_shown(self, publish: Callable[..., None]) -> Callable[..., None]:
+        """``publish``, noting how much the bot had sent when the view was last published (by anyone)."""
+        def published(*args: Any, **kwargs: Any) -> None:
+            publish(*args, **kwargs)
+            self._shown = len(self.env.http_requests)
+        return published
 
     def move_to(self, place: Any) -> None:
         """Present ``place`` in every open page of the preview, at its latest messages.

@@ -98,6 +98,10 @@ import bot as deckhand
 
 class Preview:
     url = "http://sandbox.invalid/"
+    _pages = {}
+    _active_action = None
+    def _publish(self, page, **kwargs):
+        return None
     async def wait_closed(self):  # the browser closes at once: the sandbox stops
         return None
 
