@@ -34,8 +34,9 @@ class Turns:
     sockets again: a burst held it for as long as all its moves' work together (bench/README.md, burst),
     and no other click, heartbeat or timer was served meanwhile. Every store call first takes a turn here:
     once the current turn of the loop has run ``TURN`` seconds of work, a caller yields (``sleep(0)``) and
-    goes on in the next turn, after the timers and sockets due meanwhile. Nothing waits longer than it
-    must: the work is the same, only spread over more turns.
+    goes on in the next turn, after the timers and sockets due meanwhile; so does a caller whose answer
+    arrives when the turn is over (on PostgreSQL many answers arrive in one turn). Nothing waits longer
+    than it must: the work is the same, only spread over more turns.
     """
 
     def __init__(self, turn: float = TURN) -> None:
@@ -75,6 +76,7 @@ class Database:
         await self.turns.take()  # before the write lock: no one waits for a lock held by a waiting turn
         async with self.backend.transaction(one_statement) as tx:
             yield tx
+        await self.turns.take()  # the caller's work after the commit waits its turn too
 
     @property
     def one_statement_transactions(self) -> bool:
@@ -82,11 +84,15 @@ class Database:
 
     async def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         await self.turns.take()
-        return await self.backend.fetchone(sql, params)
+        row = await self.backend.fetchone(sql, params)
+        await self.turns.take()  # answers arriving together: the callers' work goes on over several turns
+        return row
 
     async def all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         await self.turns.take()
-        return await self.backend.fetchall(sql, params)
+        rows = await self.backend.fetchall(sql, params)
+        await self.turns.take()
+        return rows
 
     async def pages(self, sql: str, params: Sequence[Any], key: str, after: Any,
                     size: int = PAGE) -> AsyncIterator[list[Row]]:
@@ -97,8 +103,7 @@ class Database:
         Each page is one short read, so neither the database nor the caller's work on a page holds the
         event loop for the whole answer."""
         while True:
-            await self.turns.take()
-            rows = await self.backend.fetchall(f"{sql} AND {key} > ? ORDER BY {key} LIMIT ?", (*params, after, size))
+            rows = await self.all(f"{sql} AND {key} > ? ORDER BY {key} LIMIT ?", (*params, after, size))
             if not rows:
                 return
             yield rows
