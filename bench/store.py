@@ -120,7 +120,7 @@ async def raw_commits(tables: TableService, count: int, guild: int = 1) -> tuple
     for _ in range(count):
         t = time.perf_counter()
         version = await tables.store.tables.commit_action(table.id, version, 0, "play:7", "**player0** plays 7",
-                                                   [], snapshot)
+                                                          [], snapshot)
         times.append(time.perf_counter() - t)
     return times, len(snapshot)
 

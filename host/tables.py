@@ -210,9 +210,10 @@ class TableService(LongGames):
         merged = self.check_new(game_id, options)
         try:
             table = await self.store.tables.create_table(guild_id=guild_id, channel_id=channel_id, game=game_id,
-                                                  options=merged, seed=self._new_seed(), host_id=user_id,
-                                                  host_name=user_name, turn_time=turn_time, on_timeout=on_timeout,
-                                                  parent_id=parent_id, lobby_timeout=lobby_timeout)
+                                                         options=merged, seed=self._new_seed(), host_id=user_id,
+                                                         host_name=user_name, turn_time=turn_time,
+                                                         on_timeout=on_timeout, parent_id=parent_id,
+                                                         lobby_timeout=lobby_timeout)
         except ChannelBusy:
             busy = await self.store.tables.active_table(channel_id)
             where = "" if busy is None else f" ({self.engine_of(busy).title}, table #{busy.id}, {busy.status})"
@@ -508,8 +509,8 @@ class TableService(LongGames):
                            self.delay_for(table.guild_id), over=over)
         try:
             version = await self.store.tables.commit_action(table.id, table.version, seat, action, line, events,
-                                                     snapshot, results, timers, seats, seat_events or (),
-                                                     rating=rating)
+                                                            snapshot, results, timers, seats, seat_events or (),
+                                                            rating=rating)
         except StaleVersion:
             await self.reload(table.id)
             raise StaleClick(table.id) from None

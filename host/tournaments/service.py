@@ -234,7 +234,7 @@ class TournamentService:
                 record = await self.get(tournament_id)
                 with _lost_race():
                     await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=None,
-                                                 name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
+                                                             name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
             return await self.state(tournament_id)
 
     async def open_checkin(self, tournament_id: int, user_id: int, is_manager: bool) -> TournamentState:
@@ -348,7 +348,7 @@ class TournamentService:
                         done.append(Advance(tournament_id, current.number, champion=champion))
                         return done
                     await self.store.tournaments.advance_tournament(tournament_id, current.number, cut_seeds=step.seeds,
-                                                        next_round=self._plan(state.record, step))
+                                                                    next_round=self._plan(state.record, step))
                 except TournamentChanged:
                     return done  # another change finished this round first
                 done.append(Advance(tournament_id, current.number, new_round=step.round.number))

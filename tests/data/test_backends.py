@@ -32,7 +32,7 @@ async def test_snowflake_ids_round_trip(store: Store) -> None:
 
 async def test_new_tables_get_increasing_ids(store: Store) -> None:
     ids = [(await store.tables.create_table(guild_id=1, channel_id=c, game="do_over", options={}, seed=1, host_id=1,
-                                     host_name="a")).id for c in (1, 2, 3)]
+                                            host_name="a")).id for c in (1, 2, 3)]
     assert ids == [1, 2, 3]
 
 
