@@ -150,15 +150,14 @@ async def breakdown(tables: TableService, count: int) -> tuple[float, float, flo
     for name, fn in originals.items():
         setattr(store, name, timed(fn))
     backend: Any = tables.store._backend
-    # Counts on both connections (the reader is aiosqlite's: its callback is set in its thread).
-    backend._writer.set_trace_callback(trace)
-    await backend._reader.set_trace_callback(trace)
+    for connection in (backend._writer, backend._reader):  # counts on both
+        connection.set_trace_callback(trace)
     try:
         times, _ = await human_path(tables, count)
         opening = statements  # includes opening the tables; subtract it below
     finally:
-        backend._writer.set_trace_callback(None)
-        await backend._reader.set_trace_callback(None)
+        for connection in (backend._writer, backend._reader):
+            connection.set_trace_callback(None)
         for name in originals:
             delattr(store, name)  # back to the class methods
     total = sum(times)
@@ -214,7 +213,7 @@ async def bench_sqlite(count: int, failures: list[str]) -> None:
     print("   transaction each); ms = latency of one call (median / 99th percentile / max).")
     print("   TableService.act: lock + load table + legality check + engine apply + dump + commit + reload;")
     print(f"   Instrumented act run: ~{per_action:.1f} SQL statements per action (writes a call on the"
-          f" event loop's thread, reads in aiosqlite's); {store_share:.0%} of the {mean_s * 1000:.2f} ms mean is"
+          f" event loop's thread, reads in the reader thread); {store_share:.0%} of the {mean_s * 1000:.2f} ms mean is"
           " spent awaiting store.tables.get_table/commit_action.")
     print(f"   {used} tables played. Raw commits used a {snap}-byte mid-game snapshot. DB + WAL at the end: "
           f"{size / 1024 / 1024:.1f} MiB.")

@@ -1,5 +1,5 @@
 """SQLite in WAL mode: one write connection behind a lock, called on the event loop's own thread, and one
-read-only connection in aiosqlite's thread.
+read-only connection in a reader thread of its own.
 
 Writes are short transactions on indexed rows (WAL, ``synchronous=NORMAL``: a commit writes the log and
 does not wait for the disk), so they run inline: handed to a thread, each statement would cost a round
@@ -7,9 +7,13 @@ trip through the event loop, and the write lock, held across those trips, would 
 writes behind each other's (bench/README.md has the figures). Called inline, a transaction holds the
 lock only for its own work.
 
-Reads can grow with a game or a server (a game's log, lists over many tables), so they all run in
-aiosqlite's thread, on a read-only connection: the event loop goes on while one runs. In WAL mode that
-connection sees exactly what has been committed, never another coroutine's half-done transaction.
+Reads can grow with a game or a server (a game's log, lists over many tables), so they all run in the
+reader thread, on a read-only connection: the event loop goes on while one runs. In WAL mode that
+connection sees exactly what has been committed, never another coroutine's half-done transaction. The
+thread is a one-worker executor of the event loop's (``run_in_executor``), which is what aiosqlite does
+with a thread of its own; aiosqlite's answers, though, come back through futures that the loop's tools
+cannot tell from a wait for ever (SimCord's settlement took them for stuck work and the sandbox stalled),
+while executor work is known to them.
 
 Nothing on the loop's thread waits long for a lock held outside the bot (a backup, the ``sqlite3``
 shell): the write connection's ``busy_timeout`` is ``LOOP_BUSY_MS``; when it runs out, the transaction's
@@ -32,11 +36,10 @@ import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, closing
 from typing import Any
 from urllib.parse import quote
-
-import aiosqlite
 
 from data.backends.base import SCHEMA_VERSION_TABLE, IntegrityError, Row, Tx, TxClosed, Written
 from data.sql import split_statements, to_sqlite
@@ -69,6 +72,13 @@ def _connect(target: str, *, uri: bool = False) -> sqlite3.Connection:
     conn = sqlite3.connect(target, isolation_level=None, uri=uri, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _open_reader(path: str) -> sqlite3.Connection:
+    """The read-only connection (the reader thread runs this): it may wait for a lock, off the loop."""
+    reader = _connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+    _fetch(reader, f"PRAGMA busy_timeout={BUSY_MS}", ())
+    return reader
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
@@ -114,9 +124,12 @@ class SqliteTx(Tx):
 class SqliteBackend:
     name = "sqlite"
 
-    def __init__(self, writer: sqlite3.Connection, reader: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, writer: sqlite3.Connection, reader: sqlite3.Connection, reads: ThreadPoolExecutor,
+                 path: str) -> None:
         self._writer = writer
         self._reader = reader
+        #: The reader thread: every use of ``_reader`` runs there, one at a time.
+        self._reads = reads
         self.location = path
         # One connection writes for every table; transactions must not interleave on it.
         self._tx_lock = asyncio.Lock()
@@ -133,21 +146,21 @@ class SqliteBackend:
         for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
                        f"PRAGMA busy_timeout={LOOP_BUSY_MS}", "PRAGMA wal_autocheckpoint=0"):
             _fetch(writer, pragma, ())
+        reads = ThreadPoolExecutor(1, thread_name_prefix="deckhand-sqlite-reader")
         try:
-            reader = await aiosqlite.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True,
-                                             isolation_level=None, check_same_thread=False)
-            reader.row_factory = sqlite3.Row
-            await reader.execute_fetchall(f"PRAGMA busy_timeout={BUSY_MS}")  # its own thread: it may wait
+            reader = await asyncio.get_running_loop().run_in_executor(reads, _open_reader, path)
         except BaseException:
+            reads.shutdown(wait=False)
             writer.close()
             raise
-        return cls(writer, reader, path)
+        return cls(writer, reader, reads, path)
 
     async def close(self) -> None:
         """Wait for the transaction in flight, then close both connections."""
         self._closed = True
         async with self._tx_lock:
-            await self._reader.close()
+            await asyncio.get_running_loop().run_in_executor(self._reads, self._reader.close)
+            self._reads.shutdown(wait=False)
             self._writer.close()
 
     #: Each statement is a call on this thread, not a network round trip: nothing to gain.
@@ -202,9 +215,10 @@ class SqliteBackend:
         return next(iter(await self.fetchall(sql, params)), None)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        # One trip to the reader's thread: the statement runs to its end there (no read transaction left
+        # One trip to the reader thread: the statement runs to its end there (no read transaction left
         # open, so the next read sees the newest commit).
-        return list(await self._reader.execute_fetchall(to_sqlite(sql), params))
+        return await asyncio.get_running_loop().run_in_executor(self._reads, _fetch, self._reader, to_sqlite(sql),
+                                                                params)
 
     # ------------------------------------------------------------- migrations
 

@@ -1,4 +1,4 @@
-"""Nothing long on the event loop: indexed reads, reads in aiosqlite's thread, short waits for outside locks."""
+"""Nothing long on the event loop: indexed reads, reads in the reader thread, short waits for outside locks."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ async def test_reads_run_off_the_loops_thread(tmp_path: Any) -> None:
     threads: list[int] = []
     try:
         reader: Any = store._backend._reader  # type: ignore[attr-defined]
-        await reader.create_function("which_thread", 0, lambda: threads.append(threading.get_ident()) or 1)
+        reader.create_function("which_thread", 0, lambda: threads.append(threading.get_ident()) or 1)
         await store.db.one("SELECT which_thread()")
     finally:
         await store.close()

@@ -82,8 +82,8 @@ def test_nothing_above_data_knows_the_backend() -> None:
 async def test_the_read_connection_cannot_write(store: Store) -> None:
     sql = "UPDATE game_tables SET status = 'abandoned'"
     if store._backend.name == "sqlite":
-        with pytest.raises(sqlite3.OperationalError, match="readonly"):  # the reader is aiosqlite's now
-            await store._backend._reader.execute(sql)  # type: ignore[attr-defined]
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store._backend._reader.execute(sql)  # type: ignore[attr-defined]
     else:
         import asyncpg
 
