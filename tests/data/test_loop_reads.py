@@ -125,3 +125,15 @@ async def test_a_turn_ends_with_the_loops_turn() -> None:
     await asyncio.sleep(0)
     await asyncio.sleep(0)
     assert turns._since is None, "the next turn of the loop starts a fresh turn"
+
+
+async def test_a_postgresql_statement_past_its_command_timeout_fails_instead_of_hanging(pg_target: str) -> None:
+    store = await Store.connect(pg_target, command_timeout=0.3)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(asyncio.TimeoutError):
+            await store.db.one("SELECT pg_sleep(1.5)")
+        assert time.perf_counter() - started < 1.2
+        assert await store.db.one("SELECT 1") is not None, "the store goes on"
+    finally:
+        await store.close()
