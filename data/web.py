@@ -64,6 +64,10 @@ class WebStore:
         row = await self._one("SELECT public FROM web_channels WHERE channel_id = ?", (channel_id,))
         return None if row is None else bool(row[0])
 
+    async def channel_facts(self) -> dict[int, bool]:
+        """Every recorded channel: whether @everyone can view it."""
+        return {int(r[0]): bool(r[1]) for r in await self._all("SELECT channel_id, public FROM web_channels")}
+
     async def public_channels(self, guild_id: int) -> set[int]:
         rows = await self._all("SELECT channel_id FROM web_channels WHERE guild_id = ? AND public = 1", (guild_id,))
         return {int(r[0]) for r in rows}

@@ -22,7 +22,7 @@ TABLE_POST_LATENCY = Histogram("deckhand_table_post_seconds", "Time to post or e
                                buckets=LATENCY_BUCKETS)
 TIMERS_DUE = Counter("deckhand_timers_fired_total", "Timers (deadlines, reminders, bot moves) that came due and fired")
 TIMER_LATENESS = Histogram("deckhand_timer_lateness_seconds", "How late a due timer fired", buckets=LATENCY_BUCKETS)
-MOVES = Counter("deckhand_moves_committed_total", "Moves committed to the action log", ["game"])
+MOVES = Counter("deckhand_moves_committed_total", "Moves committed to the action log")
 PICTURES = Counter("deckhand_pictures_drawn_total", "Pictures drawn (tables, hands, brackets)", ["kind"])
 PICTURE_TIME = Histogram("deckhand_picture_seconds", "Time to draw a picture", ["kind"], buckets=SHORT_BUCKETS)
 BOT_THINKING = Histogram("deckhand_bot_thinking_seconds", "Time a bot spent choosing a move", ["level"],

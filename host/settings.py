@@ -141,6 +141,10 @@ class ServerSettings:
             self._cache[guild_id] = cached
         return cached
 
+    def cached(self, guild_id: int | None) -> Settings | None:
+        """A guild's settings if read since they last changed (every guild's are read at start), else None."""
+        return self._cache.get(guild_id or 0)
+
     def cached_delay(self, guild_id: int | None) -> float:
         """The bot pace for a guild, from the cache (filled by any earlier ``get``)."""
         cached = self._cache.get(guild_id or 0)
