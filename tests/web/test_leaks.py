@@ -1,9 +1,9 @@
 """Never a hidden card: for random games of every title, at many points, every page and every export is
 searched for every card in every seat's hidden hand (as tests/render/test_alt.py searches the alt text).
 
-A card counts as hidden when some seat's own view holds it in ``hand`` and the public view nowhere shows it.
-Card kinds that the public view or a public move label shows are not searched for either (a hand may hold
-one of several identical cards, as Pedwar's maneuvers). Cards written as digits alone (Do Over's 1–11, Pedwar's maneuvers 3–5) are not searched for: move numbers,
+A card counts as hidden when some seat's own view holds it in ``hand`` and neither the public view nor a
+public move label shows its kind (a hand may hold one of several identical cards, as Pedwar's maneuvers).
+Cards written as digits alone (Do Over's 1–11, Pedwar's maneuvers 3–5) are not searched for: move numbers,
 table ids and places are digits too, so they would be found everywhere; their letter-coded neighbours are.
 """
 
@@ -65,7 +65,7 @@ async def test_no_page_or_export_shows_a_hidden_card(store: Store, game: str, pl
     g = f"/s/{GUILD}"
     checked = 0
     async with client(store) as c:
-        for _ in range(8):
+        for _ in range(12):
             for tid in (table_id, *seated):
                 table = await tables.get(tid)
                 if table.status != "playing":
@@ -90,4 +90,4 @@ async def test_no_page_or_export_shows_a_hidden_card(store: Store, game: str, pl
                         break
                     if await tables.bot_step(tid) is None:
                         break
-    assert checked >= 8
+    assert checked >= 6
