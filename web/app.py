@@ -58,7 +58,7 @@ def _page(request: web.Request, template: str, **context: Any) -> web.Response:
     html = request.app[JINJA].get_template(template).render(**context)
     return web.Response(text=html, content_type="text/html", charset="utf-8",
                         headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
-                                 "Content-Security-Policy": "default-src 'self'; img-src 'self'; "
+                                 "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                                             "style-src 'self' 'unsafe-inline'; "
                                                             "script-src 'self' 'unsafe-inline'"})
 
