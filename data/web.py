@@ -121,6 +121,16 @@ class WebStore:
         return [EntryRow(r["id"], r["name"], r["game"], r["status"], r["channel_id"],
                          str(r["entrant"]) in (r["champion"] or "").replace(",", " ").split()) for r in rows]
 
+    async def table_channels(self, table_ids: Sequence[int]) -> dict[int, int]:
+        """table id → the channel whose visibility decides whether its page is served (a thread's parent)."""
+        ids = sorted({int(t) for t in table_ids})
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._all(f"SELECT id, COALESCE(parent_id, channel_id) FROM game_tables WHERE id IN ({marks})",
+                               ids)
+        return {int(r[0]): int(r[1]) for r in rows}
+
     async def open_counts(self) -> tuple[int, int]:
         """Tables in a lobby or playing, and tournaments registering or playing, over every server."""
         tables = await self._one("SELECT COUNT(*) FROM game_tables WHERE status IN ('lobby', 'playing')")

@@ -34,8 +34,12 @@ from host.tournaments.service import FORMAT_NAMES, TournamentService
 MIN_GAMES = 5
 LEADERBOARD_ROWS = 100
 RECENT = 30
+#: The newest tables a server page looks at (lobbies, running and finished together).
+SERVER_ROWS = 150
 #: Drawn pictures kept in memory (table images per version, replay steps, brackets).
 PICTURE_CACHE = 512
+#: Tournaments whose standings are kept, each until it changes.
+EVENT_CACHE = 32
 
 Draw = Callable[..., Awaitable[bytes]]
 
@@ -220,6 +224,7 @@ class PublicSite:
         self.events = TournamentService(self.tables)
         self.draw = draw
         self._pictures: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._events: OrderedDict[tuple[int, str], tuple[Any, list[Standing]]] = OrderedDict()
 
     # ------------------------------------------------------------------ gates
 
@@ -335,7 +340,7 @@ class PublicSite:
         if not await self.pages_on(guild_id):
             return None
         public = await self.store.public_channels(guild_id)
-        rows = await self.store.recent_tables(guild_id, (*ACTIVE, "finished"), 400)
+        rows = await self.store.recent_tables(guild_id, (*ACTIVE, "finished"), SERVER_ROWS)
         lobbies, running, finished = [], [], []
         for row in rows:
             if (row["parent_id"] or row["channel_id"]) not in public:
@@ -366,17 +371,14 @@ class PublicSite:
         record = await self._tournament(guild_id, tournament_id)
         if record is None:
             return None
-        state, rows = await self.events.standings(record.id)
+        stamp = await self.store.tournament_stamp(record.id)
+        state, rows = await self._standings_at(record.id, stamp)
         names = state.names
         users = {e.id: e.user_id for e in state.entrants if not e.is_bot}
         linkable = await self._linkable(list(users.values()))
         public = await self.store.public_channels(guild_id)
-        table_channels = {p.table_id: p.table_id for p in state.places if p.table_id}
-        shown_tables: set[int] = set()
-        for table_id in table_channels:
-            t = await self.store.get_table(table_id)
-            if t is not None and (t.parent_id or t.channel_id) in public:
-                shown_tables.add(table_id)
+        channels = await self.store.table_channels([p.table_id for p in state.places if p.table_id])
+        shown_tables = {t for t, channel in channels.items() if channel in public}
         rounds = []
         for r in state.rounds:
             tables = [PairingLine(p.position, p.table_id, [[names.get(e, f"Entrant {e}") for e in side]
@@ -387,13 +389,26 @@ class PublicSite:
                                     [names.get(e, f"Entrant {e}") for e in state.round_byes(r.number)]))
         standings = [self._standing(s, names, users, linkable) for s in rows] if state.rounds else []
         champion = [names.get(e, f"Entrant {e}") for e in (record.champion or [])]
-        bracket = await self.events.bracket(record.id) is not None
-        stamp = await self.store.tournament_stamp(record.id)
+        bracket = (record.format == "single_elimination" or bool(record.cut_seeds)) and \
+            await self.events.bracket(record.id) is not None
         return TournamentPage(
             guild_id, record.id, record.name, record.game, state.title, FORMAT_NAMES.get(record.format, record.format),
             record.status, record.table_size, record.top_cut,
             [EntrantLine(e.name, e.user_id if e.user_id in linkable else None, e.is_bot, e.checked_in, e.left)
              for e in state.entrants], rounds, standings, champion, bracket, stamp)
+
+    async def _standings_at(self, tournament_id: int, stamp: str) -> tuple[Any, list[Standing]]:
+        """The tournament's state and standings, read again only when its stamp changed (a page of 256
+        entrants reads some 400 rows and computes every tie-breaker; it changes far less often than it is read)."""
+        key = (tournament_id, stamp)
+        found = self._events.get(key)
+        if found is None:
+            found = await self.events.standings(tournament_id)
+            self._events[key] = found
+            while len(self._events) > EVENT_CACHE:
+                self._events.popitem(last=False)
+        self._events.move_to_end(key)
+        return found
 
     @staticmethod
     def _standing(s: Standing, names: dict[int, str], users: dict[int, int | None],

@@ -91,6 +91,7 @@ NOT_FOUND = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><tit
 async def errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
                  ) -> web.StreamResponse:
     route = request.match_info.route.name or "other"
+    start = time.perf_counter()
     try:
         response = await handler(request)
     except web.HTTPNotFound:
@@ -100,6 +101,8 @@ async def errors(request: web.Request, handler: Callable[[web.Request], Awaitabl
         metrics.WEB_REQUESTS.labels(route, str(exc.status)).inc()
         raise
     metrics.WEB_REQUESTS.labels(route, str(response.status)).inc()
+    if not response.prepared:  # the server's own time, for bench/web.py and a browser's devtools
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - start) * 1000:.2f}"
     return response
 
 
@@ -281,7 +284,7 @@ class WebServer:
     async def start(self) -> None:
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         if self.port == 0:  # a free port was asked for: report the one we got
             server = site._server
@@ -293,7 +296,3 @@ class WebServer:
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
-
-
-def started_at() -> float:
-    return time.time()

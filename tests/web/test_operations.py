@@ -190,7 +190,7 @@ async def test_metrics_parse_and_move_with_a_game(world: Any, db_path: str) -> N
     assert after[drawn] > before.get(drawn, 0)
 
 
-def test_log_format_json_writes_one_object_a_line() -> None:
+async def test_log_format_json_writes_one_object_a_line() -> None:
     record = logging.LogRecord("deckhand", logging.WARNING, __file__, 1, "table %s is \"late\"\nreally", (7,), None)
     line = JsonFormatter().format(record)
     assert "\n" not in line
