@@ -38,6 +38,8 @@ RECENT = 30
 SERVER_ROWS = 150
 #: Drawn pictures kept in memory (table images per version, replay steps, brackets).
 PICTURE_CACHE = 512
+#: Game states kept for table pages (each is loaded from its snapshot again after the cache is emptied).
+STATE_CACHE = 256
 #: Tournaments whose standings are kept, each until it changes.
 EVENT_CACHE = 32
 
@@ -266,6 +268,8 @@ class PublicSite:
         return None if record is None else await self._table_page(record)
 
     async def _table_page(self, record: TableRecord) -> TablePage:
+        if len(self.tables._states) > STATE_CACHE:  # pages of many tables: keep the newest states only
+            self.tables._states.clear()
         engine = get_engine(record.game)
         names = seat_names(record)
         linkable = await self._linkable([s.user_id for s in record.seats if not s.is_bot])

@@ -29,6 +29,7 @@ async def serve(settings: WebSettings) -> None:
     # collections stay short (as the bot does at start, bot.freeze_start_up_heap).
     gc.collect()
     gc.freeze()
+    gc.set_threshold(7000, *gc.get_threshold()[1:])
     server = WebServer(make_app(site, public_url=settings.public_url), settings.host, settings.port or 8080)
     await server.start()
     print(f"Deckhand web pages at http://{settings.host}:{server.port}/ (database {site.store.path})", flush=True)
