@@ -279,6 +279,9 @@ async def burst_with_pages(pages: int) -> int:
           f"p99 {p99:.0f} ms (budget ≤ {burst.P99_BUDGET_MS:g} ms)  {verdict(ok_p99)}")
     print(f"actions/s per burst: {', '.join(f'{r:.0f}' for r in rates)} (budget ≥ {burst.RATE_BUDGET:g})  "
           f"{verdict(ok_rate)}")
+    print(f"   CPU per move in the bot's process (all threads, pages served meanwhile): "
+          f"{sum(run['cpus']) / len(ms) * 1000:.1f} ms;"
+          f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if not ok_p99:
         failures.append(f"burst with pages p99 {p99:.0f} ms")
     if not ok_rate:
@@ -332,12 +335,15 @@ def main() -> int:
     parser.add_argument("--idle", type=float, default=10.0)
     parser.add_argument("--follow", type=int, default=50)
     parser.add_argument("--no-burst", action="store_true")
+    parser.add_argument("--burst-only", action="store_true")
     parser.add_argument("--follower", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.follower:
         asyncio.run(follow(json.loads(args.follower), 600))
         return 0
     os.environ.pop("DEV_GUILD_ID", None)
+    if args.burst_only:
+        return finish(["burst with pages following"] if asyncio.run(burst_with_pages(args.follow)) else [])
     return asyncio.run(bench(args.tables, args.requests, args.live, args.idle, args.follow, not args.no_burst))
 
 

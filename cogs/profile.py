@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import io
 import logging
 from typing import TYPE_CHECKING
@@ -76,7 +78,10 @@ class ProfileCog(commands.Cog):
             app = make_app(self.site, gateway=self.gateway_problem, gateway_latency=lambda: self.bot.latency,
                            public_url=self.web.public_url)
             self.server = WebServer(app, self.web.host, self.web.port)
-            await self.server.start()
+            # Started in a context of its own: the connections it serves are the outside world's, not work the
+            # bot started (SimCord, in the sandbox and the benchmarks, waits for all of the bot's own work).
+            # (Created from an empty context, so that nothing marks the task or what it spawns as the bot's.)
+            await contextvars.Context().run(asyncio.get_running_loop().create_task, self.server.start())
             if not self.links.public_url:  # no PUBLIC_URL: links use the address the pages are served at
                 host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
                 self.links.public_url = f"http://{host}:{self.server.port}"
