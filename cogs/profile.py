@@ -86,7 +86,7 @@ class ProfileCog(commands.Cog):
                 host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
                 self.links.public_url = f"http://{host}:{self.server.port}"
             log.info("web pages at http://%s:%d/ (links use %s)", self.web.host, self.server.port,
-                     self.web.public_url or "no PUBLIC_URL")
+                     self.links.public_url)
 
     async def cog_unload(self) -> None:
         if web_links.LINKS is self.links:
