@@ -271,6 +271,13 @@ async def burst_with_pages(pages: int) -> int:
         for f in followers:
             f.terminate()
             f.wait(10)
+    from host.metrics import WEB_REQUESTS
+
+    served = {(s.labels["route"], s.labels["status"]): s.value for m in WEB_REQUESTS.collect() for s in m.samples
+              if s.name.endswith("_total")}
+    print(f"   the bot served {served.get(('table_part', '200'), 0):.0f} live parts and "
+          f"{served.get(('live', '200'), 0):.0f} event streams to the following pages (other answers: "
+          f"{sum(v for k, v in served.items() if k[1] != '200'):.0f})")
     ms = run["times"]
     p99 = pct(ms, 99)
     rates = [56 / wall for wall in run["walls"]]
