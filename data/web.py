@@ -131,6 +131,17 @@ class WebStore:
                                ids)
         return {int(r[0]): int(r[1]) for r in rows}
 
+    async def seat_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """Each member's name at their newest table in this server (the web process knows no members)."""
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._all(
+            "SELECT s.user_id, s.name FROM seats s JOIN game_tables t ON t.id = s.table_id"
+            f" WHERE t.guild_id = ? AND s.user_id IN ({marks}) ORDER BY s.table_id", (guild_id, *ids))
+        return {int(r[0]): str(r[1]) for r in rows}  # the newest table's name wins
+
     async def open_counts(self) -> tuple[int, int]:
         """Tables in a lobby or playing, and tournaments registering or playing, over every server."""
         tables = await self._one("SELECT COUNT(*) FROM game_tables WHERE status IN ('lobby', 'playing')")

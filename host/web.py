@@ -466,14 +466,7 @@ class PublicSite:
 
     async def _names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """The name each member last sat under at a table in this server."""
-        out: dict[int, str] = {}
-        for user in user_ids:
-            row = await self.store._one(
-                "SELECT s.name FROM seats s JOIN game_tables t ON t.id = s.table_id"
-                " WHERE s.user_id = ? AND t.guild_id = ? ORDER BY s.table_id DESC LIMIT 1", (user, guild_id))
-            if row is not None:
-                out[user] = row[0]
-        return out
+        return await self.store.seat_names(guild_id, user_ids)
 
     async def player(self, guild_id: int, user_id: int) -> PlayerPage | None:
         if not 0 < user_id < 2**63 or not await self.pages_on(guild_id):
