@@ -81,6 +81,13 @@ class Watcher:
     async def check(self) -> None:
         """One look at every watched thing; a changed stamp goes to its open pages."""
         keys = list(self._queues)
+        # A server that turned its pages off: its open streams end at once (they would still tell of moves).
+        for guild in {k[1] for k in keys}:
+            if not await self.site.pages_on(guild):
+                for key in [k for k in keys if k[1] == guild]:
+                    for queue in self._queues.get(key, {}):
+                        queue.put_nowait("")
+                keys = [k for k in keys if k[1] != guild]
         tables = [k[2] for k in keys if k[0] == "t"]
         stamps: dict[Key, str] = {}
         if tables:

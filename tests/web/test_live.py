@@ -38,6 +38,8 @@ async def test_a_table_stream_tells_of_a_move(store: Store) -> None:
         assert await next_event(stream) == "event: change"
         part = await (await c.get(f"/s/{GUILD}/tables/{tid}/part")).text()
         assert 'data-version="1"' in part
+        await pages_on(store, on=False)  # the stream ends with the pages
+        assert await asyncio.wait_for(stream.content.read(), 5) == b""
         stream.close()
 
 
