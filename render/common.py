@@ -22,6 +22,9 @@ PAPER: Color = (250, 248, 240)
 WHITE: Color = (255, 255, 255)
 GOLD: Color = (246, 196, 69)
 GREY: Color = (150, 150, 150)
+#: secondary labels on the felt: 4.5:1 or more on FELT and FELT_DARK (WCAG AA), which GREY is not
+MUTED: Color = (200, 200, 200)
+MUTED_ON_PAPER: Color = (90, 90, 90)   # the same on a paper card: 6.5:1
 HIGHLIGHT: Color = (255, 221, 0)
 CARD_BACK: Color = (52, 73, 140)
 

@@ -18,9 +18,9 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
     WHITE,
     Color,
     card_back,
@@ -47,14 +47,14 @@ NOW_BG: Color = (58, 52, 16)
 SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
     # code: (big label, small line, ink, background)
     edition.BOMB: ("BOMB", "removes pile", WHITE, (28, 28, 32)),
-    edition.DO_OVER: ("DO", "value 0", WHITE, (46, 150, 76)),
+    edition.DO_OVER: ("DO", "value 0", WHITE, (30, 115, 55)),
     edition.REVERSE: ("REV", "reverse", WHITE, (40, 92, 190)),
 }
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    inks = [WHITE, GOLD, GREY, HIGHLIGHT, INK, NUMBER_INK, (120, 140, 210)]
+    inks = [WHITE, GOLD, MUTED, HIGHLIGHT, INK, NUMBER_INK, (120, 140, 210)]
     grounds = [FELT, FELT_DARK, NOW_BG, NUMBER_BG, CARD_BACK, *(st[3] for st in SPECIAL_STYLE.values())]
     return make_palette(inks, grounds)
 
@@ -87,7 +87,7 @@ def face(code: str, w: int = BIG_W, h: int = BIG_H) -> Image.Image:
 @lru_cache(maxsize=8)
 def empty_slot(w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT_DARK)
-    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=6, outline=GREY, width=2)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=6, outline=MUTED, width=2)
     return img
 
 
@@ -129,7 +129,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HEAD_H)
         label(img, (2 * PAD, PAD), "Do Over!", TITLE, GOLD, box, bold=True)
-        label(img, (WIDTH - 2 * PAD, PAD + 4), turns, SMALL, GREY, box, "ra")
+        label(img, (WIDTH - 2 * PAD, PAD + 4), turns, SMALL, MUTED, box, "ra")
         label(img, (2 * PAD, 54), line, BODY, HIGHLIGHT if not over else GOLD, box, bold=True, inset=2 * PAD)
 
     strips = [Strip(HEAD_H, head, ("head", turns, line, over))]
@@ -156,8 +156,9 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         if swap:
             state = "ready" if seat.get("ready") else "swapping"
         else:
-            state = {"hand": "from Hand", "up": "from face-up", "down": "flips blind"}.get(seat.get("source") or "",
-                                                                                       "")
+            # Playing from the Hand goes without saying; the line fits beside the reserve at the smallest
+            # legible size only in short words.
+            state = {"up": "face-up", "down": "blind"}.get(seat.get("source") or "", "")
         detail = f"Hand {seat['hand_count']} · {seat.get('down_count', sum(seat['down']))} down"
         info = f"{detail} · {state}" if state else detail
         # What the three reserve slots show: a face-up card, a back, or nothing.
@@ -194,7 +195,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, top: tuple[str, ...], valu
     px, py = 2 * PAD + 4, cy + 2 * PAD
     if not top:
         img.paste(empty_slot(BIG_W, BIG_H), (px, py))
-        label(img, (px + BIG_W // 2, py + BIG_H // 2), "empty", SMALL, GREY, centre, "mm")
+        label(img, (px + BIG_W // 2, py + BIG_H // 2), "empty", SMALL, MUTED, centre, "mm")
     for i, code in enumerate(top):
         paste_card(img, face(code), (px + i * 40, py), highlight=(i == len(top) - 1))
     vx = px + BIG_W + 40 * 3 + 24
@@ -206,7 +207,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, top: tuple[str, ...], valu
     if draw_count:
         label(img, (dx + 50, py + 70), str(draw_count), BIG, WHITE, centre, "mm", bold=True)
     label(img, (dx + 50, py + 150), "draw pile", SMALL, WHITE, centre, "ma")
-    label(img, (px, py + BIG_H + 14), f"Out of the game: {removed}", SMALL, GREY, centre)
+    label(img, (px, py + BIG_H + 14), f"Out of the game: {removed}", SMALL, MUTED, centre)
 
 
 def _order_line(img: Image.Image, ltr: bool) -> None:
@@ -227,7 +228,7 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, row: _SeatRow) -> None:
     reserve_x = right - 3 * (MINI_W + 6) - 8
     name_box = (box[0] + 84, box[1], reserve_x - 8, box[3])
     label(img, (name_box[0], y + 12), row.name, BODY, GOLD if row.acting else WHITE, name_box, bold=True)
-    label(img, (name_box[0], y + 60), row.info, SMALL, GREY, name_box)
+    label(img, (name_box[0], y + 60), row.info, SMALL, MUTED, name_box)
     for j, slot in enumerate(row.reserve):
         rx = reserve_x + j * (MINI_W + 6)
         card = face(slot, MINI_W, MINI_H) if isinstance(slot, str) else (
@@ -251,7 +252,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     step = (WIDTH - 2 * PAD) // per_row
     rows = max(1, -(-len(groups) // per_row))
     hand_h = rows * (BIG_H + 44)
-    height = 120 + hand_h + 60 + BIG_H + 80
+    height = 120 + hand_h + 60 + BIG_H + 80 + 36  # + the pile numbers under the Reserve
     img, _ = new_canvas(WIDTH, height)
     me = view["seats"][seat]
     acting = seat in view.get("to_act", [])
@@ -291,12 +292,14 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         img.paste(card, (x, ry + 44))
         if me["down"][j] and me["up"][j] is None:
             label(img, (x + 50, ry + 114), "?", BIG, WHITE, res_box, "mm", bold=True)
-    label(img, (2 * PAD, ry + 196), f"{me.get('down_count', sum(me['down']))} face down under them",
-          SMALL, GREY, res_box)
+        # numbered as the swap and play menus number them ("into face-up Reserve pile 1")
+        label(img, (x + 50, ry + 190), f"pile {j + 1}", SMALL, GOLD, (x - 8, ry + 186, x + 108, ry + 224), "ma")
+    label(img, (2 * PAD, ry + 232), f"{me.get('down_count', sum(me['down']))} face down under them",
+          SMALL, MUTED, res_box)
     pile_box = (half, ry, WIDTH, height)
     label(img, (half + PAD, ry), f"Pile: value {pv}", BODY, WHITE, pile_box, bold=True)
     for i, code in enumerate(view.get("pile", [])[-3:]):
         img.paste(face(code, 100, 140), (half + PAD + i * 44, ry + 44))
-    label(img, (half + PAD, ry + 196), f"Draw pile {view.get('draw_count', 0)} · {view.get('direction', '')}",
-          SMALL, GREY, pile_box)
+    label(img, (half + PAD, ry + 232), f"Draw pile {view.get('draw_count', 0)} · {view.get('direction', '')}",
+          SMALL, MUTED, pile_box)
     return to_palette(img)

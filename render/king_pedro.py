@@ -20,9 +20,9 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
     PAPER,
     WHITE,
     Color,
@@ -35,9 +35,9 @@ from render.common import (
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, name_label, panel
 from render.strips import Strip, stack
 
-SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (20, 130, 60)}
+SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (15, 105, 45)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
-TEAM_COLOURS: tuple[Color, Color] = ((110, 175, 255), (255, 150, 70))
+TEAM_COLOURS: tuple[Color, Color] = ((150, 205, 255), (255, 180, 115))
 TEAM_NAMES = ("Team A", "Team B")
 TRUMP_TINT: Color = (255, 243, 200)
 LEGAL: Color = (40, 220, 255)      # cyan: never confused with the gold trump border
@@ -146,7 +146,7 @@ def _frame(img: Image.Image, xy: tuple[int, int], w: int, h: int, colour: Color,
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     grounds = [FELT, FELT_DARK, BOX_BG, FOLDED_BG, PAPER, TRUMP_TINT, CARD_BACK]
-    inks = [INK, WHITE, GOLD, GREY, HIGHLIGHT, LEGAL, *SUIT_COLOURS.values(), *TEAM_COLOURS, NOTE_INK]
+    inks = [INK, WHITE, GOLD, MUTED, HIGHLIGHT, LEGAL, *SUIT_COLOURS.values(), *TEAM_COLOURS, NOTE_INK]
     return make_palette(inks, grounds, (0.33, 0.66), room=150)
 
 
@@ -183,7 +183,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HEAD_H)
         label(img, (2 * PAD, PAD), "King Pedro", TITLE, GOLD, box, bold=True)
-        label(img, (WIDTH - 2 * PAD, PAD + 4), rnd, SMALL, GREY, box, "ra")
+        label(img, (WIDTH - 2 * PAD, PAD + 4), rnd, SMALL, MUTED, box, "ra")
         label(img, (2 * PAD, 52), who, BODY, HIGHLIGHT, box, bold=True, inset=2 * PAD)
 
     strips = [Strip(HEAD_H, head, ("head", rnd, who))]
@@ -244,7 +244,7 @@ def _team_band(img: Image.Image, d: ImageDraw.ImageDraw, team: int, first: str, 
                           BODY, room, bold=True)
     label(img, (box[0] + 2 * PAD, y + 8), team_line, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
     if line:
-        label(img, (box[0] + 2 * PAD, y + 48), line, SMALL, WHITE, left, inset=PAD)
+        label(img, (box[0] + 2 * PAD, y + 44), line, SMALL, WHITE, left, inset=PAD)
     right = (box[2] - sw, box[1], box[2], box[3])
     label(img, (box[2] - 2 * PAD, y + (TEAM_H - PAD) // 2), score, BIG, GOLD, right, "rm", bold=True)
 
@@ -256,11 +256,11 @@ def _contract(img: Image.Image, d: ImageDraw.ImageDraw, bid: Any, bidder_name: s
     box = panel(d, (PAD, y, WIDTH - PAD, y + CONTRACT_H - PAD), BOX_BG)
     if bid:
         label(img, (box[0] + 2 * PAD, y + 8), f"Bid {bid} by {bidder_name}", BODY, GOLD,
-              (box[0], box[1], box[2] - 300, box[3]), bold=True, inset=PAD)
+              (box[0], box[1], box[2] - 340, box[3]), bold=True, inset=PAD)
     else:
-        label(img, (box[0] + 2 * PAD, y + 8), "No bid yet", BODY, GREY, box, bold=True)
+        label(img, (box[0] + 2 * PAD, y + 8), "No bid yet", BODY, MUTED, box, bold=True)
     if trump and other:
-        tx = box[2] - 290
+        tx = box[2] - 330  # room for "+ the 5 of Diamonds" at the smallest legible size
         d.rounded_rectangle((tx, y + 8, tx + 56, y + 64), radius=8, fill=PAPER, outline=GOLD, width=3)
         p = pip(trump, 44)
         img.paste(p, (tx + 6, y + 14), p)
@@ -268,7 +268,7 @@ def _contract(img: Image.Image, d: ImageDraw.ImageDraw, bid: Any, bidder_name: s
         label(img, (tx + 68, y + 6), f"Trump {SUIT_NAMES[trump]}", SMALL, WHITE, tbox, inset=PAD)
         label(img, (tx + 68, y + 36), f"+ the 5 of {SUIT_NAMES[other]}", SMALL, GOLD, tbox, inset=PAD)
     elif bid:
-        label(img, (box[2] - 2 * PAD, y + 14), "trump not named", SMALL, GREY, box, "ra")
+        label(img, (box[2] - 2 * PAD, y + 14), "trump not named", SMALL, MUTED, box, "ra")
 
 
 #: Every view field ``_middle`` reads: its strip's key.
@@ -306,7 +306,7 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
                   TEAM_COLOURS[seat % 2], cell, "ma")
             tag = "winning" if i == win and current else ("won" if i == win else ("led" if i == 0 else ""))
             if tag:
-                label(img, (cell[0] + slot // 2 - 2, cy + h + 40), tag, SMALL, WINNING if i == win else GREY,
+                label(img, (cell[0] + slot // 2 - 2, cy + h + 40), tag, SMALL, WINNING if i == win else MUTED,
                       cell, "ma", bold=True)
         return
     # before play: the auction, newest last, two columns
@@ -317,7 +317,7 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
         for frm, to, count in view.get("trump_passes", []):
             lines.append((_name(names, frm), f"passed {count} to {_name(names, to)}"[:40], WHITE))
         for seat in view.get("folded", []):
-            lines.append((_name(names, seat), "folded", GREY))
+            lines.append((_name(names, seat), "folded", MUTED))
         ups = view.get("faceup_discards", [])
         if ups:
             lines.append(("", "Face-up discards: " + ", ".join(c for _, c in ups), WHITE))
@@ -379,7 +379,7 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, ac
     right_w = 170
     left = (box[0], box[1], box[2] - right_w, box[3])
     label(img, (box[0] + 2 * PAD, y + 8), name, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
-    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else GREY, left, inset=PAD)
+    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else MUTED, left, inset=PAD)
     right = (box[2] - right_w, box[1], box[2], box[3])
     if n and not folded:
         back = card_back(34, 48)
@@ -434,7 +434,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         hint = "Your turn"
     else:
         hint = "Waiting for others"
-    label(img, (2 * PAD, 92), hint, BODY, HIGHLIGHT if mine else GREY, head, bold=mine, inset=2 * PAD)
+    label(img, (2 * PAD, 92), hint, BODY, HIGHLIGHT if mine else MUTED, head, bold=mine, inset=2 * PAD)
     y = 156
     for i, card in enumerate(hand):
         r, c = divmod(i, per_row)
@@ -445,7 +445,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         if acting and legal:
             _frame(img, (x, cy), HW, HH, LEGAL, 5)
     if not hand:
-        label(img, (2 * PAD, y + 20), "No cards in play.", BODY, GREY, (0, y, WIDTH, y + HH))
+        label(img, (2 * PAD, y + 20), "No cards in play.", BODY, MUTED, (0, y, WIDTH, y + HH))
     y += rows * (HH + 20)
     if trick:
         box = (PAD, y, WIDTH - PAD, y + SH + 100)
@@ -464,8 +464,8 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         y += SH + 110
     if extra:
         what = "Your face-down discards" if view.get("facedown_discards") else "Your folded cards"
-        label(img, (2 * PAD, y), f"{what}: {', '.join(extra)}", SMALL, GREY, (0, y, WIDTH, y + 50), inset=2 * PAD)
+        label(img, (2 * PAD, y), f"{what}: {', '.join(extra)}", SMALL, MUTED, (0, y, WIDTH, y + 50), inset=2 * PAD)
         y += 60
-    legend = "Gold border: trump · cyan frame: legal now · white frame: winning"
-    label(img, (2 * PAD, y + 10), legend, SMALL, GREY, (0, y, WIDTH, height), inset=2 * PAD)
+    legend = "Frames: gold trump · cyan legal now · white winning"
+    label(img, (2 * PAD, y + 10), legend, SMALL, MUTED, (0, y, WIDTH, height), inset=2 * PAD)
     return to_palette(img, _palette())

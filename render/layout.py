@@ -17,7 +17,7 @@ from render.common import Color
 WIDTH = 800
 PHONE = 400
 SCALE = WIDTH // PHONE
-SMALL = 11 * SCALE     # the smallest text a player needs: 11 px on the phone
+SMALL = 26          # the smallest text a player needs: 10 px on a 412 px phone, which shows 800 px as 310
 BODY = 13 * SCALE
 TITLE = 16 * SCALE
 BIG = 22 * SCALE
@@ -53,7 +53,7 @@ def fit_name(name: str, rest: str, size: int, room: int, bold: bool = False) -> 
     ("Bob Zürich Übersp… to play", never "Bob Zürich Überspieler of Ca…")."""
     if text.text_width(name + rest, size, bold) <= room:
         return name + rest
-    keep = max(room - text.text_width(rest, size, bold), room * 3 // 10)
+    keep = max(room - text.text_width(rest, size, bold), room // 5)
     return text.fit(name, size, keep, bold) + rest
 
 

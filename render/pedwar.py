@@ -19,9 +19,10 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
+    MUTED_ON_PAPER,
     PAPER,
     WHITE,
     Color,
@@ -40,7 +41,7 @@ HEAD_H = 100
 COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "R": ((206, 52, 52), WHITE),
     "B": ((48, 92, 204), WHITE),
-    "G": ((34, 139, 70), WHITE),
+    "G": ((25, 115, 55), WHITE),
     "Y": ((247, 205, 52), INK),
 }
 COLOUR_NAMES = {"R": "Red", "B": "Blue", "G": "Green", "Y": "Yellow"}
@@ -105,8 +106,8 @@ def maneuver_face(kind: str, w: int = 100, h: int = 140) -> Image.Image:
 def empty_slot(w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, outline=GREY, width=2)
-    draw_text(img, (w // 2, h // 2), "taken", SMALL, GREY, "mm")
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, outline=MUTED, width=2)
+    draw_text(img, (w // 2, h // 2), "taken", SMALL, MUTED, "mm")
     return img
 
 
@@ -187,7 +188,7 @@ def _info_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         info.append(f"Taken by Overpower: {' '.join(view['spent'])}")
     box = panel(d, (PAD, y, WIDTH - PAD, y + 12 + 34 * len(info)), FELT_DARK)
     for i, line in enumerate(info):
-        label(img, (3 * PAD, y + 6 + 34 * i), line, SMALL, WHITE if i else GREY, box, inset=2 * PAD)
+        label(img, (3 * PAD, y + 6 + 34 * i), line, SMALL, WHITE if i else MUTED, box, inset=2 * PAD)
     return box[3] + PAD
 
 
@@ -224,13 +225,13 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], nam
     if acting:
         tags.append("to act")
     tags.append(f"hand {p['hand_count']}")
-    tag_box = label(img, (sbox[0] - 2 * PAD, y + 10), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY,
+    tag_box = label(img, (sbox[0] - 2 * PAD, y + 10), " · ".join(tags), SMALL, HIGHLIGHT if acting else MUTED,
                     (box[0] + 200, box[1], sbox[0] - PAD, box[1] + 52), "ra")
     label(img, (box[0] + 2 * PAD, y + 6), name, BODY, _seat_colour(seat),
           (box[0], box[1], tag_box[0] - PAD, box[1] + 52), bold=True, inset=PAD)
     cx, cy = box[0] + 2 * PAD, y + 52
     if not p["collection"]:
-        label(img, (cx, cy + 12), "no cards yet", SMALL, GREY, box)
+        label(img, (cx, cy + 12), "no cards yet", SMALL, MUTED, box)
     for group in _grouped(p["collection"]):
         for card in group:
             if cx + MINI_W > box[2] - 2 * PAD:
@@ -301,10 +302,10 @@ def _palette() -> Image.Image:
     felts = (FELT, FELT_DARK)
     pairs: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = []
     for ground in felts:
-        pairs += [(fg, ground) for fg in (WHITE, GOLD, HIGHLIGHT, GREY, INK, *SEAT_COLOURS)]
+        pairs += [(fg, ground) for fg in (WHITE, GOLD, HIGHLIGHT, MUTED, INK, *SEAT_COLOURS)]
     for bg, fg in COLOURS.values():
         pairs += [(fg, bg), (INK, bg), (INK, FELT), (INK, FELT_DARK)]
-    pairs += [(fg, PAPER) for fg in (INK, GREY, GOLD)]
+    pairs += [(fg, PAPER) for fg in (INK, MUTED_ON_PAPER, GOLD)]
     for bg in MANEUVER_BG.values():
         pairs += [(INK, bg), (pip, bg), (GOLD, bg)]
     pairs += [(fg, chip) for fg in (HIGHLIGHT, WHITE, *SEAT_COLOURS)]
@@ -332,12 +333,12 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     title = f"Your hand: {len(hand)} Maneuver card{'' if len(hand) == 1 else 's'}, {pips} pips"
     label(img, (2 * PAD, PAD), title, TITLE, GOLD, head, bold=True, inset=2 * PAD)
     mine = seat in view.get("to_act", [])
-    label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, head,
+    label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else MUTED, head,
           bold=mine)
     label(img, (2 * PAD, 96), view.get("status", ""), SMALL, WHITE, head, inset=2 * PAD)
     y = 150
     if not hand:
-        label(img, (2 * PAD, y + 30), "No Maneuver cards", BODY, GREY, (0, y, WIDTH, y + hh))
+        label(img, (2 * PAD, y + 30), "No Maneuver cards", BODY, MUTED, (0, y, WIDTH, y + hh))
     step = (WIDTH - 2 * PAD) // per_row
     for i, kind in enumerate(hand):
         r, c = divmod(i, per_row)
@@ -349,7 +350,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     goal = view.get("goal")
     label(img, (3 * PAD, y + 8), f"Your Goal: {goal}" if goal else "Your Goal", BODY, INK, box, bold=True)
     secret = "revealed: the game is over" if view.get("over") else "secret until the end"
-    label(img, (box[2] - 2 * PAD, y + 14), secret, SMALL, GREY, (box[0] + 300, box[1], box[2], box[3]), "ra")
+    label(img, (box[2] - 2 * PAD, y + 14), secret, SMALL, MUTED_ON_PAPER, (box[0] + 300, box[1], box[2], box[3]), "ra")
     held = set()
     for p in view.get("players", []):
         if p["seat"] == seat:

@@ -18,9 +18,9 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
     WHITE,
     card_back,
     draw_text,
@@ -67,9 +67,9 @@ def _palette() -> Image.Image:
     several times faster (and smaller) than an RGB one.
     """
     kinds = [edition.COLOURS[k] for k in edition.KINDS]
-    base = [FELT, FELT_DARK, INK, WHITE, GOLD, GREY, HIGHLIGHT, CARD_BACK, BACK_INNER, PANEL_LINE, STAR_EDGE,
+    base = [FELT, FELT_DARK, INK, WHITE, GOLD, MUTED, HIGHLIGHT, CARD_BACK, BACK_INNER, PANEL_LINE, STAR_EDGE,
             SLOT, SHADOW, *kinds]
-    pairs = [(bg, fg) for bg in (FELT, FELT_DARK) for fg in (WHITE, GOLD, GREY, HIGHLIGHT, INK, SLOT)]
+    pairs = [(bg, fg) for bg in (FELT, FELT_DARK) for fg in (WHITE, GOLD, MUTED, HIGHLIGHT, INK, SLOT)]
     pairs += [(c, _ink(c)) for c in kinds] + [(c, WHITE) for c in kinds]
     pairs += [(CARD_BACK, WHITE), (GOLD, INK), (FELT, CARD_BACK), (FELT_DARK, WHITE), (INK, HIGHLIGHT)]
     colours = list(dict.fromkeys(base + [_blend(bg, fg, s) for bg, fg in pairs for s in (0.25, 0.5, 0.75)]))
@@ -137,11 +137,15 @@ def _sigil(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, i
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=3)
 
 
+#: the narrowest card every kind's name fits on whole at the smallest legible size
+_NAME_W = max(text.text_width(name, SMALL) for name in edition.NAMES.values()) + 6
+
+
 @lru_cache(maxsize=128)
 def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     """A dragon card: the kind's colour, its two-letter mark at the top (visible when covered), a big sigil,
     and on cards big enough for every kind's name (100 px wide), the name."""
-    bg = edition.COLOURS.get(kind, GREY)
+    bg = edition.COLOURS.get(kind, MUTED)
     ink = _ink(bg)
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
@@ -151,7 +155,7 @@ def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     draw_text(img, (5, 3), mark, top, ink)
     _sigil(d, edition.SIGILS.get(kind, ""), w - 5 - top * 0.4, 3 + top * 0.55, top * 0.4, ink, bg)
     _sigil(d, edition.SIGILS.get(kind, ""), w / 2, h * 0.56, min(w, h) * 0.27, ink, bg)
-    if h >= 110 and w >= 100:  # narrower, "Sapphire" would be cut: the mark and sigil say it
+    if h >= 110 and w >= _NAME_W:  # narrower, "Sapphire" would be cut: the mark and sigil say it
         name = edition.NAMES.get(kind, kind)
         size = SMALL
         draw_text(img, (w // 2, h - 4), fit_text(name, size, w - 6), size, ink, "md")
@@ -189,7 +193,7 @@ def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0:
     pts = war_points(x0, y0)
     for p in range(5):  # the across-lines: the star
         d.line([pts[p], pts[(p + 2) % 5]], fill=GOLD, width=4)
-    label(img, (x0 + PAD, y0 + 4), "The pentawar", SMALL, GOLD, box, bold=True)
+    label(img, (x0 + PAD, y0), "The pentawar", SMALL, GOLD, box)  # not bold: clear of the 0 badge
     for p, (px, py) in enumerate(pts):
         x, y = int(px - WAR_W / 2), int(py - WAR_H / 2)
         if p == altered:
@@ -222,7 +226,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], n
     else:
         img.paste(_slot(SMALL_W, SMALL_H), (dx, y0 + 2 * PAD), _slot(SMALL_W, SMALL_H))
     label(img, (dx + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6), f"discard {view.get('discard_count', 0)}", SMALL,
-          WHITE, (dx - 20, y0, box[2], box[3]), "ma")
+          WHITE, (dx - 40, y0, box[2], box[3]), "ma")
     resh = view.get("reshuffle") or {}
     if not resh.get("allowed"):
         lines = ["No reshuffle", "(2-3 players)"]
@@ -230,7 +234,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], n
         lines = ["Reshuffled once:", "last deck"] if resh.get("done") else ["One reshuffle", "of the discards left"]
     ty = y0 + 2 * PAD + SMALL_H + 44
     for i, line in enumerate(lines):
-        label(img, (x, ty + 30 * i), line, SMALL, GREY, box, inset=PAD)
+        label(img, (x, ty + 30 * i), line, SMALL, MUTED, box, inset=PAD)
     label(img, (x, ty + 70), f"Turn {view.get('turn_number', 1)}", SMALL, WHITE, box, inset=PAD)
     pending = view.get("pending")
     if pending:
@@ -249,7 +253,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], n
         label(img, (x, py), "War altered", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
         label(img, (x, py + 32), f"by {_name(names, int(altered.get('seat', 0)))}", SMALL, WHITE, box, inset=PAD)
         label(img, (x, py + 64), f"position {pos}: {kind}", SMALL, WHITE, box, inset=PAD)
-        label(img, (x, py + 96), f"replaced {old}", SMALL, GREY, box, inset=PAD)
+        label(img, (x, py + 96), f"replaced {old}", SMALL, MUTED, box, inset=PAD)
 
 
 def _grouped(cards: list[str]) -> list[tuple[str, int]]:
@@ -274,7 +278,7 @@ def _draw_tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]
     label(img, (3 * PAD, y + 6), f"Shared tableau: {len(tableau)} card{'s' if len(tableau) != 1 else ''}", SMALL,
           GOLD, box, bold=True)
     if not tableau:
-        label(img, (3 * PAD, y + 44), "empty", SMALL, GREY, box)
+        label(img, (3 * PAD, y + 44), "empty", SMALL, MUTED, box)
     per_row = (WIDTH - 4 * PAD) // TAB_STEP
     for i, (kind, count) in enumerate(_grouped(tableau)):
         x = 3 * PAD + (i % per_row) * TAB_STEP
@@ -286,7 +290,7 @@ def _draw_tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]
 
 
 WING_ROW_H = WING_H + 36 + 24
-NAME_COL = 236
+NAME_COL = 250
 
 
 @lru_cache(maxsize=32)
@@ -333,7 +337,7 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
         tags.append("to act")
     label(img, (box[0] + 2 * PAD, y + 80), " · ".join(tags), SMALL, HIGHLIGHT if acting else GOLD, left, inset=PAD)
     label(img, (box[0] + 2 * PAD, y + 112), f"wing {n_wing}/5 · hand {counts[seat] if seat < len(counts) else 0}",
-          SMALL, GREY, left, inset=PAD)
+          SMALL, MUTED, left, inset=PAD)
     covers = {"A": "C", "B": "D", "C": "E", "D": "E"}
     for i, place in enumerate(PLACES):
         x = box[0] + NAME_COL + i * WING_STEP
@@ -343,11 +347,10 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
         if cell:
             img.paste(_wing_card(cell["kind"], bool(cell.get("covered"))), (x, cy))
             if cell.get("covered"):
-                label(img, (x + WING_W // 2, cy + WING_H - 8), f"under {covers[place]}", SMALL, WHITE, spot, "md",
-                      bold=True)
+                label(img, (x + WING_W // 2, cy + WING_H - 8), f"under {covers[place]}", SMALL, WHITE, spot, "md")
         else:
             img.paste(_slot(WING_W, WING_H), (x, cy), _slot(WING_W, WING_H))
-        label(img, (x + WING_W // 2, cy + WING_H + 4), place, SMALL, WHITE if cell else SLOT, spot, "ma", bold=True)
+        label(img, (x + WING_W // 2, cy + WING_H + 4), place, SMALL, WHITE if cell else MUTED, spot, "ma", bold=True)
     return box[3] + PAD
 
 
@@ -450,9 +453,9 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HAND_HEAD_H - 4)
         label(img, (2 * PAD, PAD), count, TITLE, GOLD, box, bold=True)
-        label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, box,
+        label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else MUTED, box,
               bold=mine)
-        label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, GREY, box,
+        label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, MUTED, box,
               inset=2 * PAD)
 
     # The heading gives the first row the pixels its cards' frames reach into.
@@ -465,7 +468,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         def hand_row(img: Image.Image, d: ImageDraw.ImageDraw, cards: tuple[tuple[str, bool], ...] = cards) -> None:
             y = FRAME_REACH
             if not cards:
-                label(img, (2 * PAD, y + 30), "No cards in hand", BODY, GREY, (0, y, WIDTH, y + HAND_H))
+                label(img, (2 * PAD, y + 30), "No cards in hand", BODY, MUTED, (0, y, WIDTH, y + HAND_H))
             for i, (kind, framed) in enumerate(cards):
                 x = PAD + i * step + (step - HAND_W) // 2
                 paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y), highlight=framed)
