@@ -7,6 +7,7 @@ direction were unclear.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -24,15 +25,18 @@ from render.common import (
     WHITE,
     Color,
     card_back,
+    finished,
     make_palette,
     new_canvas,
     paste_card,
+    placings_line,
     text_width,
 )
 from render.common import draw_text as _draw
 from render.common import to_palette as _to_palette
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count
 
 BIG_W, BIG_H = 120, 168       # pile and hand cards
 MINI_W, MINI_H = 66, 90       # face-up reserve cards in the seat rows
@@ -50,6 +54,10 @@ SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
     edition.DO_OVER: ("DO", "value 0", WHITE, (30, 115, 55)),
     edition.REVERSE: ("REV", "reverse", WHITE, (40, 92, 190)),
 }
+
+
+#: what a card too narrow for its name at the smallest legible size shows instead (a reserve's mini cards)
+NARROW = {edition.BOMB: "💣"}
 
 
 @lru_cache(maxsize=1)
@@ -75,6 +83,8 @@ def face(code: str, w: int = BIG_W, h: int = BIG_H) -> Image.Image:
     label_, sub, ink, bg = SPECIAL_STYLE.get(code, (code, "highest" if code == "11" else "", NUMBER_INK,
                                                     NUMBER_BG))
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(6, w // 9), fill=bg, outline=INK, width=2)
+    if text_width(label_, SMALL, True) > w - 8:
+        label_ = NARROW.get(code, label_)
     big = _largest(label_, (int(h * 0.46), int(h * 0.36), int(h * 0.3), SMALL), w - 8)
     big = max(big, SMALL)
     cy = h // 2 - (h // 10 if sub and h >= 120 else 0)
@@ -92,7 +102,7 @@ def empty_slot(w: int, h: int) -> Image.Image:
 
 
 def _cards(k: int) -> str:
-    return f"{k} card" if k == 1 else f"{k} cards"
+    return count(k, "card")
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -109,15 +119,20 @@ def play_order(view: dict[str, Any]) -> list[int]:
     return [(start + i * step) % n for i in range(n)]
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     n = view["num_players"]
-    swap = view.get("phase") == "swap"
-    over = bool(view.get("over"))
+    placings = view.get("placings")
+    swap = view.get("phase") == "swap" and placings is None
+    over = bool(view.get("over")) or placings is not None
     to_act = set(view.get("to_act", []))
 
     # ---- header: title and the one line that says what is going on
     turns = f"turn {view.get('turns', 0) + 1} of max {view.get('max_turns', '?')}"
-    if over:
+    if placings is not None and not view.get("over"):
+        line = placings_line(placings, names)
+    elif over:
         winner = view.get("winner")
         line = f"{_name(names, winner)} wins!" if winner is not None else "Turn limit reached"
     elif swap:
@@ -145,7 +160,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     # ---- seats, in the order of play
     ltr = view.get("direction", "clockwise") == "clockwise"
     strips.append(Strip(ORDER_H, lambda img, d: _order_line(img, ltr), ("order", ltr)))
-    outcome = view.get("outcome") if over else None
+    outcome = (view.get("outcome") or placings) if over else None
     for k, s in enumerate(play_order(view)):
         seat = view["seats"][s]
         acting = s in to_act
@@ -273,14 +288,14 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     hand_box = (0, y0, WIDTH, y0 + hand_h)
     if not groups:
         label(img, (2 * PAD, y0 + 20), "Your Hand is empty: you play from your Reserve.", BODY, WHITE, hand_box)
-    for k, (code, count) in enumerate(groups):
+    for k, (code, many) in enumerate(groups):
         x = PAD + (k % per_row) * step + (step - BIG_W) // 2
         y = y0 + (k // per_row) * (BIG_H + 44)
         playable = view.get("phase") == "play" and acting and me.get("source") == "hand" and (
             not code.isdigit() or int(code) >= pv)
         paste_card(img, face(code), (x, y + 6), highlight=playable)
-        if count > 1:
-            label(img, (x + BIG_W // 2, y + BIG_H + 10), f"×{count}", SMALL, GOLD, hand_box, "ma", bold=True)
+        if many > 1:
+            label(img, (x + BIG_W // 2, y + BIG_H + 10), f"×{many}", SMALL, GOLD, hand_box, "ma", bold=True)
     ry = y0 + hand_h + 10
     half = WIDTH // 2
     res_box = (0, ry, half, height)

@@ -9,6 +9,7 @@ Trumps have a gold border and tint; cards legal now get a cyan frame, so the two
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -28,12 +29,15 @@ from render.common import (
     Color,
     card_back,
     draw_text,
+    finished,
     make_palette,
     new_canvas,
+    placings_line,
     to_palette,
 )
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count, ordinal
 
 SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (15, 105, 45)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
@@ -160,6 +164,8 @@ SEAT_H = 92
 
 
 def _who_acts(view: dict[str, Any], names: list[str]) -> str:
+    if view.get("placings") is not None and not view.get("over"):
+        return placings_line(view["placings"], names)
     if view.get("over"):
         w = view.get("winner")
         if w == "tie":
@@ -173,7 +179,9 @@ def _who_acts(view: dict[str, Any], names: list[str]) -> str:
     return f"{len(acting)} players {verb}"
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     trump = view.get("trump")
     bidder = view.get("bidder")
     bid = view.get("bid")
@@ -193,9 +201,9 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         pts = view.get("round_points", [0, 0])[team]
         tricks = view.get("tricks_won", [0, 0])[team]
         if view.get("phase") == "playing" and bid and bidder is not None and bidder % 2 == team:
-            line = f"{pts} of {bid} bid · {tricks} tricks"
+            line = f"{pts} of {bid} bid · {count(tricks, 'trick')}"
         elif view.get("phase") == "playing":
-            line = f"{pts} points · {tricks} tricks this round"
+            line = f"{count(pts, 'point')} · {count(tricks, 'trick')} this round"
         else:
             line = ""
         first, second = _name(names, team), _name(names, team + 2)
@@ -314,8 +322,8 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
     # (who, what, colour): the name is shortened, never what they did
     lines: list[tuple[str, str, Color]] = []
     if phase in ("passing", "discarding"):
-        for frm, to, count in view.get("trump_passes", []):
-            lines.append((_name(names, frm), f"passed {count} to {_name(names, to)}"[:40], WHITE))
+        for frm, to, many in view.get("trump_passes", []):
+            lines.append((_name(names, frm), f"passed {many} to {_name(names, to)}"[:40], WHITE))
         for seat in view.get("folded", []):
             lines.append((_name(names, seat), "folded", MUTED))
         ups = view.get("faceup_discards", [])
@@ -324,7 +332,7 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
         title = "Passing trumps" if phase == "passing" else "Reducing hands to 6"
     else:
         calls = view.get("auction", [])
-        title = f"Auction ({len(calls)} calls)" if calls else "Auction: no calls yet"
+        title = f"Auction ({count(len(calls), 'call')})" if calls else "Auction: no calls yet"
         last = view.get("last_round")
         if last and not calls:
             verdict = "made it" if last["made"] else "was set"
@@ -351,6 +359,9 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
 def _seat_tags(view: dict[str, Any], seat: int, acting: bool, folded: bool) -> str:
     """The seat's tag line: every view field a seat row reads beyond its name and card count ends up here."""
     tags = []
+    placings = view.get("placings")
+    if placings is not None and seat < len(placings):
+        tags.append(ordinal(placings[seat]))
     if acting:
         tags.append("to act")
     if view.get("dealer") == seat:
@@ -365,7 +376,7 @@ def _seat_tags(view: dict[str, Any], seat: int, acting: bool, folded: bool) -> s
             tags.append("passed" if calls[-1] == "pass" else f"bid {calls[-1]}")
     down = view.get("facedown_counts", [0, 0, 0, 0])[seat]
     if down:
-        tags.append(f"{down} discarded face down")
+        tags.append(f"{down} face down")  # discarded: the short form fits beside the hand
     return " · ".join(tags)
 
 
@@ -376,7 +387,7 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, ac
     box = panel(d, (PAD, y, WIDTH - PAD, y + SEAT_H), FOLDED_BG if folded else BOX_BG,
                 HIGHLIGHT if acting else None, 4)
     team = seat % 2
-    right_w = 170
+    right_w = 186  # the backs, then "13 cards" clear of them at the smallest legible size
     left = (box[0], box[1], box[2] - right_w, box[3])
     label(img, (box[0] + 2 * PAD, y + 8), name, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
     label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else MUTED, left, inset=PAD)
@@ -385,7 +396,7 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, ac
         back = card_back(34, 48)
         for i in range(min(n, 3)):
             img.paste(back, (right[0] + 6 + i * 12, y + 22))
-    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), f"{n} card{'s' if n != 1 else ''}", SMALL, WHITE, right, "rm")
+    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), count(n, "card"), SMALL, WHITE, right, "rm")
 
 
 # ---------------------------------------------------------------- hand

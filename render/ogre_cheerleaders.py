@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -22,13 +22,16 @@ from render.common import (
     WHITE,
     Color,
     draw_text,
+    finished,
     fit_text,
     fixed_palette,
     paste_card,
+    placings_line,
     text_width,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_name, fit_names, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count
 
 TEAM_COLORS: dict[str, Color] = {
     "O": (180, 85, 10),    # orange
@@ -118,8 +121,8 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
 
 
-def _rows(count: int, per_row: int) -> int:
-    return max(1, -(-count // per_row))
+def _rows(n_cards: int, per_row: int) -> int:
+    return max(1, -(-n_cards // per_row))
 
 
 def _positions(field: list[str], cards: list[str]) -> tuple[int, int]:
@@ -145,7 +148,7 @@ def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     options = pend.get("options") or []
     h = _field_height(view)
     box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
-    label(img, (3 * PAD, y + 6), f"Field: {len(field)} cards", SMALL, WHITE, box, bold=True)
+    label(img, (3 * PAD, y + 6), f"Field: {count(len(field), 'card')}", SMALL, WHITE, box, bold=True)
     label(img, (box[2] - 2 * PAD, y + 6), "read left to right, row by row", SMALL, MUTED,
           (box[0] + 260, box[1], box[2], box[1] + 40), "ra")
     dealt = {c for rec in view.get("dealt_formations", []) for c in rec}
@@ -204,7 +207,7 @@ def _notes(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
             kind = " + ".join(f.get("kinds") or [])  # team / sequence / number
             parts.append(f"{a + 1}-{b} {kind}".strip())
         points = sum(int(c[1:]) for f in option for c in f["cards"])
-        out.append((f"Option {k + 1}: cards " + ", ".join(parts) + f" ({points} pts)",
+        out.append((f"Option {k + 1}: cards " + ", ".join(parts) + f" ({count(points, 'pt')})",
                     OPTION_COLOURS[k % len(OPTION_COLOURS)]))
     ls = view.get("last_scoring")
     if ls and ls.get("highlight"):
@@ -226,6 +229,8 @@ def _notes(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
 
 
 def _title(view: dict[str, Any], names: list[str]) -> tuple[str, str]:
+    if view.get("placings") is not None and not view.get("over"):
+        return "", placings_line(view["placings"], names)
     if view.get("over"):
         return "", _fill(view.get("status", "Game over"), names)
     pend = view.get("pending") or {}
@@ -272,7 +277,9 @@ def _notes_strip(notes: list[tuple[str, Color]]) -> Strip:
     return Strip(12 + 34 * len(notes) + PAD, lambda img, d: _notes_panel(img, d, notes), ("notes", tuple(notes)))
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     n = view.get("num_players", len(names))
     notes = _notes(view, names)
     who, what = _title(view, names)
@@ -284,7 +291,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
 
     strips = [Strip(HEAD_H, head, ("head", who, what))]
     to_act = set(view.get("to_act", []))
-    outcome = view.get("outcome")
+    outcome = view.get("outcome") or view.get("placings")
     for q in range(n):
         acting = q in to_act
         tags = []
@@ -295,7 +302,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         if q == view.get("first"):
             tags.append("first player")
         tags.append(f"{view['scored_counts'][q]} scored · {view['hand_counts'][q]} in hand")
-        name, score, tag_line = _name(names, q), f"{view['scores'][q]} pts", " · ".join(tags)
+        name, score, tag_line = _name(names, q), count(view["scores"][q], "pt"), " · ".join(tags)
 
         def player(img: Image.Image, d: ImageDraw.ImageDraw, name: str = name, score: str = score,
                    tag_line: str = tag_line, acting: bool = acting) -> None:
@@ -347,7 +354,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     per_row = (WIDTH - 2 * PAD + HAND_GAP) // (HAND_W + HAND_GAP)
     rows = _rows(len(hand), per_row)
     notes = _notes(view, names) if acting else []
-    count = f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}"
+    held = f"Your hand: {count(len(hand), 'card')}"
     if acting and pend:
         sub = f"Your turn: {pend.get('prompt', '')}"
     else:
@@ -355,10 +362,10 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, 106)
-        label(img, (2 * PAD, PAD), count, TITLE, GOLD, box, bold=True)
+        label(img, (2 * PAD, PAD), held, TITLE, GOLD, box, bold=True)
         label(img, (2 * PAD, 56), sub, BODY, HIGHLIGHT if acting else WHITE, box, bold=acting, inset=2 * PAD)
 
-    strips = [Strip(110, head, ("hand head", count, sub, acting))]
+    strips = [Strip(110, head, ("hand head", held, sub, acting))]
     row_h = HAND_H + HAND_GAP
     if not hand:
 

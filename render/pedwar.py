@@ -9,6 +9,7 @@ and the hidden Goal.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -27,13 +28,16 @@ from render.common import (
     WHITE,
     Color,
     draw_text,
+    finished,
     fixed_palette,
     new_canvas,
     paste_card,
+    placings_line,
     to_palette,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, panel
 from render.strips import Strip, stack
+from render.words import count, ordinal
 
 CW, CH = 100, 140
 HEAD_H = 100
@@ -181,7 +185,7 @@ def _info_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     info = [f"Object deck {view['object_deck']} · Maneuver deck {view['maneuver_deck']} · "
             f"discards {view['maneuver_discard']}"]
     if view["discarded"]:
-        info.append(f"Discarded this turn: {' '.join(view['discarded'])} ({view['pips']} pips)")
+        info.append(f"Discarded this turn: {' '.join(view['discarded'])} ({count(view['pips'], 'pip')})")
     if view["phase"] in ("action", "trump") and view["actions"]:
         info.append(f"Actions used: {view['actions_used']} of {view['actions']}")
     if view["spent"]:
@@ -214,12 +218,14 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], nam
     # Two different marks in two different forms: a yellow frame and the words "to act" for
     # whoever must act now; an "active" chip for the player whose turn it is.
     box = panel(d, (PAD, y, WIDTH - PAD, y + h), FELT_DARK, HIGHLIGHT if acting else None, 4)
-    score = f"{p['score']} pts" if not over else f"{p['final_score']} pts"
+    score = count(p["score"] if not over else p["final_score"], "pt")
     right = (box[2] - 220, box[1], box[2], box[1] + 52)
     sbox = label(img, (box[2] - 2 * PAD, y + 4), score, BODY, GOLD, right, "ra", bold=True)
     tags = []
     if over:
         tags.append(f"place {p['place']}")
+    if "place_now" in p:
+        tags.append(ordinal(p["place_now"]))
     if active and not over:
         tags.append("active")
     if acting:
@@ -249,10 +255,15 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], nam
             label(img, (box[0] + 2 * PAD, by), line, SMALL, WHITE, box, inset=2 * PAD)
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     over = view["over"]
     to_act = set(view["to_act"])
-    if over:
+    placings = view.get("placings")
+    if placings is not None and not over:
+        line = placings_line(placings, names)
+    elif over:
         line = "Game over: every Goal revealed"
     else:
         line = f"{', '.join(_name(names, s) for s in view['to_act'])} to act · {view['phase']}"
@@ -277,7 +288,9 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     strips.append(Strip(12 + 34 * n_info + PAD, lambda img, d: _info_block(img, d, view, 0), ("info", info)))
     for p in view["players"]:
         seat = p["seat"]
-        name, acting, active = _name(names, seat), seat in to_act, seat == view["active"]
+        name, acting, active = _name(names, seat), seat in to_act, seat == view["active"] and placings is None
+        if placings is not None and not over and seat < len(placings):
+            p = {**p, "place_now": placings[seat]}
 
         def player(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any] = p, name: str = name,
                    acting: bool = acting, active: bool = active) -> None:
@@ -330,7 +343,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     img, d = new_canvas(WIDTH, height)
     pips = sum(PIPS[k] for k in hand)
     head = (0, 0, WIDTH, 146)
-    title = f"Your hand: {len(hand)} Maneuver card{'' if len(hand) == 1 else 's'}, {pips} pips"
+    title = f"Your hand: {count(len(hand), 'Maneuver card')}, {count(pips, 'pip')}"
     label(img, (2 * PAD, PAD), title, TITLE, GOLD, head, bold=True, inset=2 * PAD)
     mine = seat in view.get("to_act", [])
     label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else MUTED, head,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -24,12 +24,15 @@ from render.common import (
     WHITE,
     card_back,
     draw_text,
+    finished,
     fit_text,
     fixed_palette,
     paste_card,
+    placings_line,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count, ordinal
 
 Color = tuple[int, int, int]
 
@@ -275,16 +278,16 @@ def _draw_tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]
     tableau = view.get("tableau") or []
     h = _tableau_height(view)
     box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
-    label(img, (3 * PAD, y + 6), f"Shared tableau: {len(tableau)} card{'s' if len(tableau) != 1 else ''}", SMALL,
+    label(img, (3 * PAD, y + 6), f"Shared tableau: {count(len(tableau), 'card')}", SMALL,
           GOLD, box, bold=True)
     if not tableau:
         label(img, (3 * PAD, y + 44), "empty", SMALL, MUTED, box)
     per_row = (WIDTH - 4 * PAD) // TAB_STEP
-    for i, (kind, count) in enumerate(_grouped(tableau)):
+    for i, (kind, many) in enumerate(_grouped(tableau)):
         x = 3 * PAD + (i % per_row) * TAB_STEP
         cy = y + 44 + (i // per_row) * (TAB_H + 40)
         paste_card(img, dragon_card(kind, TAB_W, TAB_H), (x, cy))
-        label(img, (x + TAB_W // 2, cy + TAB_H + 4), f"×{count}", SMALL, WHITE,
+        label(img, (x + TAB_W // 2, cy + TAB_H + 4), f"×{many}", SMALL, WHITE,
               (x - 3, cy, x + TAB_STEP - 3, cy + TAB_H + 36), "ma", bold=True)
     return box[3] + PAD
 
@@ -330,9 +333,9 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     if line2:
         label(img, (box[0] + 2 * PAD, y + 40), line2, BODY, colour, left, bold=True, inset=PAD)
     tags = []
-    outcome = view.get("outcome")
+    outcome = view.get("outcome") or view.get("placings")
     if outcome and seat < len(outcome):
-        tags.append({1: "1st", 2: "2nd", 3: "3rd"}.get(outcome[seat], f"{outcome[seat]}th"))
+        tags.append(ordinal(outcome[seat]))
     if acting:
         tags.append("to act")
     label(img, (box[0] + 2 * PAD, y + 80), " · ".join(tags), SMALL, HIGHLIGHT if acting else GOLD, left, inset=PAD)
@@ -356,6 +359,8 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
 
 def _header_texts(view: dict[str, Any], names: list[str]) -> tuple[str, str, str]:
     """What the header's second line says: (game-over line, or "" and who acts, what they do)."""
+    if view.get("placings") is not None and not view.get("over"):
+        return placings_line(view["placings"], names), "", ""
     if view.get("over"):
         return f"Game over: {_sub(str(view.get('end_reason') or ''), names)}", "", ""
     acting = view.get("to_act", [])
@@ -425,7 +430,9 @@ def _wing_strip(view: dict[str, Any], seat: int, names: list[str]) -> Strip:
     return Strip(WING_ROW_H, lambda img, d: _draw_wing_row(img, d, view, seat, names, 0), _wing_key(view, seat, names))
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     n = int(view.get("num_players", len(names)))
     texts = _header_texts(view, names)
     strips = [Strip(HEAD_H, lambda img, d: _header(img, texts), ("head", texts)),
@@ -447,19 +454,19 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     per_row = 7
     rows = max(1, math.ceil(len(hand) / per_row))
     n = int(view.get("num_players", 0)) or len(view.get("wings", []))
-    count = f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}"
+    held = f"Your hand: {count(len(hand), 'card')}"
     mine = seat in view.get("to_act", [])
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HAND_HEAD_H - 4)
-        label(img, (2 * PAD, PAD), count, TITLE, GOLD, box, bold=True)
+        label(img, (2 * PAD, PAD), held, TITLE, GOLD, box, bold=True)
         label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else MUTED, box,
               bold=mine)
         label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, MUTED, box,
               inset=2 * PAD)
 
     # The heading gives the first row the pixels its cards' frames reach into.
-    strips = [Strip(HAND_HEAD_H - FRAME_REACH, head, ("hand head", count, mine))]
+    strips = [Strip(HAND_HEAD_H - FRAME_REACH, head, ("hand head", held, mine))]
     step = (WIDTH - 2 * PAD) // per_row
     for r in range(rows):
         # Each card with whether it is framed: all that a row's strip shows.
