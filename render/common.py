@@ -154,14 +154,18 @@ def to_png(img: Image.Image) -> bytes:
 def finished(view: dict[str, Any], placings: Sequence[int] | None) -> dict[str, Any]:
     """The view as the final picture draws it. With ``placings`` (each seat's place, 1 = first) the table is
     over however it ended (last move, resignation, forfeit, timeout, abandon), whatever the engine's view
-    says: nobody is to act and the placings are drawn. Without, the view as it is."""
+    says: nobody is to act and the placings are drawn; an empty list is a table over without a result (an
+    abandoned one). Without (None), the view as it is."""
     if placings is None:
         return view
     return {**view, "to_act": [], "placings": list(placings)}
 
 
 def placings_line(placings: Sequence[int], names: list[str]) -> str:
-    """ "Final: 1st alice · 2nd bob · 2nd carol" in order of place (seats as their names)."""
+    """ "Final: 1st alice · 2nd bob · 2nd carol" in order of place (seats as their names); no placings (an
+    abandoned table) is "Game over: no result"."""
+    if not placings:
+        return "Game over: no result"
     order = sorted(range(len(placings)), key=lambda s: (placings[s], s))
     def name(s: int) -> str:
         return names[s] if s < len(names) and names[s] else f"Seat {s + 1}"

@@ -64,6 +64,19 @@ def test_a_table_drawn_with_placings_is_over_nobody_acts_and_the_placings_show(g
     assert not any("to act" in t.text for t in posted)
 
 
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_an_abandoned_table_drawn_with_no_placings_is_over_without_a_result(game):
+    eng = get_engine(game)
+    n = 4 if eng.min_players <= 4 <= eng.max_players else eng.min_players
+    view = _mid_game(game, n)
+    mod = importlib.import_module(f"render.{game}")
+    _, drawn = render_checked(lambda: mod.table_image(view, NAMES[:n], []))
+    texts = [t.text for t in drawn]
+    assert "Game over: no result" in texts and not any(" to act" in t for t in texts), texts[:6]
+    alt = alt_text(game, view, NAMES[:n], None, [])
+    assert "Game over." in alt and "To act" not in alt and "Placings" not in alt
+
+
 def test_counts_agree_with_their_nouns():
     assert [count(n, "card") for n in (0, 1, 2, 5)] == ["0 cards", "1 card", "2 cards", "5 cards"]
     assert [count(n, "pt") for n in (0, 1, 2, 5)] == ["0 pts", "1 pt", "2 pts", "5 pts"]
