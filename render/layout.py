@@ -1,10 +1,11 @@
 """Phone-first layout: sizes, panels and labels that fit where they are put.
 
-Discord shows an image in a phone's channel column about 400 px wide. Table images are drawn
-800 px wide (sharp on 2x screens) and everything scales with them, so a text of SMALL = 22 px
-shows as 11 px, the legible minimum. Every label is fitted to the panel it is drawn in (an
-ellipsis at a grapheme boundary, never a clip), and the panel is recorded with it so tests can
-check that nothing escapes its panel or overlaps another text.
+Discord shows an image in a phone's channel column 310 px wide on a 412 px phone. Table images are
+drawn 800 px wide (sharp on 2x screens) and everything scales with them, so a text of SMALL = 26 px
+shows as 10 px there, the legible minimum (tests/render/test_legibility.py measures it, and contrast).
+Every label is fitted to the panel it is drawn in (an ellipsis at a grapheme boundary, never a clip),
+and the panel is recorded with it so tests can check that nothing escapes its panel or overlaps another
+text.
 """
 
 from __future__ import annotations
