@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from typing import Any, ClassVar
 
 from data.backends.base import Backend, IntegrityError, Tx, TxClosed, Written
-from data.backends.sqlite import SqliteBackend
+from data.backends.sqlite import ReadOnlySqliteBackend, SqliteBackend
 from data.database import Database
 from data.ratings import RatingStore
 from data.schema import MIGRATIONS, SCHEMA_VERSION
@@ -36,6 +36,7 @@ from data.tables import (
 )
 from data.timers import TimerStore
 from data.tournaments import TournamentStore
+from data.web import WebStore
 
 #: Seconds one PostgreSQL statement may take (asyncpg's ``command_timeout``; DATABASE_COMMAND_TIMEOUT).
 COMMAND_TIMEOUT = 10.0
@@ -65,6 +66,7 @@ class Store:
         self.ratings = RatingStore(self.db)
         self.tournaments = TournamentStore(self.db)
         self.tables = TableStore(self.db, self.ratings)
+        self.web = WebStore(self.db)
         self._closed = False
         Store._open.add(self)
 
@@ -99,6 +101,16 @@ class Store:
 
             return await cls._started(await PostgresBackend.open(target, command_timeout=command_timeout), now)
         return await cls.open(target.removeprefix("sqlite:"), now)
+
+    @classmethod
+    async def open_read_only(cls, target: str, now: Callable[[], float] = time.time) -> Store:
+        """A store that only reads (``python -m web``): the SQLite file opened read-only, or PostgreSQL
+        without migrating."""
+        if target.startswith(("postgresql://", "postgres://")):
+            from data.backends.postgres import PostgresBackend
+
+            return cls(await PostgresBackend.open(target, writers=1, readers=4), now)
+        return cls(await ReadOnlySqliteBackend.open(target.removeprefix("sqlite:")), now)  # type: ignore[arg-type]
 
     @classmethod
     async def _started(cls, backend: Backend, now: Callable[[], float]) -> Store:

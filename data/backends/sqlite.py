@@ -248,3 +248,36 @@ class SqliteBackend:
             raise ValueError(f"not a pragma name: {name!r}")
         row = await self.fetchone(f"PRAGMA {name}")
         return None if row is None else row[0]
+
+
+class ReadOnlySqliteBackend:
+    """SQLite for a process that only reads (``python -m web``): one read-only connection, no writer."""
+
+    name = "sqlite"
+    one_statement_transactions = False
+
+    def __init__(self, reader: sqlite3.Connection, path: str) -> None:
+        self._reader = reader
+        self.location = path
+
+    @classmethod
+    async def open(cls, path: str) -> ReadOnlySqliteBackend:
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"no database at {path} (start the bot once to create it)")
+        reader = _connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+        _fetch(reader, f"PRAGMA busy_timeout={BUSY_MS}", ())
+        return cls(reader, path)
+
+    async def close(self) -> None:
+        self._reader.close()
+
+    @asynccontextmanager
+    async def transaction(self, one_statement: bool = False) -> Any:
+        raise TxClosed("this store is read-only")
+        yield  # pragma: no cover
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return next(iter(_fetch(self._reader, to_sqlite(sql), params)), None)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        return _fetch(self._reader, to_sqlite(sql), params)

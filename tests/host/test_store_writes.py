@@ -26,6 +26,7 @@ from data.store import SeatRecord, StaleVersion, Store, TxClosed
 from data.tables import TableStore
 from data.timers import BOT, TimerPlan, TimerRecord, TimerStore
 from data.tournaments import RoundPlan, TournamentStore
+from data.web import WebStore
 from host import TableService
 from tests.host.test_store import started
 
@@ -191,8 +192,11 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
         "drop_entrant": lambda t: store.tournaments.drop_entrant(1, 1),
         "cancel_tournament": lambda t: store.tournaments.cancel_tournament(1, 5),
         "advance_tournament": lambda t: store.tournaments.advance_tournament(1, 1, champion=[1]),
+        # The web pages' two facts.
+        "set_channel_public": lambda t: store.web.set_channel_public(1, 1, True),
+        "set_profile_hidden": lambda t: store.web.set_profile_hidden(7, True),
     }
-    writes = {name for part in (Store, TableStore, TimerStore, TournamentStore, RatingStore, SettingsStore)
+    writes = {name for part in (Store, TableStore, TimerStore, TournamentStore, RatingStore, SettingsStore, WebStore)
               for name, fn in inspect.getmembers(part, inspect.iscoroutinefunction)
               if not name.startswith("_") and name not in READS}
     assert writes == set(calls) | {"create_table", "migrate"}, "a new write method needs a test here"
@@ -203,8 +207,13 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
 
 
 READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version",
-         "pragma", "close", "close_all", "open", "connect", "next_due", "due_timers", "timers_of", "guild_settings",
+         "pragma", "close", "close_all", "open", "connect", "open_read_only", "next_due", "due_timers", "timers_of",
+         "guild_settings",
          "settings_log", "dm_notify", "tables_in_guild", "latest_table", "seat_events", "unposted_tables",
          "tournament", "active_tournament", "latest_tournament", "running_tournaments", "entrants",
          "tournament_rounds", "round_places", "place_of_table", "tournament_byes", "unannounced_finals",
-         "ratings_of", "ratings_for", "leaderboard", "rated_tables"}
+         "ratings_of", "ratings_for", "leaderboard", "rated_tables",
+         # The web pages' reads (data/web.py) and the database probe of /healthz.
+         "known_channel", "channel_facts", "public_channels", "hidden_profiles", "recent_tables",
+         "guild_tournaments", "played_by", "played_channels", "entered_by", "table_channels", "open_counts",
+         "table_versions", "tournament_stamp", "probe", "seat_names"}
