@@ -1,0 +1,251 @@
+"""Read models: one plain, immutable value per kind of message, holding everything that message shows.
+
+``host`` builds them; a presenter (the Discord cogs, later web pages or other languages) only formats
+them and never calls back into ``host``, ``data`` or an engine. They hold data, not wording: names
+already chosen, places, deadlines as POSIX instants, whom to mention, and what the renderer draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: The statuses of a table, as stored.
+LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
+
+#: Why a member's seat offers them no move: they gave it up, or a bot stands in after timeouts.
+GAVE_UP, TIMED_OUT = "gave_up", "timed_out"
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A length of time in whole seconds, or None for ``off``.
+
+    ``str()`` gives the notation members type in commands (``1d 2h 3m 4s``, ``off``): the same in
+    every language, so a presenter may show it as it is."""
+
+    seconds: int | None
+
+    def __str__(self) -> str:
+        if self.seconds is None:
+            return "off"
+        left = int(self.seconds)
+        parts = []
+        for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+            if left >= size:
+                parts.append(f"{left // size}{unit}")
+                left %= size
+        return " ".join(parts) or "0s"
+
+
+@dataclass(frozen=True)
+class SeatView:
+    position: int
+    name: str
+    #: The member to mention; None for a bot seat.
+    user_id: int | None
+    is_bot: bool
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """A table's clock settings, as the lobby, /game status and /game tables show them."""
+
+    turn_time: Duration
+    on_timeout: str
+    in_thread: bool
+    paused: bool
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What the renderer draws: a game's view (public, or a seat's) with the seat names."""
+
+    table_id: int
+    game: str
+    view: Mapping[str, Any]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A seat that is to act, and when its time runs out (None: no clock)."""
+
+    seat: SeatView
+    due: float | None
+
+
+@dataclass(frozen=True)
+class Placing:
+    place: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """The public table message: the picture, what happened since the last one, whose turn, the result."""
+
+    table_id: int
+    title: str
+    version: int
+    status: str
+    #: Public lines since the last message, oldest first.
+    lines: tuple[str, ...]
+    #: The game's own status line with the names filled in ("" when it has none).
+    status_line: str
+    to_act: tuple[Turn, ...]
+    #: Every seat in finishing order, once the game is over.
+    placings: tuple[Placing, ...]
+    clock: ClockView
+    picture: Picture
+
+
+@dataclass(frozen=True)
+class HandPanel:
+    """A seat's private panel: its hand, its choices (action, label), and whom the table waits for."""
+
+    table_id: int
+    title: str
+    version: int
+    status: str
+    seat: int
+    seat_name: str
+    status_line: str
+    #: GAVE_UP or TIMED_OUT when the table's bot plays this seat, else None.
+    bot_plays: str | None
+    choices: tuple[tuple[str, str], ...]
+    waiting_for: tuple[str, ...]
+    picture: Picture
+
+
+@dataclass(frozen=True)
+class LobbyMessage:
+    table_id: int
+    title: str
+    host_id: int | None
+    status: str
+    seats: tuple[SeatView, ...]
+    min_players: int
+    max_players: int
+    options: tuple[tuple[str, Any], ...]
+    clock: ClockView
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """Half a turn's time is gone at a table: whom to remind, and when their time runs out."""
+
+    table_id: int
+    user_ids: tuple[int, ...]
+    due: float
+    link: str
+
+
+@dataclass(frozen=True)
+class MineRow:
+    """One of a member's tables in /game mine."""
+
+    table_id: int
+    title: str
+    status: str
+    your_turn: bool
+    waiting_for: tuple[str, ...]
+    due: float | None
+    paused: bool
+    link: str
+
+
+@dataclass(frozen=True)
+class MyTables:
+    rows: tuple[MineRow, ...]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table of the server in /game tables."""
+
+    table_id: int
+    title: str
+    status: str
+    seats: int
+    max_players: int
+    clock: ClockView
+    link: str
+
+
+@dataclass(frozen=True)
+class ServerTables:
+    lobbies: tuple[TableRow, ...]
+    running: tuple[TableRow, ...]
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    version: int
+    at: float
+    label: str
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MoveLog:
+    """/game log: a table's whole public move list."""
+
+    table_id: int
+    title: str
+    status: str
+    seats: tuple[SeatView, ...]
+    moves: tuple[LoggedMove, ...]
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """/game replay: the table as it stood after a move."""
+
+    title: str
+    move: int
+    #: The public lines up to that move (the deal alone: none).
+    lines: tuple[str, ...]
+    picture: Picture
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    game: str
+    title: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class MemberRatings:
+    """/rating: a member's ratings in one server (one game, or all they have played)."""
+
+    name: str
+    game_title: str | None
+    rows: tuple[RatingRow, ...]
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    user_id: int
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    title: str
+    min_games: int
+    rows: tuple[LeaderRow, ...]
+
+
+@dataclass(frozen=True)
+class SettingsShown:
+    """/config show: each setting's name, value (as a manager types it) and help."""
+
+    rows: tuple[tuple[str, str, str], ...]
