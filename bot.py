@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from cogs import controls
 from cogs.config import ConfigCog
-from cogs.controls import ActButton, ActSelect, ControlHandler
+from cogs.controls import BAD_CONTROL, ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
@@ -35,8 +35,11 @@ from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
 from data.store import Store
 from engines.bots import BOT_LEVELS
-from host import TableService
+from host import TableRecord, TableService
 from host.clock import Scheduler
+from host.events import AsyncSignal, Signal
+from host.long_games import LongGameService
+from host.ratings import RatingService
 from host.settings import ServerSettings
 from host.shards import Shards
 from host.thinking import BotPool
@@ -84,6 +87,60 @@ def discord_now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+@dataclass(frozen=True)
+class Services:
+    """The bot's object graph: every service with its collaborators, and the cogs that present them."""
+
+    store: Store
+    server_settings: ServerSettings
+    bot_pool: BotPool
+    tables: TableService
+    flow: TableFlow
+    scheduler: Scheduler
+    tournaments: TournamentService
+    tournament_flow: TournamentFlow
+    cogs: tuple[commands.Cog, ...]
+
+    async def route_control(self, interaction: discord.Interaction, control: controls.Control,
+                            values: Sequence[str]) -> None:
+        """A click on one of our controls: tournament sign-ups and standings pages, else a table's."""
+        if control.kind in controls.TOURNAMENT_KINDS:
+            await self.tournament_flow.on_control(interaction, control, values)
+        else:
+            await self.flow.on_control(interaction, control, values)
+
+
+async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Services:
+    """Build the whole object graph, each service getting what it needs in its constructor.
+
+    Two pairs of services would hold each other: the table service tells the scheduler when timers change,
+    and the scheduler fires through the table flow, which uses the table service; the table flow tells the
+    tournament flow when a table finishes, and the tournament flow posts through the table flow. The two
+    signals below are built first and break those circles.
+    """
+    # Every stored time comes from Discord's clock.
+    store = await Store.connect(settings.database_url or settings.database_path, discord_now)
+    timers_changed: Signal[float | None] = Signal()
+    table_finished: AsyncSignal[TableRecord] = AsyncSignal()
+    server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
+    bot_pool = BotPool()
+    tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,
+                          level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed)
+    # With several processes, each fires the timers and catches up the tables of its own shards' guilds.
+    flow = TableFlow(bot, tables, guard, settings.bot_delay, settings=server_settings, shards=settings.shards,
+                     on_finished=table_finished)
+    scheduler = Scheduler(store, flow.fire, shards=settings.shards)
+    timers_changed.connect(scheduler.poke)
+    tournaments = TournamentService(tables)
+    tournament_flow = TournamentFlow(bot, tournaments, flow, guard)
+    table_finished.connect(tournament_flow.on_table_finished)
+    cogs = (GameCog(tables, LongGameService(store, tables, server_settings), guard, flow, server_settings),
+            ConfigCog(server_settings, guard),
+            TournamentCog(tournaments, tournament_flow, guard, server_settings),
+            RatingsCog(RatingService(store), guard))
+    return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow, cogs)
+
+
 #: How long a clean stop waits for interactions in flight to finish their commit.
 DRAIN_SECONDS = 4.0
 
@@ -103,45 +160,42 @@ class DeckhandBot(commands.Bot):
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
                          **options)
         self.settings = settings
-        self.store: Store | None = None
-        self.tables: TableService | None = None
         self.guard = Guard()
-        self.flow: TableFlow | None = None
-        self.scheduler: Scheduler | None = None
-        self.server_settings: ServerSettings | None = None
+        #: The whole object graph, built once by ``compose`` in ``setup_hook``.
+        self.services: Services | None = None
         self.control_handler: ControlHandler | None = None
-        self.bot_pool: BotPool | None = None
-        self.tournaments: TournamentService | None = None
-        self.tournament_flow: TournamentFlow | None = None
         self._closing = False
         DeckhandBot._live.add(self)
 
+    # What tests and tools read of the graph.
+    @property
+    def store(self) -> Store | None:
+        return self.services.store if self.services else None
+
+    @property
+    def tables(self) -> TableService | None:
+        return self.services.tables if self.services else None
+
+    @property
+    def flow(self) -> TableFlow | None:
+        return self.services.flow if self.services else None
+
+    @property
+    def scheduler(self) -> Scheduler | None:
+        return self.services.scheduler if self.services else None
+
+    @property
+    def tournaments(self) -> TournamentService | None:
+        return self.services.tournaments if self.services else None
+
     async def setup_hook(self) -> None:
-        # Every stored time comes from Discord's clock, which SimCord's virtual clock moves in tests.
-        self.store = await Store.connect(self.settings.database_url or self.settings.database_path, discord_now)
-        self.server_settings = ServerSettings(self.store, self.settings.bot_delay, self.settings.bot_level)
-        self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
-        self.tables.delay_for = self.server_settings.cached_delay
-        self.tables.level_for = self.server_settings.cached_level
-        self.bot_pool = BotPool()
         if not RENDER_POOL.started:
             RENDER_POOL.start()  # the workers load their fonts while the bot connects
-        self.tables.think = self.bot_pool.think
-        self.flow = TableFlow(self, self.tables, self.guard, self.settings.bot_delay)
-        self.flow.settings = self.server_settings
-        # With several processes, each fires the timers and catches up the tables of its own shards' guilds.
-        self.flow.shards = self.settings.shards
-        self.scheduler = Scheduler(self.store, self.flow.fire, shards=self.settings.shards)
-        self.tables.on_timers = self.scheduler.poke
+        self.services = services = await compose(self, self.settings, self.guard)
         self.add_dynamic_items(ActButton, ActSelect)
-        await self.add_cog(GameCog(self, self.tables, self.guard, self.flow, self.server_settings))
-        await self.add_cog(ConfigCog(self.server_settings, self.guard))
-        self.tournaments = TournamentService(self.tables)
-        self.tournament_flow = TournamentFlow(self, self.tournaments, self.flow, self.guard)
-        self.flow.on_finished = self.tournament_flow.on_table_finished
-        self.control_handler = self.route_control
-        await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard, self.server_settings))
-        await self.add_cog(RatingsCog(self.store, self.guard))
+        self.control_handler = services.route_control
+        for cog in services.cogs:
+            await self.add_cog(cog)
         self.tree.on_error = self.on_app_command_error
         if self.settings.shards is not None and 0 not in self.settings.shards.ids:
             # Slash commands belong to the application, not to a shard: one process registers them for all
@@ -155,34 +209,25 @@ class DeckhandBot(commands.Bot):
             await self.tree.sync()
         freeze_start_up_heap()
 
-    async def route_control(self, interaction: discord.Interaction, control: controls.Control,
-                            values: Sequence[str]) -> None:
-        """A click on one of our controls: tournament sign-ups and standings pages, else a table's."""
-        if control.kind in ("t", "p") and self.tournament_flow is not None:
-            await self.tournament_flow.on_control(interaction, control, values)
-        elif self.flow is not None:
-            await self.flow.on_control(interaction, control, values)
-
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
-        if self.flow is not None:
-            for guild in self.guilds:  # the bot pace of each server, before any bot moves
-                try:
-                    await self.server_settings.get(guild.id)
-                except Exception:  # one server's settings must not keep every table waiting
-                    log.warning("could not read the settings of server %s", guild.id, exc_info=True)
-            await self.flow.resume()
-        if self.tournament_flow is not None:
-            await self.tournament_flow.resume()
-        if self.scheduler is not None and not self._closing:
-            self.scheduler.start()
+        services = self.services
+        if services is None:
+            return
+        for guild in self.guilds:  # the bot pace of each server, before any bot moves
+            try:
+                await services.server_settings.get(guild.id)
+            except Exception:  # one server's settings must not keep every table waiting
+                log.warning("could not read the settings of server %s", guild.id, exc_info=True)
+        await services.flow.resume()
+        await services.tournament_flow.resume()
+        if not self._closing:
+            services.scheduler.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
         if controls.unhandled(interaction) and not interaction.response.is_done():
-            await self.guard.run(interaction, lambda: tell(interaction, (
-                "That control isn't one I recognise (it may be damaged). "
-                "Use the table's **Hand / act** button or `/play` instead.")))
+            await self.guard.run(interaction, lambda: tell(interaction, BAD_CONTROL))
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
@@ -216,18 +261,18 @@ class DeckhandBot(commands.Bot):
         DeckhandBot._live.discard(self)
         if not await self.guard.drain(DRAIN_SECONDS):
             log.warning("stopping with interactions still in flight after %.0f s", DRAIN_SECONDS)
-        if self.scheduler is not None:
-            await self.scheduler.close()
+        services = self.services
+        if services is not None:
+            await services.scheduler.close()
         self.control_handler = None
         for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog"):
             if self.get_cog(cog) is not None:
                 await self.remove_cog(cog)
         await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
-        if self.bot_pool is not None:
-            await asyncio.to_thread(self.bot_pool.close)
+        if services is not None:
+            await services.store.close()
+            self.services = None
+            await asyncio.to_thread(services.bot_pool.close)
         log.info("stopped cleanly")
 
 

@@ -6,8 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.flow import is_manager
-from cogs.guard import Guard, tell
+from cogs.guard import Guard, is_manager, tell
 from host import Refusal
 from host.settings import HELP, NAMES, ServerSettings, shown
 

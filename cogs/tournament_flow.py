@@ -12,10 +12,11 @@ import discord
 from discord.ext import commands
 
 import render.bracket
-from cogs.controls import Control
-from cogs.flow import BAD_CONTROL, TableFlow
+from cogs.controls import BAD_CONTROL, Control
+from cogs.flow import TableFlow
 from cogs.guard import Guard, tell
-from cogs.presenter import Outgoing, drawn
+from cogs.presenter import drawn
+from cogs.threads import create_thread
 from cogs.tournament_views import (
     bracket_file,
     champion_line,
@@ -23,16 +24,11 @@ from cogs.tournament_views import (
     signup_message,
     standings_message,
 )
-from data.store import TableRecord
 from engines import get_engine
-from host import Refusal, SeatNotice
+from host import Refusal, SeatNotice, TableRecord
 from host.tournaments.service import Advance, TournamentService, TournamentState
 
 log = logging.getLogger(__name__)
-
-THREAD_NAME = 100
-#: A week: Discord's longest auto-archive, so a thread stays open while its table is slow.
-ARCHIVE_MINUTES = 10080
 
 
 class TournamentFlow:
@@ -52,10 +48,9 @@ class TournamentFlow:
             state = await self.service.state(tournament_id)
             channel = await self.flow.channel_of(state.record.channel_id)
             for place in await self.service.pending(tournament_id):
-                name = f"{state.record.name} · round {place.round} · table {place.position + 1}"[:THREAD_NAME]
+                name = f"{state.record.name} · round {place.round} · table {place.position + 1}"
                 try:
-                    thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                         auto_archive_duration=ARCHIVE_MINUTES)
+                    thread = await create_thread(channel, name)
                 except discord.HTTPException as exc:
                     log.warning("tournament %s: could not open a thread (%s)", tournament_id, exc)
                     await channel.send(f"⚠️ I couldn't open a thread for table {place.position + 1} of round "
@@ -164,9 +159,9 @@ class TournamentFlow:
         """The table flow's hook: a tournament table ended, so its round may be over."""
         try:
             advances = await self.service.table_finished(table.id)
-            place = await self.service.store.place_of_table(table.id)
-            if place is not None:
-                await self.after(place.tournament_id, advances)
+            tournament_id = await self.service.tournament_of_table(table.id)
+            if tournament_id is not None:
+                await self.after(tournament_id, advances)
         except Exception:
             log.exception("tournament step after table %s failed; it is retried at the next restart", table.id)
 
@@ -210,9 +205,9 @@ class TournamentFlow:
     async def on_control(self, interaction: discord.Interaction, control: Control, values: Sequence[str]) -> None:
         async def work() -> None:
             if control.kind == "p":
-                await self._page(interaction, control.table_id, control.version or 1)
+                await self._page(interaction, control.tournament_id, control.version or 1)
                 return
-            record = await self.service.get(control.table_id)
+            record = await self.service.get(control.tournament_id)
             if record.channel_id != interaction.channel_id:
                 raise Refusal(BAD_CONTROL)
             user = interaction.user
@@ -241,10 +236,3 @@ class TournamentFlow:
             await interaction.response.edit_message(**out.edit_kwargs())
         else:
             await interaction.response.send_message(ephemeral=True, **out.send_kwargs())
-
-    async def reply(self, interaction: discord.Interaction, out: Outgoing, *,
-                    ephemeral: bool) -> discord.Message | None:
-        if interaction.response.is_done():
-            return await interaction.followup.send(ephemeral=ephemeral, wait=True, **out.send_kwargs())
-        await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
-        return None if ephemeral else await interaction.original_response()

@@ -133,13 +133,12 @@ class LobbyMessage:
 
 
 @dataclass(frozen=True)
-class Reminder:
-    """Half a turn's time is gone at a table: whom to remind, and when their time runs out."""
+class Where:
+    """Where a table's newest message is (no message yet: its channel or thread)."""
 
-    table_id: int
-    user_ids: tuple[int, ...]
-    due: float
-    link: str
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
 
 
 @dataclass(frozen=True)
@@ -153,7 +152,7 @@ class MineRow:
     waiting_for: tuple[str, ...]
     due: float | None
     paused: bool
-    link: str
+    where: Where
 
 
 @dataclass(frozen=True)
@@ -171,7 +170,7 @@ class TableRow:
     seats: int
     max_players: int
     clock: ClockView
-    link: str
+    where: Where
 
 
 @dataclass(frozen=True)
@@ -203,6 +202,7 @@ class MoveLog:
 class ReplayFrame:
     """/game replay: the table as it stood after a move."""
 
+    table_id: int
     title: str
     move: int
     #: The public lines up to that move (the deal alone: none).

@@ -150,6 +150,14 @@ class ServerSettings:
         cached = self._cache.get(guild_id or 0)
         return cached.bot_level if cached is not None else self.default_level
 
+    async def require_play_here(self, guild_id: int | None, channel_id: int, what: str) -> Settings:
+        """The server's settings, when ``channel_id`` is one of its game channels; else a Refusal naming them."""
+        settings = await self.get(guild_id)
+        if not settings.allows_channel(channel_id):
+            allowed = " ".join(f"<#{c}>" for c in settings.game_channels)
+            raise Refusal(f"{what} can't be opened here. This server plays in {allowed}.")
+        return settings
+
     async def set(self, guild_id: int, name: str, value: str, user_id: int) -> Settings:
         stored = normalise(name, value)
         await self.store.set_guild_setting(guild_id, name, stored, user_id)

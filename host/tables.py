@@ -11,39 +11,34 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from data.store import FORFEITED, ChannelBusy, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
-from data.timers import BOT, LOBBY, TimerPlan, TimerRecord
+from data.timers import BOT, DEADLINE, LOBBY, TimerPlan, TimerRecord
 from engines import Engine, IllegalAction, check_options, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
+from host import table_views
 from host.clock import plan_turn
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
 from host.rated import rating_plan
+from host.read_models import HandPanel, LobbyMessage, TableMessage
 from host.replay import agrees, canonical, rebuild
 from host.results import ActOutcome, LobbyChange
 from host.seat_changes import Reminder, SeatChanges, SeatNotice
+from host.table_views import seat_names
 from host.thinking import INLINE_LEVELS
 
 log = logging.getLogger(__name__)
 
-MAX_BOTS_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
+#: (game, snapshot, seat, salt, level) -> the bot's action.
+Think = Callable[[str, dict[str, Any], int, int, str], Awaitable[str]]
 
-
-@dataclass
-class HandInfo:
-    """Everything a seat's private panel shows."""
-
-    table: TableRecord
-    seat: int
-    view: dict[str, Any]
-    choices: list[tuple[str, str]] = field(default_factory=list)  # (action, label)
-    to_act: list[int] = field(default_factory=list)
+BOT_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
 
 
 def bot_plays_note(seat: SeatRecord) -> str:
@@ -53,24 +48,23 @@ def bot_plays_note(seat: SeatRecord) -> str:
     return "A bot plays your seat after three timeouts in a row. Type `/game return` to take it back."
 
 
-def seat_names(table: TableRecord) -> list[str]:
-    return [s.name for s in table.seats]
-
-
 class TableService:
-    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None, bot_delay: float = 0.0) -> None:
+    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None, bot_delay: float = 0.0,
+                 delay_for: Callable[[int | None], float] | None = None,
+                 level_for: Callable[[int | None], str] | None = None, think: Think | None = None,
+                 on_timers: Callable[[float | None], None] | None = None) -> None:
         self.store = store
         self._new_seed = new_seed or (lambda: secrets.randbits(62))
         #: Seconds before a bot's move, unless the server's settings say otherwise (``delay_for``).
         self.bot_delay = bot_delay
-        self.delay_for: Callable[[int | None], float] = lambda guild_id: self.bot_delay
+        self.delay_for: Callable[[int | None], float] = delay_for or (lambda guild_id: self.bot_delay)
         #: Told the earliest due instant whenever timers change, so the scheduler can wake.
-        self.on_timers: Callable[[float | None], None] = lambda due: None
+        self.on_timers: Callable[[float | None], None] = on_timers or (lambda due: None)
         #: The level of a new bot seat, and of the bot that stands in for a timed-out player, per server.
-        self.level_for: Callable[[int | None], str] = lambda guild_id: "easy"
-        #: Computes a bot's move: (game, snapshot, seat, salt, level) -> action. The bot sets a process
-        #: pool (host.thinking.BotPool) so that search never runs on the event loop.
-        self.think: Callable[[str, dict[str, Any], int, int, str], Awaitable[str]] = self._think_inline
+        self.level_for: Callable[[int | None], str] = level_for or (lambda guild_id: "easy")
+        #: Computes a bot's move. The bot passes a process pool's (host.thinking.BotPool) so that search
+        #: never runs on the event loop.
+        self.think: Think = think or self._think_inline
         # One lock per table serialises every change to it in this process (lobby edits,
         # start, moves, abandon); the store's revision and version checks guard the rest.
         self._locks: dict[int, asyncio.Lock] = {}
@@ -269,7 +263,7 @@ class TableService:
             if len(seats) >= engine.max_players:
                 raise Refusal(f"The table is full ({engine.max_players} seats).")
             taken = {s.name.split(" (")[0] for s in seats}
-            name = next(n for n in MAX_BOTS_NAMES if n not in taken)
+            name = next(n for n in BOT_NAMES if n not in taken)
             chosen = level or self.level_for(table.guild_id)
             if chosen not in BOT_LEVELS:
                 raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
@@ -359,7 +353,7 @@ class TableService:
 
     # ------------------------------------------------------------------- play
 
-    async def hand(self, table_id: int, user_id: int) -> HandInfo:
+    async def hand(self, table_id: int, user_id: int) -> HandPanel:
         table = await self.get(table_id)
         if table.status == "lobby":
             raise Refusal("The game has not started yet.")
@@ -376,7 +370,23 @@ class TableService:
             # Names are shortened inside a label, never the action: a label fits a button (80).
             choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
-        return HandInfo(table, seat, engine.view(state, seat), choices, engine.to_act(state))
+        return table_views.hand_panel(table, seat, state, choices)
+
+    async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
+        """When each seat's time runs out. Only a table with a turn clock ever has deadlines
+        (host.clock.seat_clock): the others, every casual table, need no read for them at each move."""
+        if not table.turn_time:
+            return {}
+        return {t.seat: t.due for t in await self.store.timers_of(table.id) if t.kind == DEADLINE}
+
+    async def table_view(self, table: TableRecord, lines: Sequence[str]) -> TableMessage:
+        """The read model of the public table message for ``table``, telling ``lines``."""
+        places = await self.places(table) if table.status == "finished" else None
+        return table_views.table_message(table, await self.state(table), lines, await self.deadlines(table), places)
+
+    @staticmethod
+    def lobby(table: TableRecord) -> LobbyMessage:
+        return table_views.lobby(table)
 
     async def places(self, table: TableRecord) -> list[int]:
         """Each seat's final place: as recorded when the table finished (forfeits included)."""
