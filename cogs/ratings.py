@@ -8,8 +8,8 @@ from discord.ext import commands
 
 from cogs.game import GAME_CHOICES
 from cogs.guard import Guard, tell
+from cogs.standings_pages import safe_name
 from host.ratings import MIN_GAMES, TOP, RatingService
-from host.tournaments.pages import safe_name
 
 
 def rating_line(title: str, mu: float, sigma: float, games: int) -> str:

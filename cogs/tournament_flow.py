@@ -27,6 +27,7 @@ from cogs.tournament_views import (
 from engines import get_engine
 from host import Refusal, SeatNotice, TableRecord
 from host.tournaments.service import Advance, TournamentService, TournamentState
+from host.tournaments.views import standing_rows, tournament_view
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,9 @@ class TournamentFlow:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
         threads = await self.threads_of(state)
-        for out in pairings_messages(state, current, threads):
+        view = tournament_view(state)
+        assert view.current is not None
+        for out in pairings_messages(view, view.current, threads):
             await channel.send(**out.send_kwargs())
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number)
@@ -138,8 +141,9 @@ class TournamentFlow:
         if current is None or current.announced >= 2:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
-        out = standings_message(state, rows, 1, title="Final standings")
-        out.content = champion_line(state)
+        view = tournament_view(state)
+        out = standings_message(view, standing_rows(rows), 1, title="Final standings")
+        out.content = champion_line(view)
         await channel.send(**out.send_kwargs())
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number, 2)
@@ -188,7 +192,7 @@ class TournamentFlow:
 
     async def refresh_signup(self, state: TournamentState, interaction: discord.Interaction | None = None) -> None:
         """Bring the sign-up message up to date: edited in place from its own button, else by id."""
-        out = signup_message(state)
+        out = signup_message(tournament_view(state))
         message = interaction.message if interaction is not None else None
         if (interaction is not None and message is not None and message.id == state.record.message_id
                 and not interaction.response.is_done()):
@@ -229,7 +233,8 @@ class TournamentFlow:
     async def _page(self, interaction: discord.Interaction, tournament_id: int, page: int) -> None:
         state, rows = await self.service.standings(tournament_id)
         final = state.record.status == "finished"
-        out = standings_message(state, rows, page, title="Final standings" if final else "Standings")
+        out = standings_message(tournament_view(state), standing_rows(rows), page,
+                                title="Final standings" if final else "Standings")
         message = interaction.message
         if message is not None:
             out.content = message.content

@@ -11,6 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+#: The stage of a top cut's rounds, as RoundInfo.stage says it.
+from host.tournaments.progress import CUT as CUT
+
 #: The statuses of a table, as stored.
 LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
 
@@ -249,3 +252,103 @@ class SettingsShown:
     """/config show: each setting's name, value (as a manager types it) and help."""
 
     rows: tuple[tuple[str, str, str], ...]
+
+
+# ----------------------------------------------------------------- tournaments
+# A tournament's messages (sign-up, pairings, standings, status, the end) all format one TournamentView:
+# the event, its entrants, rounds, tables and byes read at one moment, each as a frozen copy.
+
+#: The formats' names, as the messages show them.
+FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    id: int
+    name: str
+    game: str
+    format: str
+    table_size: int
+    top_cut: int
+    rounds: int | None
+    planned_rounds: int | None
+    turn_time: int | None
+    round_time: int | None
+    options: Mapping[str, Any]
+    organiser_id: int
+    status: str
+    checkin: bool
+    message_id: int | None
+    champion: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
+class EntrantInfo:
+    id: int
+    user_id: int | None
+    name: str
+    is_bot: bool
+    checked_in: bool
+    left: str | None
+
+    @property
+    def active(self) -> bool:
+        return self.left is None
+
+
+@dataclass(frozen=True)
+class RoundInfo:
+    number: int
+    stage: str
+    status: str
+    due: float | None
+    announced: int
+
+
+@dataclass(frozen=True)
+class PlaceInfo:
+    """One table of a round: entrant ids by side, its table once seated, and once over each side's place."""
+
+    round: int
+    position: int
+    sides: tuple[tuple[int, ...], ...]
+    table_id: int | None
+    status: str
+    places: tuple[int, ...] | None
+    drawn: bool
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: int
+    entrant: int
+    points: Any  # a Fraction: ties are exact
+    opp: Any
+    oopp: Any
+    games: int
+    byes: int
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    record: EventInfo
+    title: str
+    entrants: tuple[EntrantInfo, ...]
+    rounds: tuple[RoundInfo, ...]
+    places: tuple[PlaceInfo, ...]
+    byes: tuple[tuple[int, int], ...]
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {e.id: e.name for e in self.entrants}
+
+    @property
+    def current(self) -> RoundInfo | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def round_places(self, number: int) -> list[PlaceInfo]:
+        return [p for p in self.places if p.round == number]
+
+    def round_byes(self, number: int) -> list[int]:
+        return [e for r, e in self.byes if r == number]

@@ -32,6 +32,7 @@ from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.read_models import FORMAT_NAMES
 from host.replay import canonical
 from host.seat_changes import SeatNotice
 from host.tables import BOT_NAMES, TableService
@@ -45,7 +46,6 @@ from host.tournaments.standings import standings
 
 log = logging.getLogger(__name__)
 
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
 #: Bot entrants one ``/tournament addbot`` may add, and in all.
 MAX_BOTS_AT_ONCE = 32
 MAX_ENTRANTS = 1024
