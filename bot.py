@@ -83,7 +83,7 @@ class Settings:
 
 
 def discord_now() -> float:
-    """The bot's one clock: Discord's UTC time as a POSIX timestamp (virtual under SimCord)."""
+    """The bot's one clock: Discord's UTC time as a POSIX timestamp."""
     return discord.utils.utcnow().timestamp()
 
 
@@ -146,8 +146,8 @@ DRAIN_SECONDS = 4.0
 
 
 class DeckhandBot(commands.Bot):
-    # Tests that run the bot in SimCord close every bot they built through close(),
-    # the same path as SIGINT; SimCord itself only detaches a bot.
+    # Every bot built is closed through close(), the same path as SIGINT, even where its host
+    # only detaches it.
     _live: ClassVar[weakref.WeakSet[DeckhandBot]] = weakref.WeakSet()
 
     @classmethod
@@ -281,13 +281,13 @@ _heap_frozen = False
 
 def freeze_start_up_heap() -> None:
     """Once per process, when the first bot is set up: what exists then (modules, the command tree, fonts'
-    tables, discord.py's internals, some 100,000 objects) lives as long as the process, so it is moved out
-    of the cyclic collector's sight (``gc.freeze``). A full collection then looks only at what the bot has
-    made since, and the pause it puts into a burst of moves is much shorter.
+    tables, discord.py's internals) lives as long as the process, so it is moved out of the cyclic
+    collector's sight (``gc.freeze``). A full collection then looks only at what the bot has made since, and
+    the pause it puts into a burst of moves is much shorter.
 
-    And the youngest generation is collected every 7,000 allocations instead of 700: a move makes thousands
-    of short-lived objects (payloads, rows, futures), and at 700 a burst of 56 moves ran some 70 collections
-    and the full ones they lead to; a tenth as many keeps about 10 % of a burst's time (on PostgreSQL)."""
+    And the youngest generation is collected ten times less often: a move makes thousands of short-lived
+    objects (payloads, rows, futures), and the default threshold ran a collection every few moves of a burst.
+    bench/README.md has the figures."""
     global _heap_frozen
     if not _heap_frozen:
         _heap_frozen = True
