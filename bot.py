@@ -163,15 +163,12 @@ class DeckhandBot(commands.Bot):
         self.guard = Guard()
         #: The whole object graph, built once by ``compose`` in ``setup_hook``.
         self.services: Services | None = None
+        self.store: Store | None = None
         self.control_handler: ControlHandler | None = None
         self._closing = False
         DeckhandBot._live.add(self)
 
-    # What tests and tools read of the graph.
-    @property
-    def store(self) -> Store | None:
-        return self.services.store if self.services else None
-
+    # What tests and tools read of the graph (``store`` is a plain reference: None once closed).
     @property
     def tables(self) -> TableService | None:
         return self.services.tables if self.services else None
@@ -192,6 +189,7 @@ class DeckhandBot(commands.Bot):
         if not RENDER_POOL.started:
             RENDER_POOL.start()  # the workers load their fonts while the bot connects
         self.services = services = await compose(self, self.settings, self.guard)
+        self.store = services.store
         self.add_dynamic_items(ActButton, ActSelect)
         self.control_handler = services.route_control
         for cog in services.cogs:
@@ -269,9 +267,10 @@ class DeckhandBot(commands.Bot):
             if self.get_cog(cog) is not None:
                 await self.remove_cog(cog)
         await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
         if services is not None:
-            await services.store.close()
-            self.services = None
             await asyncio.to_thread(services.bot_pool.close)
         log.info("stopped cleanly")
 

@@ -19,8 +19,8 @@ from cogs.guard import Guard, is_manager, tell
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, reply, table_message
 from cogs.threads import open_table_thread, thread_name
-from engines import GAME_IDS, GAME_TITLES, get_engine
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
+from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, parse_table_number
 from host.read_models import LobbyMessage
 from host.settings import ServerSettings
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 AUTOCOMPLETE_SECONDS = 2.0
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
-GAME_CHOICES = [app_commands.Choice(name=GAME_TITLES[g], value=g) for g in GAME_IDS]
+GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAMES]
 LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
 TIMEOUT_CHOICES = [app_commands.Choice(name="bot: a bot plays the turn", value="bot"),
                    app_commands.Choice(name="forfeit: the player is out", value="forfeit")]
@@ -112,11 +112,8 @@ class GameCog(commands.Cog):
     async def options_autocomplete(self, interaction: discord.Interaction,
                                    current: str) -> list[app_commands.Choice[str]]:
         game_id = getattr(interaction.namespace, "game", None)
-        try:
-            defaults = get_engine(str(game_id)).default_options if game_id else {}
-        except (KeyError, ModuleNotFoundError):
-            defaults = {}
-        pairs = [f"{k}={str(v).lower()}" for k, v in defaults.items()]
+        rules = game_rules(str(game_id)) if game_id else None
+        pairs = [f"{k}={str(v).lower()}" for k, v in (rules.default_options if rules else ())]
         suggestions = [current] if current else []
         suggestions += [" ".join(pairs), *pairs]
         return [app_commands.Choice(name=s[:100], value=s[:100]) for s in dict.fromkeys(suggestions) if s][:25]
@@ -182,13 +179,15 @@ class GameCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def game_rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         async def work() -> None:
-            engine = get_engine(game.value)
-            embed = discord.Embed(title=f"{engine.title}: rules", description=engine.summary[:4000],
+            rules = game_rules(game.value)
+            if rules is None:
+                raise Refusal(f"I don't know a game called `{game.value[:40]}`.")
+            embed = discord.Embed(title=f"{rules.title}: rules", description=rules.summary[:4000],
                                   colour=discord.Colour.blurple())
-            embed.add_field(name="Players", value=f"{engine.min_players}–{engine.max_players}")
-            if engine.default_options:
+            embed.add_field(name="Players", value=f"{rules.min_players}–{rules.max_players}")
+            if rules.default_options:
                 embed.add_field(name="Table options (defaults)", value=", ".join(
-                    f"`{k}={str(v).lower()}`" for k, v in engine.default_options.items()), inline=False)
+                    f"`{k}={str(v).lower()}`" for k, v in rules.default_options), inline=False)
             embed.set_footer(text="The full rules, with every ruling, are attached.")
             path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
             files = [discord.File(path, filename=path.name)] if path.exists() else []
@@ -221,14 +220,9 @@ class GameCog(commands.Cog):
     @app_commands.rename(with_="with")
     async def game_replace(self, interaction: discord.Interaction, player: discord.User,
                            with_: discord.Member) -> None:
-        async def work() -> None:
-            if with_.bot:
-                raise Refusal("A seat goes to a member, not a bot; the table's own bots play timed-out seats.")
-            await self._notice(interaction, self.tables.replace_player(
-                interaction.channel_id or 0, interaction.user.id, is_manager(interaction), player.id, with_.id,
-                with_.display_name))
-
-        await self.guard.run(interaction, work)
+        await self.guard.run(interaction, lambda: self._notice(interaction, self.tables.replace_player(
+            interaction.channel_id or 0, interaction.user.id, is_manager(interaction), player.id, with_.id,
+            with_.display_name, new_is_bot=with_.bot)))
 
     @game.command(name="pause", description="Stop this table's clocks (host or Manage Server)")
     async def game_pause(self, interaction: discord.Interaction) -> None:

@@ -24,7 +24,6 @@ from cogs.tournament_views import (
     signup_message,
     standings_message,
 )
-from engines import get_engine
 from host import Refusal, SeatNotice, TableRecord
 from host.tournaments.service import Advance, TournamentService, TournamentState
 from host.tournaments.views import standing_rows, tournament_view
@@ -69,10 +68,9 @@ class TournamentFlow:
 
     async def _post_first(self, table: TableRecord, thread: Any, state: TournamentState, number: int,
                           position: int) -> None:
-        engine = get_engine(table.game)
         seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
         line = f"🏆 **{state.record.name}**, round {number}, table {position + 1}. The game begins! Seats: {seats}"
-        await self.flow.post_table(table, [line], thread, engine.to_act(await self.flow.tables.state(table)))
+        await self.flow.post_table(table, [line], thread, await self.flow.tables.to_act(table))
 
     async def _post_unstarted(self, state: TournamentState) -> None:
         """A table dealt just before a restart whose first message never went out: post it now."""

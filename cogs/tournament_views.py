@@ -13,7 +13,7 @@ import discord
 from cogs.controls import ActButton, stateless_view
 from cogs.presenter import Outgoing
 from cogs.standings_pages import safe_name, standings_pages
-from host.read_models import CUT, FORMAT_NAMES, Duration, PlaceInfo, RoundInfo, StandingRow, TournamentView
+from host.read_models import CUT, FORMAT_NAMES, PlaceInfo, RoundInfo, StandingRow, TournamentView
 
 #: An embed's description holds 4096 characters; pairings are split into messages below that.
 DESCRIPTION = 3900
@@ -29,8 +29,7 @@ def format_line(state: TournamentView) -> str:
     r = state.record
     parts = [state.title, FORMAT_NAMES.get(r.format, r.format), f"tables of {r.table_size}"]
     if r.format != "single_elimination":
-        rounds = r.planned_rounds or r.rounds
-        parts.append(f"{rounds} rounds" if rounds else
+        parts.append(f"{r.rounds} rounds" if r.rounds else
                      ("⌈log₂ N⌉ rounds" if r.format == "swiss" else "every pair meets once"))
     if r.top_cut:
         parts.append(f"top cut {r.top_cut}")
@@ -39,9 +38,9 @@ def format_line(state: TournamentView) -> str:
 
 def clock_text(state: TournamentView) -> str:
     r = state.record
-    text = f"{Duration(r.turn_time)} a turn (a bot plays a turn that runs out)"
-    if r.round_time:
-        text += f"; each round lasts {Duration(r.round_time)}"
+    text = f"{r.turn_time} a turn (a bot plays a turn that runs out)"
+    if r.round_time.seconds:
+        text += f"; each round lasts {r.round_time}"
     return text
 
 
@@ -93,7 +92,7 @@ def round_title(state: TournamentView, rnd: RoundInfo) -> str:
         return f"Top cut, round {cut_rounds.index(rnd) + 1}"
     if state.record.format == "single_elimination":
         return f"Round {rnd.number}"
-    return f"Round {rnd.number} of {state.record.planned_rounds}"
+    return f"Round {rnd.number} of {state.record.rounds}"
 
 
 def sides_text(place: PlaceInfo, names: Mapping[int, str]) -> str:

@@ -248,6 +248,18 @@ class Leaderboard:
 
 
 @dataclass(frozen=True)
+class GameRules:
+    """/game rules: a game's summary, its player counts and its table options with their defaults."""
+
+    game: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    default_options: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
 class SettingsShown:
     """/config show: each setting's name, value (as a manager types it) and help."""
 
@@ -264,16 +276,20 @@ FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_eliminat
 
 @dataclass(frozen=True)
 class EventInfo:
+    """The tournament itself: its name, game, format and clocks, its organiser and where it stands."""
+
     id: int
     name: str
     game: str
+    #: The game's title, as the messages name it.
+    title: str
     format: str
     table_size: int
     top_cut: int
+    #: The rounds of the main stage: as planned at the start, else as the organiser set them (None: by format).
     rounds: int | None
-    planned_rounds: int | None
-    turn_time: int | None
-    round_time: int | None
+    turn_time: Duration
+    round_time: Duration
     options: Mapping[str, Any]
     organiser_id: int
     status: str
@@ -333,11 +349,14 @@ class StandingRow:
 @dataclass(frozen=True)
 class TournamentView:
     record: EventInfo
-    title: str
     entrants: tuple[EntrantInfo, ...]
     rounds: tuple[RoundInfo, ...]
     places: tuple[PlaceInfo, ...]
     byes: tuple[tuple[int, int], ...]
+
+    @property
+    def title(self) -> str:
+        return self.record.title
 
     @property
     def names(self) -> dict[int, str]:

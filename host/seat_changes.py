@@ -241,7 +241,10 @@ class SeatChanges:
     # ------------------------------------------------------------ replace, return
 
     async def replace_player(self, channel_id: int, user_id: int, is_manager: bool, player_id: int,
-                             new_id: int, new_name: str, table_id: int | None = None) -> SeatNotice:
+                             new_id: int, new_name: str, table_id: int | None = None,
+                             new_is_bot: bool = False) -> SeatNotice:
+        if new_is_bot:
+            raise Refusal("A seat goes to a member, not a bot; the table's own bots play timed-out seats.")
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)

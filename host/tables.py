@@ -388,6 +388,10 @@ class TableService:
     def lobby(table: TableRecord) -> LobbyMessage:
         return table_views.lobby(table)
 
+    async def to_act(self, table: TableRecord) -> list[int]:
+        """The seats that may act now."""
+        return self.engine_of(table).to_act(await self.state(table))
+
     async def places(self, table: TableRecord) -> list[int]:
         """Each seat's final place: as recorded when the table finished (forfeits included)."""
         recorded = {seat: place for seat, _, place in await self.store.results(table.id)}
@@ -554,9 +558,9 @@ class TableService:
         return await self.seat_changes.end_as_draw(table_id, line)
 
     async def replace_player(self, channel_id: int, user_id: int, is_manager: bool, player_id: int, new_id: int,
-                             new_name: str, table_id: int | None = None) -> SeatNotice:
+                             new_name: str, table_id: int | None = None, new_is_bot: bool = False) -> SeatNotice:
         return await self.seat_changes.replace_player(channel_id, user_id, is_manager, player_id, new_id, new_name,
-                                                      table_id)
+                                                      table_id, new_is_bot)
 
     async def take_back(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
         return await self.seat_changes.take_back(channel_id, user_id, table_id)
