@@ -198,13 +198,9 @@ class GameCog(commands.Cog):
     @game.command(name="bench", description="Look through the bench (Ogre Cheerleaders)")
     async def game_bench(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            table = await self.tables.require_table(interaction.channel_id or 0)
-            view = await self.tables.public_view(table) if table.status != "lobby" else {}
-            if "bench" not in view:
-                raise Refusal("This game has no bench.")
-            bench = list(view["bench"])
-            text = ", ".join(reversed(bench)) if bench else "empty"
-            await tell(interaction, f"**Bench** ({len(bench)} cards, top first): {text}"[:1900])
+            bench = await self.long_games.bench(interaction.channel_id or 0)
+            text = ", ".join(bench.cards) if bench.cards else "empty"
+            await tell(interaction, f"**Bench** ({len(bench.cards)} cards, top first): {text}"[:1900])
 
         await self.guard.run(interaction, work)
 

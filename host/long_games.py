@@ -14,6 +14,7 @@ from host.parsing import parse_options, whole_number
 from host.read_models import (
     LOBBY,
     PLAYING,
+    Bench,
     LobbyMessage,
     LoggedMove,
     MineRow,
@@ -147,6 +148,14 @@ class LongGameService:
             return self.tables.lobby(table)
         recent = await self.store.actions(table.id, max(0, table.version - STATUS_MOVES))
         return await self.tables.table_view(table, log_lines(recent))
+
+    async def bench(self, channel_id: int) -> Bench:
+        """/game bench: the bench of the channel's table, for a game that has one."""
+        table = await self.tables.require_table(channel_id)
+        view = await self.tables.public_view(table) if table.status != LOBBY else {}
+        if "bench" not in view:
+            raise Refusal("This game has no bench.")
+        return Bench(tuple(reversed(view["bench"])))
 
     # ------------------------------------------------------------- history
 

@@ -248,6 +248,13 @@ class Leaderboard:
 
 
 @dataclass(frozen=True)
+class Bench:
+    """/game bench: the bench's cards, top first."""
+
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class GameRules:
     """/game rules: a game's summary, its player counts and its table options with their defaults."""
 
