@@ -163,3 +163,15 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPL
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await _dispatch(interaction, self.item.custom_id or "", list(self.item.values))
+
+
+def with_link(view: discord.ui.View | None, url: str | None, label: str = "Web page") -> discord.ui.View | None:
+    """``view`` with a link button to ``url`` added (a new view if there was none); unchanged without a url."""
+    if url is None:
+        return view
+    if view is None:
+        view = stateless_view()
+    if len(view.children) >= 25:
+        return view
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label))
+    return view

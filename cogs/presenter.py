@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import render
-from cogs.controls import ActButton, ActSelect, stateless_view
+from cogs.controls import ActButton, ActSelect, stateless_view, with_link
 from cogs.menu import NAV, Menu, build_menu
 from host.read_models import (
     ABANDONED,
@@ -168,7 +168,8 @@ async def table_message(table: TableMessage) -> Outgoing:
         controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
     last = recent[-1].replace("**", "") if recent else None
-    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last)], controls, embed)
+    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last)],
+                    with_link(controls, table.web_url), embed)
 
 
 def hand_controls(info: HandPanel, prefix: str = "") -> discord.ui.View | None:
@@ -249,4 +250,4 @@ def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
     if lobby.status == LOBBY:
         for verb, label, style in LOBBY_VERBS:
             view.add_item(ActButton(f"dh:l:{lobby.table_id}:{verb}", label, style))
-    return Outgoing(note, embed=embed, view=view, mentions=discord.AllowedMentions.none())
+    return Outgoing(note, embed=embed, view=with_link(view, lobby.web_url), mentions=discord.AllowedMentions.none())

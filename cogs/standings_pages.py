@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import regex
 
-from host.read_models import StandingRow
+from host.read_models import Percent, Points, StandingRow
 
 DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 25
@@ -36,16 +36,11 @@ class StandingsPage:
 
 def format_points(points: Fraction) -> str:
     """4 → ``4``, 4½ → ``4½``, thirds and others to two decimals (``2.67``)."""
-    if points.denominator == 1:
-        return str(points.numerator)
-    if points.denominator == 2:
-        whole = points.numerator // 2
-        return f"{whole}½" if whole else "½"
-    return f"{float(points):.2f}"
+    return str(Points(points))
 
 
 def format_percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.1f}%"
+    return str(Percent(value))
 
 
 def safe_name(name: str) -> str:

@@ -14,12 +14,13 @@ from cogs.guard import Guard, is_manager, tell
 from cogs.presenter import Outgoing, reply
 from cogs.tournament_flow import TournamentFlow
 from cogs.tournament_views import signup_message, standings_message, status_message
+from cogs.web_links import linked_view
 from host import Refusal
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
-from host.tournaments.views import standing_rows, tournament_view
+from host.tournaments.views import standing_rows
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ class TournamentCog(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
                 turn_time=clock, round_time=deadline, options=parse_options(options), name=name)
-            out = signup_message(tournament_view(state), f"{interaction.user.mention} opened registration.")
+            out = signup_message(linked_view(state), f"{interaction.user.mention} opened registration.")
             try:
                 message = await reply(interaction, out, ephemeral=False, want_message=True)
             except discord.HTTPException:
@@ -155,7 +156,7 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             state = await self.service.open_checkin(await self._here(interaction), interaction.user.id,
                                                     is_manager(interaction))
-            out = signup_message(tournament_view(state), "✅ **Check-in is open.** Every entrant: press **Check in**. "
+            out = signup_message(linked_view(state), "✅ **Check-in is open.** Every entrant: press **Check in**. "
                                  "Entrants who have not checked in when the tournament starts are dropped.")
             await reply(interaction, out, ephemeral=False)
             await self.flow.refresh_signup(state)
@@ -206,7 +207,7 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             record = await self.service.latest(home_channel(interaction))
             state, rows = await self.service.standings(record.id)
-            await reply(interaction, standings_message(tournament_view(state), standing_rows(rows), 1), ephemeral=True)
+            await reply(interaction, standings_message(linked_view(state), standing_rows(rows), 1), ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -217,7 +218,7 @@ class TournamentCog(commands.Cog):
             if record.status == "playing":
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
-            out = status_message(tournament_view(state), await self.flow.threads_of(state))
+            out = status_message(linked_view(state), await self.flow.threads_of(state))
             bracket = await self.flow.bracket(record.id)
             if bracket is not None:
                 out.files.append(bracket)

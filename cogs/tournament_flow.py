@@ -24,9 +24,10 @@ from cogs.tournament_views import (
     signup_message,
     standings_message,
 )
+from cogs.web_links import linked_view
 from host import Refusal, SeatNotice, TableRecord
 from host.tournaments.service import Advance, TournamentService, TournamentState
-from host.tournaments.views import standing_rows, tournament_view
+from host.tournaments.views import standing_rows
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class TournamentFlow:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
         threads = await self.threads_of(state)
-        view = tournament_view(state)
+        view = linked_view(state)
         assert view.current is not None
         for out in pairings_messages(view, view.current, threads):
             await channel.send(**out.send_kwargs())
@@ -139,7 +140,7 @@ class TournamentFlow:
         if current is None or current.announced >= 2:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
-        view = tournament_view(state)
+        view = linked_view(state)
         out = standings_message(view, standing_rows(rows), 1, title="Final standings")
         out.content = champion_line(view)
         await channel.send(**out.send_kwargs())
@@ -190,7 +191,7 @@ class TournamentFlow:
 
     async def refresh_signup(self, state: TournamentState, interaction: discord.Interaction | None = None) -> None:
         """Bring the sign-up message up to date: edited in place from its own button, else by id."""
-        out = signup_message(tournament_view(state))
+        out = signup_message(linked_view(state))
         message = interaction.message if interaction is not None else None
         if (interaction is not None and message is not None and message.id == state.record.message_id
                 and not interaction.response.is_done()):
@@ -231,7 +232,7 @@ class TournamentFlow:
     async def _page(self, interaction: discord.Interaction, tournament_id: int, page: int) -> None:
         state, rows = await self.service.standings(tournament_id)
         final = state.record.status == "finished"
-        out = standings_message(tournament_view(state), standing_rows(rows), page,
+        out = standings_message(linked_view(state), standing_rows(rows), page,
                                 title="Final standings" if final else "Standings")
         message = interaction.message
         if message is not None:

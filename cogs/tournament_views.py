@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from cogs.controls import ActButton, stateless_view
+from cogs.controls import ActButton, stateless_view, with_link
 from cogs.presenter import Outgoing
 from cogs.standings_pages import safe_name, standings_pages
 from host.read_models import CUT, FORMAT_NAMES, PlaceInfo, RoundInfo, StandingRow, TournamentView
@@ -81,7 +81,7 @@ def signup_message(state: TournamentView, note: str = "") -> Outgoing:
         embed.set_footer(text=f"Registration is closed ({r.status}). /tournament standings and /tournament status "
                               "follow the event.")
         view = None
-    return Outgoing(note, embed=embed, view=view, mentions=_quiet())
+    return Outgoing(note, embed=embed, view=with_link(view, r.web_url), mentions=_quiet())
 
 
 def round_title(state: TournamentView, rnd: RoundInfo) -> str:
@@ -154,7 +154,7 @@ def standings_message(state: TournamentView, rows: Sequence[StandingRow], page: 
         on.item.disabled = page == len(pages)
         view.add_item(back)
         view.add_item(on)
-    return Outgoing("", embed=embed, view=view, mentions=_quiet())
+    return Outgoing("", embed=embed, view=with_link(view, state.record.web_url), mentions=_quiet())
 
 
 def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoing:
@@ -187,7 +187,7 @@ def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoin
             break
         text += ("\n" if text else "") + line
     embed = discord.Embed(title=f"🏆 {r.name} · {r.status}", description=text, colour=GOLD)
-    return Outgoing("", embed=embed, mentions=_quiet())
+    return Outgoing("", embed=embed, view=with_link(None, r.web_url), mentions=_quiet())
 
 
 def champion_line(state: TournamentView) -> str:

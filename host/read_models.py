@@ -102,6 +102,8 @@ class TableMessage:
     placings: tuple[Placing, ...]
     clock: ClockView
     picture: Picture
+    #: The table's web page, when the server's pages are on.
+    web_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ class LobbyMessage:
     max_players: int
     options: tuple[tuple[str, Any], ...]
     clock: ClockView
+    web_url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -282,6 +285,31 @@ FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_eliminat
 
 
 @dataclass(frozen=True)
+class Points:
+    """Tournament points, exact. ``str()``: 4 → ``4``, 4½ → ``4½``, thirds and others to two decimals."""
+
+    value: Any  # a Fraction
+
+    def __str__(self) -> str:
+        if self.value.denominator == 1:
+            return str(self.value.numerator)
+        if self.value.denominator == 2:
+            whole = self.value.numerator // 2
+            return f"{whole}½" if whole else "½"
+        return f"{float(self.value):.2f}"
+
+
+@dataclass(frozen=True)
+class Percent:
+    """A share from 0 to 1 (OPP, OOPP). ``str()``: ``58.3%``."""
+
+    value: Any  # a Fraction
+
+    def __str__(self) -> str:
+        return f"{float(self.value) * 100:.1f}%"
+
+
+@dataclass(frozen=True)
 class EventInfo:
     """The tournament itself: its name, game, format and clocks, its organiser and where it stands."""
 
@@ -303,6 +331,8 @@ class EventInfo:
     checkin: bool
     message_id: int | None
     champion: tuple[int, ...] | None
+    #: The tournament's web page, when the server's pages are on.
+    web_url: str | None = None
 
 
 @dataclass(frozen=True)

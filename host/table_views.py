@@ -37,7 +37,7 @@ def bot_plays_reason(seat: SeatRecord) -> str | None:
 
 
 def table_message(table: TableRecord, state: Any, lines: Sequence[str], deadlines: Mapping[int, float | None],
-                  places: Sequence[int] | None) -> rm.TableMessage:
+                  places: Sequence[int] | None, web_url: str | None = None) -> rm.TableMessage:
     """The public table message; ``places`` are each seat's final place once the game is over."""
     engine = get_engine(table.game)
     view = engine.view(state, None)
@@ -50,7 +50,7 @@ def table_message(table: TableRecord, state: Any, lines: Sequence[str], deadline
         rm.Turn(seat_view(table.seats[s]), deadlines.get(s)) for s in engine.to_act(state))
     return rm.TableMessage(table.id, engine.title, table.version, table.status, tuple(lines),
                            fill_names(str(view.get("status", "")), names), to_act, placings, clock_view(table),
-                           picture(table, view))
+                           picture(table, view), web_url)
 
 
 def hand_panel(table: TableRecord, seat: int, state: Any, choices: Sequence[tuple[str, str]]) -> rm.HandPanel:
@@ -62,8 +62,8 @@ def hand_panel(table: TableRecord, seat: int, state: Any, choices: Sequence[tupl
                         tuple(choices), tuple(names[s] for s in engine.to_act(state)), picture(table, view))
 
 
-def lobby(table: TableRecord) -> rm.LobbyMessage:
+def lobby(table: TableRecord, web_url: str | None = None) -> rm.LobbyMessage:
     engine = get_engine(table.game)
     return rm.LobbyMessage(table.id, engine.title, table.host_id, table.status,
                            tuple(seat_view(s) for s in table.seats), engine.min_players, engine.max_players,
-                           tuple(sorted(table.options.items())), clock_view(table))
+                           tuple(sorted(table.options.items())), clock_view(table), web_url)

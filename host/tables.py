@@ -52,7 +52,8 @@ class TableService:
     def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None, bot_delay: float = 0.0,
                  delay_for: Callable[[int | None], float] | None = None,
                  level_for: Callable[[int | None], str] | None = None, think: Think | None = None,
-                 on_timers: Callable[[float | None], None] | None = None) -> None:
+                 on_timers: Callable[[float | None], None] | None = None,
+                 web_url: Callable[[TableRecord], str | None] | None = None) -> None:
         self.store = store
         self._new_seed = new_seed or (lambda: secrets.randbits(62))
         #: Seconds before a bot's move, unless the server's settings say otherwise (``delay_for``).
@@ -65,6 +66,8 @@ class TableService:
         #: Computes a bot's move. The bot passes a process pool's (host.thinking.BotPool) so that search
         #: never runs on the event loop.
         self.think: Think = think or self._think_inline
+        #: A table's web page, when its server's pages are on (host/web_links.py).
+        self.web_url: Callable[[TableRecord], str | None] = web_url or (lambda table: None)
         # One lock per table serialises every change to it in this process (lobby edits,
         # start, moves, abandon); the store's revision and version checks guard the rest.
         self._locks: dict[int, asyncio.Lock] = {}
@@ -382,11 +385,11 @@ class TableService:
     async def table_view(self, table: TableRecord, lines: Sequence[str]) -> TableMessage:
         """The read model of the public table message for ``table``, telling ``lines``."""
         places = await self.places(table) if table.status == "finished" else None
-        return table_views.table_message(table, await self.state(table), lines, await self.deadlines(table), places)
+        return table_views.table_message(table, await self.state(table), lines, await self.deadlines(table), places,
+                                         self.web_url(table))
 
-    @staticmethod
-    def lobby(table: TableRecord) -> LobbyMessage:
-        return table_views.lobby(table)
+    def lobby(self, table: TableRecord) -> LobbyMessage:
+        return table_views.lobby(table, self.web_url(table))
 
     async def to_act(self, table: TableRecord) -> list[int]:
         """The seats that may act now."""

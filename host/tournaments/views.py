@@ -9,11 +9,12 @@ from host.tournaments.models import Standing
 from host.tournaments.service import TournamentState
 
 
-def tournament_view(state: TournamentState) -> TournamentView:
+def tournament_view(state: TournamentState, web_url: str | None = None) -> TournamentView:
     r = state.record
     event = EventInfo(r.id, r.name, r.game, state.title, r.format, r.table_size, r.top_cut,
                       r.planned_rounds or r.rounds, Duration(r.turn_time), Duration(r.round_time), dict(r.options),
-                      r.organiser_id, r.status, r.checkin, r.message_id, tuple(r.champion) if r.champion else None)
+                      r.organiser_id, r.status, r.checkin, r.message_id, tuple(r.champion) if r.champion else None,
+                      web_url)
     entrants = tuple(EntrantInfo(e.id, e.user_id, e.name, e.is_bot, e.checked_in, e.left) for e in state.entrants)
     rounds = tuple(RoundInfo(x.number, x.stage, x.status, x.due, x.announced) for x in state.rounds)
     places = tuple(PlaceInfo(p.round, p.position, tuple(tuple(side) for side in p.sides), p.table_id, p.status,
