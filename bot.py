@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import gc
 import logging
 import os
@@ -30,7 +31,7 @@ from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
 from cogs.metrics_hooks import instrument
-from cogs.presenter import RENDER_POOL
+from cogs.presenter import RENDER_POOL, drawn
 from cogs.profile import ProfileCog
 from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
@@ -46,7 +47,9 @@ from host.settings import ServerSettings
 from host.shards import Shards
 from host.thinking import BotPool
 from host.tournaments.service import TournamentService
+from host.web import PublicSite
 from host.web_links import WebLinks
+from web.app import WebServer, make_app
 from web.config import WebSettings
 from web.logs import setup_logging as setup_log_format
 
@@ -119,6 +122,42 @@ class Services:
             await self.flow.on_control(interaction, control, values)
 
 
+class WebServing:
+    """The web pages' server (web/), started and stopped with the /profile cog when WEB_PORT is set."""
+
+    def __init__(self, bot: commands.Bot, site: PublicSite, links: WebLinks, web: WebSettings) -> None:
+        self.bot = bot
+        self.site = site
+        self.links = links
+        self.web = web
+        self.server: WebServer | None = None
+
+    async def start(self) -> None:
+        app = make_app(self.site, gateway=self.gateway_problem, gateway_latency=lambda: self.bot.latency,
+                       public_url=self.web.public_url)
+        self.server = WebServer(app, self.web.host, self.web.port or 0)
+        # Started in a context of its own: the connections it serves are the outside world's, not work the
+        # bot started (SimCord, in the sandbox and the benchmarks, waits for all of the bot's own work).
+        # (Created from an empty context, so that nothing marks the task or what it spawns as the bot's.)
+        await contextvars.Context().run(asyncio.get_running_loop().create_task, self.server.start())
+        if not self.links.public_url:  # no PUBLIC_URL: links use the address the pages are served at
+            host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
+            self.links.public_url = f"http://{host}:{self.server.port}"
+        log.info("web pages at http://%s:%d/ (links use %s)", self.web.host, self.server.port,
+                 self.links.public_url)
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.stop()
+
+    def gateway_problem(self) -> str | None:
+        if self.bot.is_closed():
+            return "the bot is closed"
+        if not self.bot.is_ready():
+            return "the gateway is not ready"
+        return None
+
+
 async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Services:
     """Build the whole object graph, each service getting what it needs in its constructor.
 
@@ -133,6 +172,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Servic
     table_finished: AsyncSignal[TableRecord] = AsyncSignal()
     server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
     links = WebLinks(store, server_settings, settings.web.public_url)
+    site = PublicSite(store, draw=drawn)
     bot_pool = BotPool()
     tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,
                           level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed,
@@ -149,7 +189,8 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Servic
             ConfigCog(server_settings, guard),
             TournamentCog(tournaments, tournament_flow, guard, server_settings),
             RatingsCog(RatingService(store), guard),
-            ProfileCog(bot, store, server_settings, tournaments, guard, settings.web, links))
+            ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
+                       WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
     return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow, cogs)
 
 
