@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import gc
 import logging
 import os
@@ -25,24 +26,30 @@ from discord.ext import commands
 
 from cogs import controls
 from cogs.config import ConfigCog
-from cogs.controls import ActButton, ActSelect, ControlHandler
+from cogs.controls import BAD_CONTROL, ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
 from cogs.metrics_hooks import instrument
-from cogs.presenter import RENDER_POOL
+from cogs.presenter import RENDER_POOL, drawn
 from cogs.profile import ProfileCog
 from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
 from data.store import COMMAND_TIMEOUT, Store
 from engines.bots import BOT_LEVELS
-from host import TableService
+from host import TableRecord, TableService
 from host.clock import Scheduler
+from host.events import AsyncSignal, Signal
+from host.long_games import LongGameService
+from host.ratings import RatingService
 from host.settings import ServerSettings
 from host.shards import Shards
 from host.thinking import BotPool
 from host.tournaments.service import TournamentService
+from host.web import PublicSite
+from host.web_links import WebLinks
+from web.app import WebServer, make_app
 from web.config import WebSettings
 from web.logs import setup_logging as setup_log_format
 
@@ -91,8 +98,104 @@ class Settings:
 
 
 def discord_now() -> float:
-    """The bot's one clock: Discord's UTC time as a POSIX timestamp (virtual under SimCord)."""
+    """The bot's one clock: Discord's UTC time as a POSIX timestamp."""
     return discord.utils.utcnow().timestamp()
+
+
+@dataclass(frozen=True)
+class Services:
+    """The bot's object graph: every service with its collaborators, and the cogs that present them."""
+
+    store: Store
+    server_settings: ServerSettings
+    bot_pool: BotPool
+    tables: TableService
+    flow: TableFlow
+    scheduler: Scheduler
+    tournaments: TournamentService
+    tournament_flow: TournamentFlow
+    cogs: tuple[commands.Cog, ...]
+
+    async def route_control(self, interaction: discord.Interaction, control: controls.Control,
+                            values: Sequence[str]) -> None:
+        """A click on one of our controls: tournament sign-ups and standings pages, else a table's."""
+        if control.kind in controls.TOURNAMENT_KINDS:
+            await self.tournament_flow.on_control(interaction, control, values)
+        else:
+            await self.flow.on_control(interaction, control, values)
+
+
+class WebServing:
+    """The web pages' server (web/), started and stopped with the /profile cog when WEB_PORT is set."""
+
+    def __init__(self, bot: commands.Bot, site: PublicSite, links: WebLinks, web: WebSettings) -> None:
+        self.bot = bot
+        self.site = site
+        self.links = links
+        self.web = web
+        self.server: WebServer | None = None
+
+    async def start(self) -> None:
+        app = make_app(self.site, gateway=self.gateway_problem, gateway_latency=lambda: self.bot.latency,
+                       public_url=self.web.public_url)
+        self.server = WebServer(app, self.web.host, self.web.port or 0)
+        # Started in a context of its own: the connections it serves are the outside world's, not work the
+        # bot started (SimCord, in the sandbox and the benchmarks, waits for all of the bot's own work).
+        # (Created from an empty context, so that nothing marks the task or what it spawns as the bot's.)
+        await contextvars.Context().run(asyncio.get_running_loop().create_task, self.server.start())
+        if not self.links.public_url:  # no PUBLIC_URL: links use the address the pages are served at
+            host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
+            self.links.public_url = f"http://{host}:{self.server.port}"
+        log.info("web pages at http://%s:%d/ (links use %s)", self.web.host, self.server.port,
+                 self.links.public_url)
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            await self.server.stop()
+
+    def gateway_problem(self) -> str | None:
+        if self.bot.is_closed():
+            return "the bot is closed"
+        if not self.bot.is_ready():
+            return "the gateway is not ready"
+        return None
+
+
+async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Services:
+    """Build the whole object graph, each service getting what it needs in its constructor.
+
+    Two pairs of services would hold each other: the table service tells the scheduler when timers change,
+    and the scheduler fires through the table flow, which uses the table service; the table flow tells the
+    tournament flow when a table finishes, and the tournament flow posts through the table flow. The two
+    signals below are built first and break those circles.
+    """
+    # Every stored time comes from Discord's clock.
+    store = await Store.connect(settings.database_url or settings.database_path, discord_now,
+                                command_timeout=settings.database_command_timeout)
+    timers_changed: Signal[float | None] = Signal()
+    table_finished: AsyncSignal[TableRecord] = AsyncSignal()
+    server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
+    links = WebLinks(store, server_settings, settings.web.public_url)
+    site = PublicSite(store, draw=drawn)
+    bot_pool = BotPool()
+    tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,
+                          level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed,
+                          web_url=links.table)
+    # With several processes, each fires the timers and catches up the tables of its own shards' guilds.
+    flow = TableFlow(bot, tables, guard, settings.bot_delay, settings=server_settings, shards=settings.shards,
+                     on_finished=table_finished)
+    scheduler = Scheduler(store, flow.fire, shards=settings.shards)
+    timers_changed.connect(scheduler.poke)
+    tournaments = TournamentService(tables)
+    tournament_flow = TournamentFlow(bot, tournaments, flow, guard)
+    table_finished.connect(tournament_flow.on_table_finished)
+    cogs = (GameCog(tables, LongGameService(store, tables, server_settings), guard, flow, server_settings),
+            ConfigCog(server_settings, guard),
+            TournamentCog(tournaments, tournament_flow, guard, server_settings),
+            RatingsCog(RatingService(store), guard),
+            ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
+                       WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
+    return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow, cogs)
 
 
 #: How long a clean stop waits for interactions in flight to finish their commit.
@@ -100,8 +203,8 @@ DRAIN_SECONDS = 4.0
 
 
 class DeckhandBot(commands.Bot):
-    # Tests that run the bot in SimCord close every bot they built through close(),
-    # the same path as SIGINT; SimCord itself only detaches a bot.
+    # Every bot built is closed through close(), the same path as SIGINT, even where its host
+    # only detaches it.
     _live: ClassVar[weakref.WeakSet[DeckhandBot]] = weakref.WeakSet()
 
     @classmethod
@@ -114,48 +217,40 @@ class DeckhandBot(commands.Bot):
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
                          **options)
         self.settings = settings
-        self.store: Store | None = None
-        self.tables: TableService | None = None
         self.guard = Guard()
-        self.flow: TableFlow | None = None
-        self.scheduler: Scheduler | None = None
-        self.server_settings: ServerSettings | None = None
+        #: The whole object graph, built once by ``compose`` in ``setup_hook``.
+        self.services: Services | None = None
+        self.store: Store | None = None
         self.control_handler: ControlHandler | None = None
-        self.bot_pool: BotPool | None = None
-        self.tournaments: TournamentService | None = None
-        self.tournament_flow: TournamentFlow | None = None
         self._closing = False
         DeckhandBot._live.add(self)
 
+    # What tests and tools read of the graph (``store`` is a plain reference: None once closed).
+    @property
+    def tables(self) -> TableService | None:
+        return self.services.tables if self.services else None
+
+    @property
+    def flow(self) -> TableFlow | None:
+        return self.services.flow if self.services else None
+
+    @property
+    def scheduler(self) -> Scheduler | None:
+        return self.services.scheduler if self.services else None
+
+    @property
+    def tournaments(self) -> TournamentService | None:
+        return self.services.tournaments if self.services else None
+
     async def setup_hook(self) -> None:
-        # Every stored time comes from Discord's clock, which SimCord's virtual clock moves in tests.
-        self.store = await Store.connect(self.settings.database_url or self.settings.database_path, discord_now,
-                                         command_timeout=self.settings.database_command_timeout)
-        self.server_settings = ServerSettings(self.store, self.settings.bot_delay, self.settings.bot_level)
-        self.tables = TableService(self.store, bot_delay=self.settings.bot_delay)
-        self.tables.delay_for = self.server_settings.cached_delay
-        self.tables.level_for = self.server_settings.cached_level
-        self.bot_pool = BotPool()
         if not RENDER_POOL.started:
             RENDER_POOL.start()  # the workers load their fonts while the bot connects
-        self.tables.think = self.bot_pool.think
-        self.flow = TableFlow(self, self.tables, self.guard, self.settings.bot_delay)
-        self.flow.settings = self.server_settings
-        # With several processes, each fires the timers and catches up the tables of its own shards' guilds.
-        self.flow.shards = self.settings.shards
-        self.scheduler = Scheduler(self.store, self.flow.fire, shards=self.settings.shards)
-        self.tables.on_timers = self.scheduler.poke
+        self.services = services = await compose(self, self.settings, self.guard)
+        self.store = services.store
         self.add_dynamic_items(ActButton, ActSelect)
-        await self.add_cog(GameCog(self, self.tables, self.guard, self.flow, self.server_settings))
-        await self.add_cog(ConfigCog(self.server_settings, self.guard))
-        self.tournaments = TournamentService(self.tables)
-        self.tournament_flow = TournamentFlow(self, self.tournaments, self.flow, self.guard)
-        self.flow.on_finished = self.tournament_flow.on_table_finished
-        self.control_handler = self.route_control
-        await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard, self.server_settings))
-        await self.add_cog(RatingsCog(self.store, self.guard))
-        await self.add_cog(ProfileCog(self, self.store, self.server_settings, self.tournaments, self.guard,
-                                      self.settings.web))
+        self.control_handler = services.route_control
+        for cog in services.cogs:
+            await self.add_cog(cog)
         instrument(self)
         self.tree.on_error = self.on_app_command_error
         if self.settings.shards is not None and 0 not in self.settings.shards.ids:
@@ -170,34 +265,25 @@ class DeckhandBot(commands.Bot):
             await self.tree.sync()
         freeze_start_up_heap()
 
-    async def route_control(self, interaction: discord.Interaction, control: controls.Control,
-                            values: Sequence[str]) -> None:
-        """A click on one of our controls: tournament sign-ups and standings pages, else a table's."""
-        if control.kind in ("t", "p") and self.tournament_flow is not None:
-            await self.tournament_flow.on_control(interaction, control, values)
-        elif self.flow is not None:
-            await self.flow.on_control(interaction, control, values)
-
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
-        if self.flow is not None:
-            for guild in self.guilds:  # the bot pace of each server, before any bot moves
-                try:
-                    await self.server_settings.get(guild.id)
-                except Exception:  # one server's settings must not keep every table waiting
-                    log.warning("could not read the settings of server %s", guild.id, exc_info=True)
-            await self.flow.resume()
-        if self.tournament_flow is not None:
-            await self.tournament_flow.resume()
-        if self.scheduler is not None and not self._closing:
-            self.scheduler.start()
+        services = self.services
+        if services is None:
+            return
+        for guild in self.guilds:  # the bot pace of each server, before any bot moves
+            try:
+                await services.server_settings.get(guild.id)
+            except Exception:  # one server's settings must not keep every table waiting
+                log.warning("could not read the settings of server %s", guild.id, exc_info=True)
+        await services.flow.resume()
+        await services.tournament_flow.resume()
+        if not self._closing:
+            services.scheduler.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
         if controls.unhandled(interaction) and not interaction.response.is_done():
-            await self.guard.run(interaction, lambda: tell(interaction, (
-                "That control isn't one I recognise (it may be damaged). "
-                "Use the table's **Hand / act** button or `/play` instead.")))
+            await self.guard.run(interaction, lambda: tell(interaction, BAD_CONTROL))
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
@@ -231,8 +317,9 @@ class DeckhandBot(commands.Bot):
         DeckhandBot._live.discard(self)
         if not await self.guard.drain(DRAIN_SECONDS):
             log.warning("stopping with interactions still in flight after %.0f s", DRAIN_SECONDS)
-        if self.scheduler is not None:
-            await self.scheduler.close()
+        services = self.services
+        if services is not None:
+            await services.scheduler.close()
         self.control_handler = None
         for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog", "ProfileCog"):
             if self.get_cog(cog) is not None:
@@ -241,8 +328,8 @@ class DeckhandBot(commands.Bot):
         if self.store is not None:
             await self.store.close()
             self.store = None
-        if self.bot_pool is not None:
-            await asyncio.to_thread(self.bot_pool.close)
+        if services is not None:
+            await asyncio.to_thread(services.bot_pool.close)
         log.info("stopped cleanly")
 
 
@@ -251,13 +338,13 @@ _heap_frozen = False
 
 def freeze_start_up_heap() -> None:
     """Once per process, when the first bot is set up: what exists then (modules, the command tree, fonts'
-    tables, discord.py's internals, some 100,000 objects) lives as long as the process, so it is moved out
-    of the cyclic collector's sight (``gc.freeze``). A full collection then looks only at what the bot has
-    made since, and the pause it puts into a burst of moves is much shorter.
+    tables, discord.py's internals) lives as long as the process, so it is moved out of the cyclic
+    collector's sight (``gc.freeze``). A full collection then looks only at what the bot has made since, and
+    the pause it puts into a burst of moves is much shorter.
 
-    And the youngest generation is collected every 7,000 allocations instead of 700: a move makes thousands
-    of short-lived objects (payloads, rows, futures), and at 700 a burst of 56 moves ran some 70 collections
-    and the full ones they lead to; a tenth as many keeps about 10 % of a burst's time (on PostgreSQL)."""
+    And the youngest generation is collected ten times less often: a move makes thousands of short-lived
+    objects (payloads, rows, futures), and the default threshold ran a collection every few moves of a burst.
+    bench/README.md has the figures."""
     global _heap_frozen
     if not _heap_frozen:
         _heap_frozen = True

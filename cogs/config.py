@@ -6,19 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.flow import is_manager
-from cogs.guard import Guard, tell
-from host import Refusal
-from host.settings import HELP, NAMES, ServerSettings, shown
+from cogs.guard import Guard, is_manager, tell
+from host.settings import NAMES, ServerSettings
 
 SETTING_CHOICES = [app_commands.Choice(name=name, value=name) for name in NAMES]
-
-
-def require_manager(interaction: discord.Interaction) -> None:
-    # Discord hides the command from others (default_permissions), but a server's admins can
-    # change who sees it, so the handler checks too.
-    if not is_manager(interaction):
-        raise Refusal("Only members with the **Manage Server** permission can see or change Deckhand's settings.")
 
 
 class ConfigCog(commands.Cog):
@@ -32,10 +23,8 @@ class ConfigCog(commands.Cog):
     @config.command(name="show", description="Show this server's settings")
     async def config_show(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            require_manager(interaction)
-            current = await self.settings.get(interaction.guild_id)
-            lines = [f"`{name}` = **{value}**: {HELP[name]}" for name, value in
-                     shown(current, self.settings.default_delay)]
+            settings = await self.settings.shown(interaction.guild_id, is_manager(interaction))
+            lines = [f"`{name}` = **{value}**: {help_text}" for name, value, help_text in settings.rows]
             await tell(interaction, "**Deckhand settings for this server**\n" + "\n".join(lines))
 
         await self.guard.run(interaction, work)
@@ -45,9 +34,8 @@ class ConfigCog(commands.Cog):
     @app_commands.choices(setting=SETTING_CHOICES)
     async def config_set(self, interaction: discord.Interaction, setting: str, value: str) -> None:
         async def work() -> None:
-            require_manager(interaction)
-            current = await self.settings.set(interaction.guild_id or 0, setting, value, interaction.user.id)
-            now = dict(shown(current, self.settings.default_delay))[setting]
+            now = await self.settings.change(interaction.guild_id or 0, setting, value, interaction.user.id,
+                                             is_manager(interaction))
             await tell(interaction, f"`{setting}` is now **{now}**. New tables use it; tables already open keep "
                                     "their own clock.")
 

@@ -25,6 +25,12 @@ import discord
 
 ControlHandler = Callable[[discord.Interaction, "Control", Sequence[str]], Awaitable[None]]
 
+#: The answer to a click on a control that is not ours, damaged or forged.
+BAD_CONTROL = ("That control isn't one I recognise (it may be damaged). "
+               "Use the table's **Hand / act** button or `/play` instead.")
+#: Control kinds that belong to a tournament (a sign-up button, a standings page); the others to a table.
+TOURNAMENT_KINDS = ("t", "p")
+
 #: Table ids are row ids and versions are move counts: both fit these bounds, and
 #: parsing them strictly keeps a huge or non-ASCII number away from the database.
 MAX_TABLE_ID = 2**63 - 1
@@ -41,11 +47,23 @@ _PATTERNS = (re.compile(BUTTON_TEMPLATE), re.compile(SELECT_TEMPLATE))
 class Control:
     """A parsed custom_id."""
 
-    kind: str  # "h", "a", "s", "l"; "t" and "p" for tournaments
-    #: The table's id, or for "t" and "p" the tournament's.
-    table_id: int
-    version: int | None = None
-    action: str = ""  # the action of an action button, or the verb of a lobby button
+    kind: str  # "h", "a", "s", "l"; "t" and "p" for tournaments (TOURNAMENT_KINDS)
+    #: The row the control acts on: a table, or for the tournament kinds a tournament.
+    target_id: int
+    version: int | None = None  # the table version; for "p", the standings page
+    action: str = ""  # the action of an action button, or the verb of a lobby or sign-up button
+
+    @property
+    def table_id(self) -> int:
+        if self.kind in TOURNAMENT_KINDS:
+            raise ValueError(f"a {self.kind!r} control names a tournament, not a table")
+        return self.target_id
+
+    @property
+    def tournament_id(self) -> int:
+        if self.kind not in TOURNAMENT_KINDS:
+            raise ValueError(f"a {self.kind!r} control names a table, not a tournament")
+        return self.target_id
 
 
 def parse_control(custom_id: str) -> Control | None:
@@ -95,8 +113,7 @@ async def _dispatch(interaction: discord.Interaction, custom_id: str, values: Se
     handler: ControlHandler | None = getattr(interaction.client, "control_handler", None)
     control = parse_control(custom_id)
     if handler is None or control is None:
-        text = ("Deckhand is starting up or stopping; try again in a moment." if handler is None else
-                "That control isn't one I recognise. Use the table's **Hand / act** button or `/play`.")
+        text = "Deckhand is starting up or stopping; try again in a moment." if handler is None else BAD_CONTROL
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
         return
@@ -108,8 +125,8 @@ def stateless_view() -> discord.ui.View:
 
     discord.py stores every view it sends and gives each ephemeral one a
     15-minute timeout task. Deckhand sends a panel per click, so those timers
-    and views would pile up in memory (SimCord showed clicks slowing from
-    25 ms to over 500 ms after a few hundred turns). A view that is already
+    and views would pile up in memory, and clicks slowed down turn after
+    turn. A view that is already
     stopped is never stored; clicks reach the DynamicItems registered once in
     ``setup_hook`` instead.
     """
@@ -146,3 +163,15 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPL
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await _dispatch(interaction, self.item.custom_id or "", list(self.item.values))
+
+
+def with_link(view: discord.ui.View | None, url: str | None, label: str = "Web page") -> discord.ui.View | None:
+    """``view`` with a link button to ``url`` added (a new view if there was none); unchanged without a url."""
+    if url is None:
+        return view
+    if view is None:
+        view = stateless_view()
+    if len(view.children) >= 25:
+        return view
+    view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, url=url, label=label))
+    return view

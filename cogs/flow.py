@@ -12,10 +12,10 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.controls import Control
-from cogs.guard import Guard
+from cogs.controls import BAD_CONTROL, Control
+from cogs.guard import Guard, is_manager
 from cogs.menu import NAV
-from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_message, table_message
+from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_message, reply, table_message
 from data.store import ActionRecord, TableRecord
 from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
 from engines import get_engine
@@ -26,21 +26,7 @@ from host.shards import Shards
 log = logging.getLogger(__name__)
 
 EDIT_WINDOW = timedelta(hours=1)
-BAD_CONTROL = ("That control isn't one I recognise (it may be damaged). "
-               "Use the table's **Hand / act** button or `/play` instead.")
 LOBBY_CLOSED = "Everyone left, so the table is closed."
-
-
-def is_manager(interaction: discord.Interaction) -> bool:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    return bool(perms and perms.manage_guild)
-
-
-async def reply(interaction: discord.Interaction, out: Outgoing, *, ephemeral: bool) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=ephemeral, **out.send_kwargs())
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
 
 
 def log_lines(records: Sequence[ActionRecord]) -> list[str]:
@@ -50,7 +36,9 @@ def log_lines(records: Sequence[ActionRecord]) -> list[str]:
 class TableFlow:
     """Everything that happens at a table after it is opened, shared by the commands and the controls."""
 
-    def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, bot_delay: float) -> None:
+    def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, bot_delay: float, *,
+                 settings: ServerSettings | None = None, shards: Shards | None = None,
+                 on_finished: Callable[[TableRecord], Awaitable[None]] | None = None) -> None:
         self.bot = bot
         self.tables = tables
         self.guard = guard
@@ -58,11 +46,11 @@ class TableFlow:
         self._dm_refused: set[int] = set()
         #: The version each table's newest message started from, so an edit retells all its steps.
         self._message_base: dict[int, int] = {}
-        self.settings: ServerSettings | None = None
+        self.settings = settings
         #: Told when a table's final message went out (a tournament table's round may be over).
-        self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
+        self.on_finished = on_finished
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
-        self.shards: Shards | None = None
+        self.shards = shards
         #: One table message at a time per table (its image is drawn off the event loop, and a bot's move
         #: may be shown meanwhile), and the newest version shown, so an older state never follows a newer.
         self._showing: dict[int, asyncio.Lock] = {}
@@ -121,7 +109,8 @@ class TableFlow:
 
     async def lobby_changed(self, interaction: discord.Interaction, change: LobbyChange, note: str) -> None:
         """Show a committed lobby change: the lobby message edited in place, or a new one."""
-        out = Outgoing(f"{note} {LOBBY_CLOSED}") if change.closed else lobby_message(change.table, note)
+        out = (Outgoing(f"{note} {LOBBY_CLOSED}") if change.closed
+               else lobby_message(self.tables.lobby(change.table), note))
         message = interaction.message
         if message is not None and not message.flags.ephemeral:
             kwargs = out.edit_kwargs()
@@ -139,7 +128,8 @@ class TableFlow:
         answered = True
         try:
             if message is not None and not message.flags.ephemeral:
-                await interaction.response.edit_message(**lobby_message(table, "The game has started.").edit_kwargs())
+                started = lobby_message(self.tables.lobby(table), "The game has started.")
+                await interaction.response.edit_message(**started.edit_kwargs())
             else:
                 await interaction.response.send_message(f"The game begins! Seats: {seats}")
         except Exception:
@@ -239,7 +229,7 @@ class TableFlow:
         # The edited message tells every step since it was posted (collapsed), not only the last one.
         base = self._message_base.get(table.id, table.posted_version)
         lines = log_lines(await self.tables.store.tables.actions(table.id, base))
-        out = await table_message(self.tables, table, lines, deadlines=await self.deadlines(table))
+        out = await table_message(await self.tables.table_view(table, lines))
         try:
             await channel.get_partial_message(message_id).edit(**out.edit_kwargs())
         except discord.HTTPException:
@@ -252,11 +242,7 @@ class TableFlow:
         return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
 
     async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
-        # Only a table with a turn clock ever has deadlines (host.clock.seat_clock): the others, every
-        # casual table, need no read for them at each move.
-        if not table.turn_time:
-            return {}
-        return {t.seat: t.due for t in await self.tables.store.timers.timers_of(table.id) if t.kind == DEADLINE}
+        return await self.tables.deadlines(table)
 
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = ()) -> None:
@@ -271,7 +257,7 @@ class TableFlow:
             lines = log_lines(await self.tables.store.tables.actions(table.id, table.posted_version))
         if channel is None or getattr(channel, "id", None) != table.channel_id:
             channel = await self.channel_of(table.channel_id)
-        out = await table_message(self.tables, table, lines, deadlines=await self.deadlines(table))
+        out = await table_message(await self.tables.table_view(table, lines))
         message = await channel.send(**out.send_kwargs())
         self._showed(table)
         self._message_base[table.id] = table.posted_version

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import long_games
-from cogs.flow import TableFlow, is_manager, log_lines, reply
-from cogs.guard import Guard, tell
-from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
-from engines import GAME_IDS, GAME_TITLES, get_engine
-from host import HandInfo, LobbyChange, Refusal, SeatNotice, TableService
+from cogs.flow import TableFlow
+from cogs.guard import Guard, is_manager, tell
+from cogs.long_games import log_message, mine_text, replay_message, tables_text
+from cogs.presenter import Outgoing, clock_line, lobby_message, reply, table_message
+from cogs.threads import open_table_thread, thread_name
+from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
+from host.catalog import GAMES, game_rules
+from host.long_games import LongGameService, parse_table_number
+from host.read_models import LobbyMessage
 from host.settings import ServerSettings
 
 log = logging.getLogger(__name__)
@@ -25,7 +31,7 @@ log = logging.getLogger(__name__)
 AUTOCOMPLETE_SECONDS = 2.0
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "docs" / "rules"
-GAME_CHOICES = [app_commands.Choice(name=GAME_TITLES[g], value=g) for g in GAME_IDS]
+GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in GAMES]
 LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
 TIMEOUT_CHOICES = [app_commands.Choice(name="bot: a bot plays the turn", value="bot"),
                    app_commands.Choice(name="forfeit: the player is out", value="forfeit")]
@@ -35,10 +41,10 @@ class GameCog(commands.Cog):
     game = app_commands.Group(name="game", description="Create, join and run card game tables",
                               guild_only=True)
 
-    def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, flow: TableFlow,
+    def __init__(self, tables: TableService, long_games: LongGameService, guard: Guard, flow: TableFlow,
                  settings: ServerSettings) -> None:
-        self.bot = bot
         self.tables = tables
+        self.long_games = long_games
         self.guard = guard
         self.flow = flow
         self.settings = settings
@@ -54,18 +60,60 @@ class GameCog(commands.Cog):
     async def game_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                        options: str | None = None, turn_time: str | None = None,
                        on_timeout: app_commands.Choice[str] | None = None, thread: bool | None = None) -> None:
-        await self.guard.run(interaction, lambda: long_games.new_table(
-            self, interaction, game.value, options, turn_time, on_timeout.value if on_timeout else None, thread))
+        await self.guard.run(interaction, lambda: self._new_table(
+            interaction, game.value, options, turn_time, on_timeout.value if on_timeout else None, thread))
+
+    async def _new_table(self, interaction: discord.Interaction, game_id: str, options: str | None,
+                         turn_time: str | None, on_timeout: str | None, thread: bool | None) -> None:
+        channel = interaction.channel
+        in_thread = isinstance(channel, discord.Thread)
+        home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
+        new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
+                                              turn_time, on_timeout, thread)
+        target: Any = channel
+        if new.in_own_thread:
+            target = await open_table_thread(channel, f"{new.title} · new table")
+        try:
+            lobby = await self.long_games.create(
+                new, guild_id=interaction.guild_id,
+                channel_id=target.id if new.in_own_thread else interaction.channel_id or 0,
+                parent_id=interaction.channel_id if new.in_own_thread else None,
+                user_id=interaction.user.id, user_name=interaction.user.display_name)
+        except BaseException:
+            if new.in_own_thread:
+                await target.delete()
+            raise
+        note = f"{interaction.user.mention} opened a **{new.title}** table."
+        if not new.in_own_thread:
+            await reply(interaction, lobby_message(lobby, note), ephemeral=False)
+            return
+        await self._lobby_in_thread(interaction, target, lobby, note)
+
+    async def _lobby_in_thread(self, interaction: discord.Interaction, thread: Any, lobby: LobbyMessage,
+                               note: str) -> None:
+        try:
+            await thread.edit(name=thread_name(f"{lobby.title} #{lobby.table_id}"))
+        except discord.HTTPException:
+            log.warning("could not rename the thread of table %s", lobby.table_id)
+        try:
+            await thread.send(**lobby_message(lobby, note).send_kwargs())
+        except discord.HTTPException:
+            # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
+            log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
+            await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id)
+            with contextlib.suppress(discord.HTTPException):
+                await thread.delete()
+            raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
+                          "this channel. No table was opened; try `thread:false`.") from None
+        await interaction.response.send_message(f"{note} It plays in {thread.mention}: join there.",
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     @game_new.autocomplete("options")
     async def options_autocomplete(self, interaction: discord.Interaction,
                                    current: str) -> list[app_commands.Choice[str]]:
         game_id = getattr(interaction.namespace, "game", None)
-        try:
-            defaults = get_engine(str(game_id)).default_options if game_id else {}
-        except (KeyError, ModuleNotFoundError):
-            defaults = {}
-        pairs = [f"{k}={str(v).lower()}" for k, v in defaults.items()]
+        rules = game_rules(str(game_id)) if game_id else None
+        pairs = [f"{k}={str(v).lower()}" for k, v in (rules.default_options if rules else ())]
         suggestions = [current] if current else []
         suggestions += [" ".join(pairs), *pairs]
         return [app_commands.Choice(name=s[:100], value=s[:100]) for s in dict.fromkeys(suggestions) if s][:25]
@@ -107,14 +155,12 @@ class GameCog(commands.Cog):
     @game.command(name="status", description="Show this channel's table")
     async def game_status(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            table = await self.tables.require_table(interaction.channel_id or 0)
-            if table.status == "lobby":
-                await reply(interaction, lobby_message(table), ephemeral=True)
+            shown = await self.long_games.status(interaction.channel_id or 0)
+            if isinstance(shown, LobbyMessage):
+                await reply(interaction, lobby_message(shown), ephemeral=True)
                 return
-            recent = await self.tables.store.tables.actions(table.id, max(0, table.version - 5))
-            out = await table_message(self.tables, table, log_lines(recent),
-                                      deadlines=await self.flow.deadlines(table))
-            out.content = f"{out.content}\n{clock_line(table)}"[:2000]
+            out = await table_message(shown)
+            out.content = f"{out.content}\n{clock_line(shown.clock)}"[:2000]
             await reply(interaction, out, ephemeral=True)
 
         await self.guard.run(interaction, work)
@@ -133,13 +179,15 @@ class GameCog(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def game_rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         async def work() -> None:
-            engine = get_engine(game.value)
-            embed = discord.Embed(title=f"{engine.title}: rules", description=engine.summary[:4000],
+            rules = game_rules(game.value)
+            if rules is None:
+                raise Refusal(f"I don't know a game called `{game.value[:40]}`.")
+            embed = discord.Embed(title=f"{rules.title}: rules", description=rules.summary[:4000],
                                   colour=discord.Colour.blurple())
-            embed.add_field(name="Players", value=f"{engine.min_players}–{engine.max_players}")
-            if engine.default_options:
+            embed.add_field(name="Players", value=f"{rules.min_players}–{rules.max_players}")
+            if rules.default_options:
                 embed.add_field(name="Table options (defaults)", value=", ".join(
-                    f"`{k}={str(v).lower()}`" for k, v in engine.default_options.items()), inline=False)
+                    f"`{k}={str(v).lower()}`" for k, v in rules.default_options), inline=False)
             embed.set_footer(text="The full rules, with every ruling, are attached.")
             path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
             files = [discord.File(path, filename=path.name)] if path.exists() else []
@@ -150,13 +198,9 @@ class GameCog(commands.Cog):
     @game.command(name="bench", description="Look through the bench (Ogre Cheerleaders)")
     async def game_bench(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            table = await self.tables.require_table(interaction.channel_id or 0)
-            view = await self.tables.public_view(table) if table.status != "lobby" else {}
-            if "bench" not in view:
-                raise Refusal("This game has no bench.")
-            bench = list(view["bench"])
-            text = ", ".join(reversed(bench)) if bench else "empty"
-            await tell(interaction, f"**Bench** ({len(bench)} cards, top first): {text}"[:1900])
+            bench = await self.long_games.bench(interaction.channel_id or 0)
+            text = ", ".join(bench.cards) if bench.cards else "empty"
+            await tell(interaction, f"**Bench** ({len(bench.cards)} cards, top first): {text}"[:1900])
 
         await self.guard.run(interaction, work)
 
@@ -172,7 +216,9 @@ class GameCog(commands.Cog):
     @app_commands.rename(with_="with")
     async def game_replace(self, interaction: discord.Interaction, player: discord.User,
                            with_: discord.Member) -> None:
-        await self.guard.run(interaction, lambda: long_games.replace(self, interaction, player, with_))
+        await self.guard.run(interaction, lambda: self._notice(interaction, self.tables.replace_player(
+            interaction.channel_id or 0, interaction.user.id, is_manager(interaction), player.id, with_.id,
+            with_.display_name, new_is_bot=with_.bot)))
 
     @game.command(name="pause", description="Stop this table's clocks (host or Manage Server)")
     async def game_pause(self, interaction: discord.Interaction) -> None:
@@ -190,34 +236,61 @@ class GameCog(commands.Cog):
             interaction.channel_id or 0, interaction.user.id)))
 
     async def _notice(self, interaction: discord.Interaction, change: Awaitable[SeatNotice]) -> None:
-        await long_games.show_notice(self, interaction, await change)
+        """Answer a seat change publicly with its lines, then post the table as it stands."""
+        notice = await change
+        await interaction.response.send_message("\n".join(notice.lines)[:2000],
+                                                allowed_mentions=discord.AllowedMentions(
+                                                    users=[discord.Object(u) for u in notice.mentions]))
+        # The lines were the answer; the table messages follow.
+        await self.flow.show_notice(dataclasses.replace(notice, lines=[], mentions=[]), interaction.channel)
 
     @game.command(name="notify", description="Direct messages when it is your turn at any table")
     @app_commands.describe(dm="on: a DM at your turn and at each reminder; off: channel pings only")
     @app_commands.choices(dm=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def game_notify(self, interaction: discord.Interaction, dm: str) -> None:
-        await self.guard.run(interaction, lambda: long_games.notify(self, interaction, dm))
+        async def work() -> None:
+            on = await self.long_games.set_notify(interaction.user.id, dm)
+            await tell(interaction, "I'll send you a direct message when it's your turn at any table, and at each "
+                                    "reminder." if on else
+                                    "No more direct messages; you are still pinged in the table's channel.")
+
+        await self.guard.run(interaction, work)
 
     @game.command(name="mine", description="Your active tables in this server, your turns first")
     async def game_mine(self, interaction: discord.Interaction) -> None:
-        await self.guard.run(interaction, lambda: long_games.mine(self, interaction))
+        async def work() -> None:
+            await tell(interaction, mine_text(await self.long_games.mine(interaction.guild_id, interaction.user.id)))
+
+        await self.guard.run(interaction, work)
 
     @game.command(name="tables", description="This server's open lobbies and running tables")
     async def game_tables(self, interaction: discord.Interaction) -> None:
-        await self.guard.run(interaction, lambda: long_games.list_tables(self, interaction))
+        async def work() -> None:
+            await tell(interaction, tables_text(await self.long_games.server_tables(interaction.guild_id)))
+
+        await self.guard.run(interaction, work)
 
     @game.command(name="log", description="The move list of this channel's latest table, as a text file")
     @app_commands.describe(table="An older table of this server, by number")
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
-        await self.guard.run(interaction, lambda: long_games.game_log(
-            self, interaction, long_games.parse_table_number(table)))
+        async def work() -> None:
+            moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0,
+                                                   parse_table_number(table))
+            text, file = log_message(moves)
+            await interaction.response.send_message(text, file=file, ephemeral=True)
+
+        await self.guard.run(interaction, work)
 
     @game.command(name="replay", description="The table as it stood after a move (privately)")
     @app_commands.describe(move="Move number (0 = the deal)", table="An older table of this server, by number")
     async def game_replay(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000],
                           table: str | None = None) -> None:
-        await self.guard.run(interaction, lambda: long_games.replay(
-            self, interaction, move, long_games.parse_table_number(table)))
+        async def work() -> None:
+            frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move,
+                                                 parse_table_number(table))
+            await reply(interaction, await replay_message(frame), ephemeral=True)
+
+        await self.guard.run(interaction, work)
 
     # ------------------------------------------------------------------- play
 
@@ -235,7 +308,7 @@ class GameCog(commands.Cog):
     @play.autocomplete("action")
     async def play_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        async def own_hand() -> HandInfo | None:
+        async def own_hand() -> HandPanel | None:
             table = await self.tables.table_in(interaction.channel_id or 0)
             if table is None or table.status != "playing":
                 return None

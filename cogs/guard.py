@@ -39,6 +39,12 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     interaction.extras.pop("deferred", None)
 
 
+def is_manager(interaction: discord.Interaction) -> bool:
+    """Whether the member has Manage Server here: passed down to host, which decides what that allows."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)
+
+
 class Guard:
     def __init__(self) -> None:
         self.closing = False

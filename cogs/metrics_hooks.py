@@ -11,16 +11,13 @@ import functools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from cogs.presenter import RENDER_POOL
 from host import Refusal, StaleClick
 from host import metrics as m
-
-if TYPE_CHECKING:
-    from bot import DeckhandBot
 
 _patched_responses = False
 
@@ -64,7 +61,7 @@ def _current(obj: Any, name: str) -> Callable[..., Any]:
     return call
 
 
-def instrument(bot: DeckhandBot) -> None:
+def instrument(bot: Any) -> None:
     """Put the metric hooks around the bot's services (call once, in set-up, before anything runs)."""
     _patch_first_answers()
     store, guard = bot.store, bot.guard

@@ -5,22 +5,30 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 import render
-from cogs.controls import ActButton, ActSelect, stateless_view
+from cogs.controls import ActButton, ActSelect, stateless_view, with_link
 from cogs.menu import NAV, Menu, build_menu
-from cogs.web_links import table_link
-from data.store import TableRecord
-from engines import get_engine
-from host import HandInfo, TableService
-from host.durations import describe
-from host.names import fill_names
-from host.tables import bot_plays_note, seat_names
+from host.read_models import (
+    ABANDONED,
+    FINISHED,
+    GAVE_UP,
+    LOBBY,
+    PLAYING,
+    TIMED_OUT,
+    ClockView,
+    HandPanel,
+    LobbyMessage,
+    Picture,
+    Placing,
+    SeatView,
+    TableMessage,
+)
 from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
@@ -56,6 +64,16 @@ class Outgoing:
                 "allowed_mentions": self.mentions}
 
 
+async def reply(interaction: discord.Interaction, out: Outgoing, *, ephemeral: bool,
+                want_message: bool = False) -> discord.Message | None:
+    """Send ``out`` as the answer, or as a follow-up once answered; the message sent when ``want_message``
+    (and the answer is public)."""
+    if interaction.response.is_done():
+        return await interaction.followup.send(ephemeral=ephemeral, wait=want_message, **out.send_kwargs())
+    await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
+    return await interaction.original_response() if want_message and not ephemeral else None
+
+
 #: Table and hand images are drawn in worker processes, a table in its own one unless that is busier
 #: (render/pool.py):
 #: shared by every bot of the process, started by the first bot's set-up, stopped when the process ends.
@@ -71,23 +89,21 @@ def _png(data: bytes, name: str, description: str | None = None) -> discord.File
     return discord.File(io.BytesIO(data), filename=name, description=description[:1024] if description else None)
 
 
-def clock_line(table: TableRecord) -> str:
-    where = "a thread" if table.parent_id is not None else "this channel"
-    if not table.turn_time:
+def clock_line(clock: ClockView) -> str:
+    where = "a thread" if clock.in_thread else "this channel"
+    if clock.turn_time.seconds is None:
         return f"turn_time: off · plays in {where}"
-    return (f"turn_time: {describe(table.turn_time)} · on_timeout: {table.on_timeout} · plays in {where}"
-            + (" · ⏸️ paused" if table.paused else ""))
+    return (f"turn_time: {clock.turn_time} · on_timeout: {clock.on_timeout} · plays in {where}"
+            + (" · ⏸️ paused" if clock.paused else ""))
 
 
-def mention(table: TableRecord, seat: int) -> str:
-    record = table.seats[seat]
-    return f"<@{record.user_id}>" if record.user_id and not record.is_bot else f"**{record.name}**"
+def mention(seat: SeatView) -> str:
+    return f"<@{seat.user_id}>" if seat.user_id is not None else f"**{seat.name}**"
 
 
-def placings(table: TableRecord, places: list[int]) -> str:
-    order = sorted(range(len(places)), key=lambda s: (places[s], s))
+def placings(rows: Sequence[Placing]) -> str:
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    return "\n".join(f"{medals.get(places[s], f'{places[s]}.')} {table.seats[s].name}" for s in order)
+    return "\n".join(f"{medals.get(p.place, f'{p.place}.')} {p.name}" for p in rows)
 
 
 def _clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -121,120 +137,117 @@ def deadline_note(due: float | None) -> str:
     return f" ⏰ <t:{int(due)}:R>" if due is not None else ""
 
 
-async def table_message(tables: TableService, table: TableRecord, lines: list[str], *,
-                        deadlines: dict[int, float | None] | None = None) -> Outgoing:
+async def picture_file(picture: Picture, last: str | None, name: str = "table.png") -> discord.File:
+    """The public picture of a table, drawn off the event loop, with its alt text."""
+    image = await drawn(picture.table_id, render.table_png, picture.game, picture.view, list(picture.names), last)
+    return _png(image, name, render.alt_text(picture.game, picture.view, list(picture.names), last))
+
+
+async def table_message(table: TableMessage) -> Outgoing:
     """The public table message: image, what just happened, whose turn (and until when), and Hand / act."""
-    engine = get_engine(table.game)
-    state = await tables.state(table)
-    view = engine.view(state, None)
-    names = seat_names(table)
-    head = f"**{engine.title}** · table #{table.id} · move {table.version}"
-    recent = collapse(lines)
+    head = f"**{table.title}** · table #{table.table_id} · move {table.version}"
+    recent = collapse(list(table.lines))
     body = [head, *recent[-5:]]  # a phone shows about 8 lines: the rest is in the picture and /game log
     embed = None
-    if table.status == "finished":
-        body = [head, "🏁 **Game over!**", placings(table, await tables.places(table))]
+    if table.status == FINISHED:
+        body = [head, "🏁 **Game over!**", placings(table.placings)]
         # The final move's full story (scoring breakdowns can be long) goes in an embed.
         embed = discord.Embed(title="Final result", description=_clip("\n".join(recent), 4000),
                               colour=discord.Colour.gold())
         controls = None
-    elif table.status == "abandoned":
+    elif table.status == ABANDONED:
         body.append("This table was abandoned.")
         controls = None
     else:
-        status = fill_names(str(view.get("status", "")), names)
-        if status:
-            body.append(f"*{status}*")
-        turn = engine.to_act(state)
-        due = deadlines or {}
-        body.append("To act: " + ", ".join(mention(table, s) + deadline_note(due.get(s)) for s in turn))
-        if table.paused:
+        if table.status_line:
+            body.append(f"*{table.status_line}*")
+        body.append("To act: " + ", ".join(mention(t.seat) + deadline_note(t.due) for t in table.to_act))
+        if table.clock.paused:
             body.append("⏸️ Paused: no clock runs until `/game resume`.")
         controls = stateless_view()
-        controls.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "Hand / act",
+        controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
     last = recent[-1].replace("**", "") if recent else None
-    image = await drawn(table.id, render.table_png, table.game, view, names, last)
-    alt = render.alt_text(table.game, view, names, last)
-    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png", alt)], table_link(controls, table), embed)
+    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last)],
+                    with_link(controls, table.web_url), embed)
 
 
-def hand_controls(info: HandInfo, prefix: str = "") -> discord.ui.View | None:
+def hand_controls(info: HandPanel, prefix: str = "") -> discord.ui.View | None:
     if not info.choices:
         return None
-    menu: Menu = build_menu(info.choices, prefix)
-    table = info.table
+    menu: Menu = build_menu(list(info.choices), prefix)
+    table = info
     view = stateless_view()
     for action, label in menu.buttons:
-        view.add_item(ActButton(f"dh:a:{table.id}:{table.version}:{action}", label[:80]))
+        view.add_item(ActButton(f"dh:a:{table.table_id}:{table.version}:{action}", label[:80]))
     if menu.back:
-        view.add_item(ActButton(f"dh:h:{table.id}:{table.version}", "◀ Back", discord.ButtonStyle.secondary))
+        view.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "◀ Back", discord.ButtonStyle.secondary))
     for i, spec in enumerate(menu.selects):
         options = [discord.SelectOption(label=label[:100], value=value,
                                         emoji="📂" if value.startswith(NAV) else None)
                    for value, label in spec.options]
-        view.add_item(ActSelect(f"dh:s:{table.id}:{table.version}:{i}", spec.placeholder[:150], options))
+        view.add_item(ActSelect(f"dh:s:{table.table_id}:{table.version}:{i}", spec.placeholder[:150], options))
     return view
 
 
-def _hand_lines(info: HandInfo, note: str) -> list[str]:
-    table = info.table
-    engine = get_engine(table.game)
-    names = seat_names(table)
+#: What a member's own seat says when the table's bot plays it.
+BOT_PLAYS = {
+    GAVE_UP: "You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game.",
+    TIMED_OUT: "A bot plays your seat after three timeouts in a row. Type `/game return` to take it back.",
+}
+
+
+def _hand_lines(info: HandPanel, note: str) -> list[str]:
     lines = [note] if note else []
-    lines.append(f"**{engine.title}** · table #{table.id} · you are **{names[info.seat]}** (seat {info.seat + 1})")
-    status = fill_names(str(info.view.get("status", "")), names)
-    if status:
-        lines.append(f"*{status}*")
-    if table.status != "playing":
-        lines.append("The game is over." if table.status == "finished" else "This table was abandoned.")
-    elif table.seats[info.seat].bot_plays:
-        lines.append(bot_plays_note(table.seats[info.seat]))
+    lines.append(f"**{info.title}** · table #{info.table_id} · you are **{info.seat_name}** (seat {info.seat + 1})")
+    if info.status_line:
+        lines.append(f"*{info.status_line}*")
+    if info.status != PLAYING:
+        lines.append("The game is over." if info.status == FINISHED else "This table was abandoned.")
+    elif info.bot_plays is not None:
+        lines.append(BOT_PLAYS[info.bot_plays])
     elif info.choices:
         lines.append(f"Your move: {len(info.choices)} choice{'s' if len(info.choices) != 1 else ''} below, "
                      "or use `/play`.")
     else:
-        lines.append("Waiting for " + ", ".join(names[s] for s in info.to_act) + ".")
+        lines.append("Waiting for " + ", ".join(info.waiting_for) + ".")
     return lines
 
 
-async def hand_message(info: HandInfo, prefix: str = "", note: str = "") -> Outgoing:
+async def hand_message(info: HandPanel, prefix: str = "", note: str = "") -> Outgoing:
     """The seat's private panel: the hand image and the controls for its legal moves."""
-    table = info.table
-    engine = get_engine(table.game)
-    names = seat_names(table)
     lines = _hand_lines(info, note)
-    image = await drawn(table.id, render.hand_png, table.game, info.view, info.seat, names)
-    alt = f"Your hand at {engine.title}, table #{table.id}. " + " ".join(lines[-2:]).replace("*", "")
+    picture = info.picture
+    image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names))
+    alt = f"Your hand at {info.title}, table #{info.table_id}. " + " ".join(lines[-2:]).replace("*", "")
     return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png", alt)], hand_controls(info, prefix))
 
 
-def move_done_message(info: HandInfo, note: str) -> Outgoing:
+def move_done_message(info: HandPanel, note: str) -> Outgoing:
     """After a move that leaves the seat nothing to do: what was done and whom the table waits for, in
     words. No hand image: the player cannot act on it, and drawing one for every move of every table
     doubled the work of a move (the next **Hand / act** shows the hand as it then is)."""
     lines = _hand_lines(info, note)
-    if info.table.status == "playing":
+    if info.status == PLAYING:
         lines.append("Your hand: **Hand / act** on the table message.")
     return Outgoing(_clip("\n".join(lines)))
 
 
-def lobby_message(table: TableRecord, note: str = "") -> Outgoing:
-    engine = get_engine(table.game)
-    embed = discord.Embed(title=f"{engine.title} · table #{table.id}",
-                          description=f"Host: <@{table.host_id}>\n"
-                                      f"Players {len(table.seats)}/{engine.max_players} "
-                                      f"(needs {engine.min_players}+)",
+def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
+    embed = discord.Embed(title=f"{lobby.title} · table #{lobby.table_id}",
+                          description=f"Host: <@{lobby.host_id}>\n"
+                                      f"Players {len(lobby.seats)}/{lobby.max_players} "
+                                      f"(needs {lobby.min_players}+)",
                           colour=discord.Colour.green())
     embed.add_field(name="Seats", value="\n".join(
-        ("🤖 " if s.is_bot else "• ") + s.name for s in table.seats) or "—", inline=False)
-    options = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(table.options.items()))
+        ("🤖 " if s.is_bot else "• ") + s.name for s in lobby.seats) or "—", inline=False)
+    options = ", ".join(f"{k}={str(v).lower()}" for k, v in lobby.options)
     if options:
         embed.add_field(name="Options", value=options, inline=False)
-    embed.add_field(name="Clock", value=clock_line(table), inline=False)
+    embed.add_field(name="Clock", value=clock_line(lobby.clock), inline=False)
     embed.set_footer(text="Join with the button or /game join. The host starts with /game start.")
     view = stateless_view()
-    if table.status == "lobby":
+    if lobby.status == LOBBY:
         for verb, label, style in LOBBY_VERBS:
-            view.add_item(ActButton(f"dh:l:{table.id}:{verb}", label, style))
-    return Outgoing(note, embed=embed, view=table_link(view, table), mentions=discord.AllowedMentions.none())
+            view.add_item(ActButton(f"dh:l:{lobby.table_id}:{verb}", label, style))
+    return Outgoing(note, embed=embed, view=with_link(view, lobby.web_url), mentions=discord.AllowedMentions.none())

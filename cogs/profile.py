@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
@@ -15,14 +13,12 @@ from discord.ext import commands
 
 from cogs import web_links
 from cogs.guard import Guard, tell
-from cogs.presenter import drawn
-from cogs.web_links import WebLinks, with_link
+from cogs.web_links import with_link
 from host import Refusal
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.web import PublicSite
-from web.app import WebServer, make_app
-from web.config import WebSettings
+from host.web_links import WebLinks
 
 if TYPE_CHECKING:
     from discord.ext.commands import Bot
@@ -44,17 +40,24 @@ def everyone_sees(channel: object) -> bool:
     return bool(channel.permissions_for(channel.guild.default_role).view_channel)
 
 
+class WebPages(Protocol):
+    server: Any
+
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
 class ProfileCog(commands.Cog):
     def __init__(self, bot: Bot, store: object, settings: ServerSettings, events: TournamentService,
-                 guard: Guard, web: WebSettings) -> None:
+                 guard: Guard, links: WebLinks, site: PublicSite, pages: WebPages | None = None) -> None:
         self.bot = bot
         self.settings = settings
         self.events = events
         self.guard = guard
-        self.web = web
-        self.site = PublicSite(events.store, draw=drawn)
-        self.links = WebLinks(events.store, settings, web.public_url)
-        self.server: WebServer | None = None
+        #: The web server, built by bot.py when WEB_PORT is set: started and stopped with this cog.
+        self.pages = pages
+        self.site = site
+        self.links = links
 
         # /tournament export joins the tournament group (cogs/tournament.py) from here, as a plain function:
         # discord.py reads a bound method's parameters wrongly.
@@ -74,32 +77,19 @@ class ProfileCog(commands.Cog):
         group = self.bot.tree.get_command("tournament")
         if isinstance(group, app_commands.Group) and group.get_command("export") is None:
             group.add_command(self.export_command)
-        if self.web.port is not None:
-            app = make_app(self.site, gateway=self.gateway_problem, gateway_latency=lambda: self.bot.latency,
-                           public_url=self.web.public_url)
-            self.server = WebServer(app, self.web.host, self.web.port)
-            # Started in a context of its own: the connections it serves are the outside world's, not work the
-            # bot started (SimCord, in the sandbox and the benchmarks, waits for all of the bot's own work).
-            # (Created from an empty context, so that nothing marks the task or what it spawns as the bot's.)
-            await contextvars.Context().run(asyncio.get_running_loop().create_task, self.server.start())
-            if not self.links.public_url:  # no PUBLIC_URL: links use the address the pages are served at
-                host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
-                self.links.public_url = f"http://{host}:{self.server.port}"
-            log.info("web pages at http://%s:%d/ (links use %s)", self.web.host, self.server.port,
-                     self.links.public_url)
+        if self.pages is not None:
+            await self.pages.start()
 
     async def cog_unload(self) -> None:
         if web_links.LINKS is self.links:
             web_links.LINKS = None
-        if self.server is not None:
-            await self.server.stop()
+        if self.pages is not None:
+            await self.pages.stop()
 
-    def gateway_problem(self) -> str | None:
-        if self.bot.is_closed():
-            return "the bot is closed"
-        if not self.bot.is_ready():
-            return "the gateway is not ready"
-        return None
+    @property
+    def server(self) -> Any:
+        """The web server, while it runs (the sandbox prints its address)."""
+        return self.pages.server if self.pages is not None else None
 
     # ------------------------------------------------------------------ commands
 

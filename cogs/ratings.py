@@ -11,15 +11,10 @@ from discord.ext import commands
 from cogs import web_links
 from cogs.game import GAME_CHOICES
 from cogs.guard import Guard, tell
+from cogs.standings_pages import safe_name
 from cogs.web_links import with_link
-from data.store import Store
-from engines import GAME_TITLES
-from host.tournaments.pages import safe_name
+from host.ratings import MIN_GAMES, TOP, RatingService
 from host.web import LeaderboardPage, LeaderLine, leaderboard_csv
-
-#: Players need this many rated games to appear on a leaderboard, which shows this many.
-MIN_GAMES = 5
-TOP = 20
 
 
 def rating_line(title: str, mu: float, sigma: float, games: int) -> str:
@@ -28,8 +23,8 @@ def rating_line(title: str, mu: float, sigma: float, games: int) -> str:
 
 
 class RatingsCog(commands.Cog):
-    def __init__(self, store: Store, guard: Guard) -> None:
-        self.store = store
+    def __init__(self, ratings: RatingService, guard: Guard) -> None:
+        self.ratings = ratings
         self.guard = guard
 
     @app_commands.command(name="rating", description="A member's rating in this server (μ − 3σ, with μ and σ)")
@@ -40,15 +35,16 @@ class RatingsCog(commands.Cog):
                      game: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             who = member or interaction.user
-            found = await self.store.ratings.ratings_of(interaction.guild_id or 0, who.id, game.value if game else None)
-            name = safe_name(who.display_name)
-            if not found:
-                what = f" at {GAME_TITLES[game.value]}" if game else ""
+            found = await self.ratings.member(interaction.guild_id, who.id, who.display_name,
+                                              game.value if game else None)
+            name = safe_name(found.name)
+            if not found.rows:
+                what = f" at {found.game_title}" if found.game_title else ""
                 await tell(interaction, f"**{name}** has no rated games{what} in this server yet. A table counts "
                                         "when it finishes with human players on at least two sides.")
                 return
             lines = [f"**{name}**'s ratings (the first number is μ − 3σ, which leaderboards sort by):"]
-            lines += [rating_line(GAME_TITLES.get(r.game, r.game), r.mu, r.sigma, r.games) for r in found]
+            lines += [rating_line(r.title, r.mu, r.sigma, r.games) for r in found.rows]
             links = web_links.LINKS
             url = await links.player(interaction.guild_id, who.id) if links is not None else None
             if url is None:
@@ -66,8 +62,8 @@ class RatingsCog(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         async def work() -> None:
-            rows = await self.store.ratings.leaderboard(interaction.guild_id or 0, game.value, MIN_GAMES, TOP)
-            title = GAME_TITLES[game.value]
+            board = await self.ratings.leaderboard(interaction.guild_id, game.value)
+            title, rows = board.title, board.rows
             if not rows:
                 await tell(interaction, f"Nobody has {MIN_GAMES} rated games of {title} in this server yet.")
                 return

@@ -9,17 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.flow import is_manager
 from cogs.game import GAME_CHOICES, LEVEL_CHOICES
-from cogs.guard import Guard, tell
-from cogs.presenter import Outgoing
+from cogs.guard import Guard, is_manager, tell
+from cogs.presenter import Outgoing, reply
 from cogs.tournament_flow import TournamentFlow
 from cogs.tournament_views import signup_message, standings_message, status_message
+from cogs.web_links import linked_view
 from host import Refusal
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
+from host.tournaments.views import standing_rows
 
 log = logging.getLogger(__name__)
 
@@ -90,14 +91,14 @@ class TournamentCog(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
                 turn_time=clock, round_time=deadline, options=parse_options(options), name=name)
-            out = signup_message(state, f"{interaction.user.mention} opened registration.")
+            out = signup_message(linked_view(state), f"{interaction.user.mention} opened registration.")
             try:
-                message = await self.flow.reply(interaction, out, ephemeral=False)
+                message = await reply(interaction, out, ephemeral=False, want_message=True)
             except discord.HTTPException:
                 await self._post_signup_instead(interaction, state.record.id, state.record.name, out)
                 return
             if message is not None:
-                await self.service.store.tournaments.set_tournament_message(state.record.id, message.id)
+                await self.service.set_message(state.record.id, message.id)
 
         await self.guard.run(interaction, work)
 
@@ -113,7 +114,7 @@ class TournamentCog(commands.Cog):
         if message is None:
             raise Refusal(f"**{name}** is open, but its sign-up message could not be posted here: "
                           "`/tournament join` still works, and `/tournament cancel` closes it.")
-        await self.service.store.tournaments.set_tournament_message(tournament_id, message.id)
+        await self.service.set_message(tournament_id, message.id)
         raise Refusal(f"**{name}** is open for registration: its sign-up message is in the channel.")
 
     @tournament.command(name="join", description="Enter this channel's tournament")
@@ -155,9 +156,9 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             state = await self.service.open_checkin(await self._here(interaction), interaction.user.id,
                                                     is_manager(interaction))
-            out = signup_message(state, "✅ **Check-in is open.** Every entrant: press **Check in**. Entrants who "
-                                        "have not checked in when the tournament starts are dropped.")
-            await self.flow.reply(interaction, out, ephemeral=False)
+            out = signup_message(linked_view(state), "✅ **Check-in is open.** Every entrant: press **Check in**. "
+                                 "Entrants who have not checked in when the tournament starts are dropped.")
+            await reply(interaction, out, ephemeral=False)
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -206,7 +207,7 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             record = await self.service.latest(home_channel(interaction))
             state, rows = await self.service.standings(record.id)
-            await self.flow.reply(interaction, standings_message(state, rows, 1), ephemeral=True)
+            await reply(interaction, standings_message(linked_view(state), standing_rows(rows), 1), ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -217,11 +218,11 @@ class TournamentCog(commands.Cog):
             if record.status == "playing":
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
-            out = status_message(state, await self.flow.threads_of(state))
+            out = status_message(linked_view(state), await self.flow.threads_of(state))
             bracket = await self.flow.bracket(record.id)
             if bracket is not None:
                 out.files.append(bracket)
-            await self.flow.reply(interaction, out, ephemeral=True)
+            await reply(interaction, out, ephemeral=True)
             if state.record.status == "playing" and await self.service.pending(record.id):
                 await self.flow.seat_round(record.id)  # a thread that could not be opened is tried again
 

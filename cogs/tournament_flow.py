@@ -12,10 +12,11 @@ import discord
 from discord.ext import commands
 
 import render.bracket
-from cogs.controls import Control
-from cogs.flow import BAD_CONTROL, TableFlow
+from cogs.controls import BAD_CONTROL, Control
+from cogs.flow import TableFlow
 from cogs.guard import Guard, tell
-from cogs.presenter import Outgoing, drawn
+from cogs.presenter import drawn
+from cogs.threads import create_thread
 from cogs.tournament_views import (
     bracket_file,
     champion_line,
@@ -23,16 +24,12 @@ from cogs.tournament_views import (
     signup_message,
     standings_message,
 )
-from data.store import TableRecord
-from engines import get_engine
-from host import Refusal, SeatNotice
+from cogs.web_links import linked_view
+from host import Refusal, SeatNotice, TableRecord
 from host.tournaments.service import Advance, TournamentService, TournamentState
+from host.tournaments.views import standing_rows
 
 log = logging.getLogger(__name__)
-
-THREAD_NAME = 100
-#: A week: Discord's longest auto-archive, so a thread stays open while its table is slow.
-ARCHIVE_MINUTES = 10080
 
 
 class TournamentFlow:
@@ -52,10 +49,9 @@ class TournamentFlow:
             state = await self.service.state(tournament_id)
             channel = await self.flow.channel_of(state.record.channel_id)
             for place in await self.service.pending(tournament_id):
-                name = f"{state.record.name} · round {place.round} · table {place.position + 1}"[:THREAD_NAME]
+                name = f"{state.record.name} · round {place.round} · table {place.position + 1}"
                 try:
-                    thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                                         auto_archive_duration=ARCHIVE_MINUTES)
+                    thread = await create_thread(channel, name)
                 except discord.HTTPException as exc:
                     log.warning("tournament %s: could not open a thread (%s)", tournament_id, exc)
                     await channel.send(f"⚠️ I couldn't open a thread for table {place.position + 1} of round "
@@ -73,10 +69,9 @@ class TournamentFlow:
 
     async def _post_first(self, table: TableRecord, thread: Any, state: TournamentState, number: int,
                           position: int) -> None:
-        engine = get_engine(table.game)
         seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
         line = f"🏆 **{state.record.name}**, round {number}, table {position + 1}. The game begins! Seats: {seats}"
-        await self.flow.post_table(table, [line], thread, engine.to_act(await self.flow.tables.state(table)))
+        await self.flow.post_table(table, [line], thread, await self.flow.tables.to_act(table))
 
     async def _post_unstarted(self, state: TournamentState) -> None:
         """A table dealt just before a restart whose first message never went out: post it now."""
@@ -104,7 +99,9 @@ class TournamentFlow:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
         threads = await self.threads_of(state)
-        for out in pairings_messages(state, current, threads):
+        view = linked_view(state)
+        assert view.current is not None
+        for out in pairings_messages(view, view.current, threads):
             await channel.send(**out.send_kwargs())
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number)
@@ -143,8 +140,9 @@ class TournamentFlow:
         if current is None or current.announced >= 2:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
-        out = standings_message(state, rows, 1, title="Final standings")
-        out.content = champion_line(state)
+        view = linked_view(state)
+        out = standings_message(view, standing_rows(rows), 1, title="Final standings")
+        out.content = champion_line(view)
         await channel.send(**out.send_kwargs())
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number, 2)
@@ -164,9 +162,9 @@ class TournamentFlow:
         """The table flow's hook: a tournament table ended, so its round may be over."""
         try:
             advances = await self.service.table_finished(table.id)
-            place = await self.service.store.tournaments.place_of_table(table.id)
-            if place is not None:
-                await self.after(place.tournament_id, advances)
+            tournament_id = await self.service.tournament_of_table(table.id)
+            if tournament_id is not None:
+                await self.after(tournament_id, advances)
         except Exception:
             log.exception("tournament step after table %s failed; it is retried at the next restart", table.id)
 
@@ -193,7 +191,7 @@ class TournamentFlow:
 
     async def refresh_signup(self, state: TournamentState, interaction: discord.Interaction | None = None) -> None:
         """Bring the sign-up message up to date: edited in place from its own button, else by id."""
-        out = signup_message(state)
+        out = signup_message(linked_view(state))
         message = interaction.message if interaction is not None else None
         if (interaction is not None and message is not None and message.id == state.record.message_id
                 and not interaction.response.is_done()):
@@ -210,9 +208,9 @@ class TournamentFlow:
     async def on_control(self, interaction: discord.Interaction, control: Control, values: Sequence[str]) -> None:
         async def work() -> None:
             if control.kind == "p":
-                await self._page(interaction, control.table_id, control.version or 1)
+                await self._page(interaction, control.tournament_id, control.version or 1)
                 return
-            record = await self.service.get(control.table_id)
+            record = await self.service.get(control.tournament_id)
             if record.channel_id != interaction.channel_id:
                 raise Refusal(BAD_CONTROL)
             user = interaction.user
@@ -234,17 +232,11 @@ class TournamentFlow:
     async def _page(self, interaction: discord.Interaction, tournament_id: int, page: int) -> None:
         state, rows = await self.service.standings(tournament_id)
         final = state.record.status == "finished"
-        out = standings_message(state, rows, page, title="Final standings" if final else "Standings")
+        out = standings_message(linked_view(state), standing_rows(rows), page,
+                                title="Final standings" if final else "Standings")
         message = interaction.message
         if message is not None:
             out.content = message.content
             await interaction.response.edit_message(**out.edit_kwargs())
         else:
             await interaction.response.send_message(ephemeral=True, **out.send_kwargs())
-
-    async def reply(self, interaction: discord.Interaction, out: Outgoing, *,
-                    ephemeral: bool) -> discord.Message | None:
-        if interaction.response.is_done():
-            return await interaction.followup.send(ephemeral=ephemeral, wait=True, **out.send_kwargs())
-        await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
-        return None if ephemeral else await interaction.original_response()

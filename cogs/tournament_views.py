@@ -10,15 +10,10 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from cogs.controls import ActButton, stateless_view
+from cogs.controls import ActButton, stateless_view, with_link
 from cogs.presenter import Outgoing
-from cogs.web_links import tournament_link
-from data.tournaments import PlaceRecord, RoundRecord
-from host.durations import describe
-from host.tournaments.models import Standing
-from host.tournaments.pages import safe_name, standings_pages
-from host.tournaments.progress import CUT
-from host.tournaments.service import FORMAT_NAMES, TournamentState
+from cogs.standings_pages import safe_name, standings_pages
+from host.read_models import CUT, FORMAT_NAMES, PlaceInfo, RoundInfo, StandingRow, TournamentView
 
 #: An embed's description holds 4096 characters; pairings are split into messages below that.
 DESCRIPTION = 3900
@@ -30,27 +25,26 @@ def _quiet() -> discord.AllowedMentions:
     return discord.AllowedMentions.none()
 
 
-def format_line(state: TournamentState) -> str:
+def format_line(state: TournamentView) -> str:
     r = state.record
     parts = [state.title, FORMAT_NAMES.get(r.format, r.format), f"tables of {r.table_size}"]
     if r.format != "single_elimination":
-        rounds = r.planned_rounds or r.rounds
-        parts.append(f"{rounds} rounds" if rounds else
+        parts.append(f"{r.rounds} rounds" if r.rounds else
                      ("⌈log₂ N⌉ rounds" if r.format == "swiss" else "every pair meets once"))
     if r.top_cut:
         parts.append(f"top cut {r.top_cut}")
     return " · ".join(parts)
 
 
-def clock_text(state: TournamentState) -> str:
+def clock_text(state: TournamentView) -> str:
     r = state.record
-    text = f"{describe(r.turn_time)} a turn (a bot plays a turn that runs out)"
-    if r.round_time:
-        text += f"; each round lasts {describe(r.round_time)}"
+    text = f"{r.turn_time} a turn (a bot plays a turn that runs out)"
+    if r.round_time.seconds:
+        text += f"; each round lasts {r.round_time}"
     return text
 
 
-def entrant_list(state: TournamentState) -> str:
+def entrant_list(state: TournamentView) -> str:
     checkin = state.record.checkin
     lines = []
     for e in state.entrants:
@@ -65,7 +59,7 @@ def entrant_list(state: TournamentState) -> str:
     return text or "Nobody yet."
 
 
-def signup_message(state: TournamentState, note: str = "") -> Outgoing:
+def signup_message(state: TournamentView, note: str = "") -> Outgoing:
     r = state.record
     about = f"{format_line(state)}\nOrganiser: <@{r.organiser_id}>\nClock: {clock_text(state)}"
     embed = discord.Embed(title=f"🏆 {r.name}", colour=GOLD, description=about)
@@ -87,10 +81,10 @@ def signup_message(state: TournamentState, note: str = "") -> Outgoing:
         embed.set_footer(text=f"Registration is closed ({r.status}). /tournament standings and /tournament status "
                               "follow the event.")
         view = None
-    return Outgoing(note, embed=embed, view=tournament_link(view, r), mentions=_quiet())
+    return Outgoing(note, embed=embed, view=with_link(view, r.web_url), mentions=_quiet())
 
 
-def round_title(state: TournamentState, rnd: RoundRecord) -> str:
+def round_title(state: TournamentView, rnd: RoundInfo) -> str:
     if rnd.stage == CUT:
         cut_rounds = [x for x in state.rounds if x.stage == CUT]
         if state.record.table_size > 2:
@@ -98,15 +92,15 @@ def round_title(state: TournamentState, rnd: RoundRecord) -> str:
         return f"Top cut, round {cut_rounds.index(rnd) + 1}"
     if state.record.format == "single_elimination":
         return f"Round {rnd.number}"
-    return f"Round {rnd.number} of {state.record.planned_rounds}"
+    return f"Round {rnd.number} of {state.record.rounds}"
 
 
-def sides_text(place: PlaceRecord, names: Mapping[int, str]) -> str:
+def sides_text(place: PlaceInfo, names: Mapping[int, str]) -> str:
     joiner = " vs " if len(place.sides) == 2 else ", "
     return joiner.join(" & ".join(safe_name(names.get(e, "?")) for e in side) for side in place.sides)
 
 
-def pairings_messages(state: TournamentState, rnd: RoundRecord, threads: Mapping[int, int]) -> list[Outgoing]:
+def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[int, int]) -> list[Outgoing]:
     """The round's tables with a link to each thread, its byes and walkovers: one or more embeds."""
     names = state.names
     lines = []
@@ -142,7 +136,7 @@ def pairings_messages(state: TournamentState, rnd: RoundRecord, threads: Mapping
     return out
 
 
-def standings_message(state: TournamentState, rows: Sequence[Standing], page: int, *,
+def standings_message(state: TournamentView, rows: Sequence[StandingRow], page: int, *,
                       title: str = "Standings") -> Outgoing:
     pages = standings_pages(rows, state.names, f"{state.record.name} · {title}")
     page = max(1, min(page, len(pages)))
@@ -160,10 +154,10 @@ def standings_message(state: TournamentState, rows: Sequence[Standing], page: in
         on.item.disabled = page == len(pages)
         view.add_item(back)
         view.add_item(on)
-    return Outgoing("", embed=embed, view=tournament_link(view, state.record), mentions=_quiet())
+    return Outgoing("", embed=embed, view=with_link(view, state.record.web_url), mentions=_quiet())
 
 
-def status_message(state: TournamentState, threads: Mapping[int, int]) -> Outgoing:
+def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoing:
     r = state.record
     lines = [format_line(state), f"Clock: {clock_text(state)}"]
     if r.status == "registration":
@@ -193,10 +187,10 @@ def status_message(state: TournamentState, threads: Mapping[int, int]) -> Outgoi
             break
         text += ("\n" if text else "") + line
     embed = discord.Embed(title=f"🏆 {r.name} · {r.status}", description=text, colour=GOLD)
-    return Outgoing("", embed=embed, view=tournament_link(None, r), mentions=_quiet())
+    return Outgoing("", embed=embed, view=with_link(None, r.web_url), mentions=_quiet())
 
 
-def champion_line(state: TournamentState) -> str:
+def champion_line(state: TournamentView) -> str:
     if not state.record.champion:
         return f"**{state.record.name}** is over, with no champion: every player still in it dropped."
     names = " & ".join(f"**{safe_name(state.names.get(e, '?'))}**" for e in state.record.champion)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from host.errors import Refusal
+from host.read_models import Duration
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _DURATION = re.compile(r"(?:[0-9]{1,6}[smhd])+")
@@ -28,15 +29,7 @@ def parse_duration(text: str, *, low: int, high: int, what: str = "turn_time", a
 
 def describe(seconds: int | float | None) -> str:
     """``93784`` → ``1d 2h 3m 4s``; None → ``off``."""
-    if seconds is None:
-        return "off"
-    left = int(seconds)
-    parts = []
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
-        if left >= size:
-            parts.append(f"{left // size}{unit}")
-            left %= size
-    return " ".join(parts) or "0s"
+    return str(Duration(None if seconds is None else int(seconds)))
 
 
 TURN_TIME_BOUNDS = (30, 14 * 86400)

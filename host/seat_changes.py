@@ -7,18 +7,17 @@ an ordinary write-ahead action with the version check.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from data.store import FORFEITED, PLAYER, STAND_IN, SeatEvent, SeatRecord, StaleVersion, TableRecord
+from data.store import FORFEITED, PLAYER, STAND_IN, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
 from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
 from host.clock import paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal
 from host.outcomes import forfeit_win
 from host.rated import rating_plan
-
-if TYPE_CHECKING:
-    from host.tables import ActOutcome, TableService
+from host.results import ActOutcome
 
 #: Timeouts in a row after which a bot plays the seat for the rest of the game.
 TAKEOVER_AFTER = 3
@@ -57,39 +56,65 @@ def _count_timeout(table: TableRecord, seat: int) -> tuple[list[SeatRecord], lis
     return seats, events, lines
 
 
-class LongGames:
-    """Mixed into TableService."""
+class TableAccess(Protocol):
+    """What seat changes use of the table service: its lock, its reads and its one way to apply a move."""
 
-    async def _playing(self: TableService, channel_id: int, table_id: int | None) -> TableRecord:
-        table = await self.reload(table_id or (await self.require_table(channel_id)).id)
-        self._require_playing(table)
+    store: Store
+    on_timers: Callable[[float | None], None]
+    delay_for: Callable[[int | None], float]
+
+    def lock(self, table_id: int) -> Any: ...
+    async def reload(self, table_id: int) -> TableRecord: ...
+    async def require_table(self, channel_id: int) -> TableRecord: ...
+    async def state(self, table: TableRecord) -> Any: ...
+    def engine_of(self, table: TableRecord) -> Any: ...
+    def seat_of(self, table: TableRecord, user_id: int) -> int | None: ...
+    def forget(self, table_id: int) -> None: ...
+    def require_playing(self, table: TableRecord) -> None: ...
+    def require_host(self, table: TableRecord, user_id: int, is_manager: bool, what: str) -> None: ...
+    async def bot_choice(self, table: TableRecord, state: Any, seat: int) -> str: ...
+    async def apply(self, table: TableRecord, seat: int, action: str, *, by_bot: bool = False, prefix: str = "",
+                    seats: list[SeatRecord] | None = None,
+                    seat_events: list[SeatEvent] | None = None) -> ActOutcome: ...
+
+
+class SeatChanges:
+    """The long-game changes of a game in play, done through the table service's named operations."""
+
+    def __init__(self, tables: TableAccess) -> None:
+        self.tables = tables
+        self.store = tables.store
+
+    async def _playing(self, channel_id: int, table_id: int | None) -> TableRecord:
+        table = await self.tables.reload(table_id or (await self.tables.require_table(channel_id)).id)
+        self.tables.require_playing(table)
         return table
 
-    def _own_seat(self: TableService, table: TableRecord, user_id: int, gone: str) -> int:
+    def _own_seat(self, table: TableRecord, user_id: int, gone: str) -> int:
         """The member's seat at a game in play, refusing a member with none, or whose seat was forfeited."""
-        seat = self.seat_of(table, user_id)
+        seat = self.tables.seat_of(table, user_id)
         if seat is None:
             raise Refusal("You are not playing at this table.")
         if table.seats[seat].stand_in == FORFEITED:
             raise Refusal(gone)
         return seat
 
-    async def _commit_change(self: TableService, table: TableRecord, **change: Any) -> TableRecord:
+    async def _commit_change(self, table: TableRecord, **change: Any) -> TableRecord:
         try:
             await self.store.tables.change_table(table.id, table.revision, **change)
         except StaleVersion:
             raise Refusal("The table changed just now; look again and retry.") from None
         finally:
-            self._records.pop(table.id, None)
-        self.on_timers(None)
-        return await self.reload(table.id)
+            self.tables.forget(table.id)
+        self.tables.on_timers(None)
+        return await self.tables.reload(table.id)
 
     # ---------------------------------------------------------------- timeouts
 
-    async def timeout(self: TableService, timer: TimerRecord) -> SeatNotice | None:
+    async def timeout(self, timer: TimerRecord) -> SeatNotice | None:
         """A seat's deadline came: apply the table's policy, unless the deadline no longer holds."""
-        async with self.lock(timer.table_id):
-            table = await self.reload(timer.table_id)
+        async with self.tables.lock(timer.table_id):
+            table = await self.tables.reload(timer.table_id)
             current = [t for t in await self.store.timers.timers_of(table.id)
                        if (t.kind, t.seat) == (DEADLINE, timer.seat)]
             if not current or current[0].started != timer.started:
@@ -99,8 +124,8 @@ class LongGames:
                 return None
             if current[0].due is None or current[0].due > self.store.now():
                 return None  # paused, or moved later
-            engine = self.engine_of(table)
-            state = await self.state(table)
+            engine = self.tables.engine_of(table)
+            state = await self.tables.state(table)
             seat = timer.seat
             if seat not in engine.to_act(state) or table.seats[seat].bot_plays:
                 await self.store.timers.change_timers(table.id, TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
@@ -115,54 +140,54 @@ class LongGames:
             seats, events, lines = (None, None, []) if counted else _count_timeout(table, seat)
             outcomes = await self._bot_moves_for(table, seat, seats, events,
                                                  "⏰ Time ran out, so the bot played for them: ")
-            last = outcomes[-1].table if outcomes else await self.reload(table.id)
+            last = outcomes[-1].table if outcomes else await self.tables.reload(table.id)
             return SeatNotice(last, lines, bool(outcomes and outcomes[-1].over), [], outcomes)
 
-    async def _bot_moves_for(self: TableService, table: TableRecord, seat: int, seats: list[SeatRecord] | None,
+    async def _bot_moves_for(self, table: TableRecord, seat: int, seats: list[SeatRecord] | None,
                              events: list[SeatEvent] | None, prefix: str) -> list[ActOutcome]:
         """The bot moves for ``seat`` until it leaves ``to_act`` (all the steps of its decision)."""
-        engine = self.engine_of(table)
-        state = await self.state(table)
+        engine = self.tables.engine_of(table)
+        state = await self.tables.state(table)
         outcomes: list[ActOutcome] = []
         first = True
         while table.status == "playing" and seat in engine.to_act(state):
-            action = await self.bot_choice(table, state, seat)
-            outcome = await self._apply(table, seat, action, by_bot=True, prefix=prefix,
+            action = await self.tables.bot_choice(table, state, seat)
+            outcome = await self.tables.apply(table, seat, action, by_bot=True, prefix=prefix,
                                         seats=seats if first else None, seat_events=events if first else None)
             outcomes.append(outcome)
             table, state, first = outcome.table, outcome.state, False
         return outcomes
 
-    async def reminder(self: TableService, timer: TimerRecord) -> Reminder | None:
+    async def reminder(self, timer: TimerRecord) -> Reminder | None:
         """A half-time reminder came: consume it, and say whom to remind if the deadline still holds."""
-        async with self.lock(timer.table_id):
+        async with self.tables.lock(timer.table_id):
             if not await self.store.timers.take_timer(timer):
                 return None  # replaced by a newer clock, or taken by another process
-            table = await self.reload(timer.table_id)
+            table = await self.tables.reload(timer.table_id)
             if table.status != "playing" or table.paused or table.seats[timer.seat].bot_plays:
                 return None
-            state = await self.state(table)
-            if timer.seat not in self.engine_of(table).to_act(state):
+            state = await self.tables.state(table)
+            if timer.seat not in self.tables.engine_of(table).to_act(state):
                 return None
             return Reminder(table, [timer.seat], timer.due or 0.0)
 
-    async def lobby_timeout(self: TableService, timer: TimerRecord) -> TableRecord | None:
+    async def lobby_timeout(self, timer: TimerRecord) -> TableRecord | None:
         """A lobby that never started closes itself."""
-        async with self.lock(timer.table_id):
-            table = await self.reload(timer.table_id)
+        async with self.tables.lock(timer.table_id):
+            table = await self.tables.reload(timer.table_id)
             if table.status != "lobby":
                 await self.store.timers.change_timers(table.id, TimerPlan(drop_kinds=[LOBBY]))
                 return None
             await self.store.tables.close_table(table.id, table.revision)
-            self._records.pop(table.id, None)
-            return await self.reload(table.id)
+            self.tables.forget(table.id)
+            return await self.tables.reload(table.id)
 
     # --------------------------------------------------------------- forfeits
 
-    async def _forfeit(self: TableService, table: TableRecord, seat: int, kind: str, by: int | None,
+    async def _forfeit(self, table: TableRecord, seat: int, kind: str, by: int | None,
                        line: str) -> SeatNotice:
-        engine = self.engine_of(table)
-        state = await self.state(table)
+        engine = self.tables.engine_of(table)
+        state = await self.tables.state(table)
         seats = [replace(s) for s in table.seats]
         seats[seat].stand_in = FORFEITED
         changed = replace(table, seats=seats)
@@ -178,35 +203,35 @@ class LongGames:
             winners = [s.name for s in seats if win[s.position] == 1]
             return SeatNotice(after, [line, f"🏁 **{' and '.join(winners)}** win{'s' if len(winners) == 1 else ''}."],
                               over=True)
-        timers = plan_turn(changed, to_act, to_act, now, self.delay_for(table.guild_id))
+        timers = plan_turn(changed, to_act, to_act, now, self.tables.delay_for(table.guild_id))
         after = await self._commit_change(table, seats=seats, timers=timers, events=events)
         return SeatNotice(after, [line, f"A bot plays **{seats[seat].name}**'s seat to the end; "
                                         "the seat is placed last."])
 
-    async def resign(self: TableService, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
-        table_id = table_id or (await self.require_table(channel_id)).id
-        async with self.lock(table_id):
+    async def resign(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
+        table_id = table_id or (await self.tables.require_table(channel_id)).id
+        async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
             seat = self._own_seat(table, user_id, "You have already left this game.")
             return await self._forfeit(table, seat, "resign", user_id, f"🏳️ **{table.seats[seat].name}** resigns.")
 
-    async def drop_seat(self: TableService, table_id: int, user_id: int, line: str) -> SeatNotice | None:
+    async def drop_seat(self, table_id: int, user_id: int, line: str) -> SeatNotice | None:
         """A player who drops from a tournament forfeits their seat at once, as with a resignation."""
-        async with self.lock(table_id):
-            table = await self.reload(table_id)
-            seat = self.seat_of(table, user_id)
+        async with self.tables.lock(table_id):
+            table = await self.tables.reload(table_id)
+            seat = self.tables.seat_of(table, user_id)
             if table.status != "playing" or seat is None or table.seats[seat].stand_in == FORFEITED:
                 return None
             return await self._forfeit(table, seat, "drop", user_id, line)
 
-    async def end_as_draw(self: TableService, table_id: int, line: str) -> SeatNotice | None:
+    async def end_as_draw(self, table_id: int, line: str) -> SeatNotice | None:
         """End a game in play at once, every seat sharing first place (a tournament round's time ran out)."""
-        async with self.lock(table_id):
-            table = await self.reload(table_id)
+        async with self.tables.lock(table_id):
+            table = await self.tables.reload(table_id)
             if table.status != "playing":
                 return None
-            engine = self.engine_of(table)
-            to_act = engine.to_act(await self.state(table))
+            engine = self.tables.engine_of(table)
+            to_act = engine.to_act(await self.tables.state(table))
             places = [1] * len(table.seats)
             results = [(s.position, s.user_id, 1) for s in table.seats]
             timers = plan_turn(table, to_act, [], self.store.now(), 0.0, over=True)
@@ -216,16 +241,19 @@ class LongGames:
 
     # ------------------------------------------------------------ replace, return
 
-    async def replace_player(self: TableService, channel_id: int, user_id: int, is_manager: bool, player_id: int,
-                             new_id: int, new_name: str, table_id: int | None = None) -> SeatNotice:
-        table_id = table_id or (await self.require_table(channel_id)).id
-        async with self.lock(table_id):
+    async def replace_player(self, channel_id: int, user_id: int, is_manager: bool, player_id: int,
+                             new_id: int, new_name: str, table_id: int | None = None,
+                             new_is_bot: bool = False) -> SeatNotice:
+        if new_is_bot:
+            raise Refusal("A seat goes to a member, not a bot; the table's own bots play timed-out seats.")
+        table_id = table_id or (await self.tables.require_table(channel_id)).id
+        async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self._require_host(table, user_id, is_manager, "replace a player")
-            seat = self.seat_of(table, player_id)
+            self.tables.require_host(table, user_id, is_manager, "replace a player")
+            seat = self.tables.seat_of(table, player_id)
             if seat is None:
                 raise Refusal(f"<@{player_id}> has no seat at this table.")
-            if self.seat_of(table, new_id) is not None:
+            if self.tables.seat_of(table, new_id) is not None:
                 raise Refusal(f"<@{new_id}> already has a seat at this table.")
             if table.seats[seat].stand_in == FORFEITED:
                 raise Refusal("That seat was forfeited; a bot plays it to the end.")
@@ -238,9 +266,9 @@ class LongGames:
             return SeatNotice(after, [f"🔁 <@{new_id}> takes over **{old_name}**'s seat (seat {seat + 1}). "
                                       "Open your hand with **Hand / act**."], mentions=[new_id])
 
-    async def take_back(self: TableService, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
-        table_id = table_id or (await self.require_table(channel_id)).id
-        async with self.lock(table_id):
+    async def take_back(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
+        table_id = table_id or (await self.tables.require_table(channel_id)).id
+        async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
             seat = self._own_seat(table, user_id, "You left this game; a bot plays your seat to the end.")
             if table.seats[seat].stand_in != STAND_IN:
@@ -252,37 +280,37 @@ class LongGames:
                                               events=[(seat, "return", user_id, user_id)])
             return SeatNotice(after, [f"🙋 **{seats[seat].name}** is back and plays their own seat again."])
 
-    async def _retimed(self: TableService, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
+    async def _retimed(self, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
         """Timers after ``seat`` changed hands: its clock starts afresh if it is to act."""
-        state = await self.state(table)
-        to_act = self.engine_of(table).to_act(state)
+        state = await self.tables.state(table)
+        to_act = self.tables.engine_of(table).to_act(state)
         changed = replace(table, seats=seats)
         plan = plan_turn(changed, [s for s in to_act if s != seat], to_act, self.store.now(),
-                         self.delay_for(table.guild_id))
+                         self.tables.delay_for(table.guild_id))
         if seat in to_act:
             plan.drop += [(DEADLINE, seat), (REMINDER, seat)]
         return plan
 
     # ---------------------------------------------------------- pause, resume
 
-    async def pause(self: TableService, channel_id: int, user_id: int, is_manager: bool,
+    async def pause(self, channel_id: int, user_id: int, is_manager: bool,
                     table_id: int | None = None) -> SeatNotice:
-        table_id = table_id or (await self.require_table(channel_id)).id
-        async with self.lock(table_id):
+        table_id = table_id or (await self.tables.require_table(channel_id)).id
+        async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self._require_host(table, user_id, is_manager, "pause the table")
+            self.tables.require_host(table, user_id, is_manager, "pause the table")
             if table.paused:
                 raise Refusal("This table is already paused. `/game resume` restarts its clocks.")
             timers = paused_plan(await self.store.timers.timers_of(table.id), self.store.now())
             after = await self._commit_change(table, paused=True, timers=timers)
             return SeatNotice(after, ["⏸️ The table is paused: no clock runs and no bot moves until `/game resume`."])
 
-    async def resume(self: TableService, channel_id: int, user_id: int, is_manager: bool,
+    async def resume(self, channel_id: int, user_id: int, is_manager: bool,
                      table_id: int | None = None) -> SeatNotice:
-        table_id = table_id or (await self.require_table(channel_id)).id
-        async with self.lock(table_id):
+        table_id = table_id or (await self.tables.require_table(channel_id)).id
+        async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self._require_host(table, user_id, is_manager, "resume the table")
+            self.tables.require_host(table, user_id, is_manager, "resume the table")
             if not table.paused:
                 raise Refusal("This table isn't paused.")
             timers = resumed_plan(await self.store.timers.timers_of(table.id), self.store.now())

@@ -13,6 +13,7 @@ from data.store import Store
 from host.durations import TURN_TIME_BOUNDS, describe, parse_duration
 from host.errors import Refusal
 from host.parsing import whole_number
+from host.read_models import SettingsShown
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 ON_TIMEOUT = ("bot", "forfeit")
@@ -156,6 +157,34 @@ class ServerSettings:
         """The level of new bot seats in a guild, from the cache (filled by any earlier ``get``)."""
         cached = self._cache.get(guild_id or 0)
         return cached.bot_level if cached is not None else self.default_level
+
+    async def require_play_here(self, guild_id: int | None, channel_id: int, what: str) -> Settings:
+        """The server's settings, when ``channel_id`` is one of its game channels; else a Refusal naming them."""
+        settings = await self.get(guild_id)
+        if not settings.allows_channel(channel_id):
+            allowed = " ".join(f"<#{c}>" for c in settings.game_channels)
+            raise Refusal(f"{what} can't be opened here. This server plays in {allowed}.")
+        return settings
+
+    @staticmethod
+    def require_manager(is_manager: bool) -> None:
+        # Discord hides /config from others (default_permissions), but a server's admins can change who
+        # sees it, so the service checks too.
+        if not is_manager:
+            raise Refusal("Only members with the **Manage Server** permission can see or change Deckhand's "
+                          "settings.")
+
+    async def shown(self, guild_id: int | None, is_manager: bool) -> SettingsShown:
+        """/config show: every setting with its value and help, for a member with Manage Server."""
+        self.require_manager(is_manager)
+        current = await self.get(guild_id)
+        return SettingsShown(tuple((name, value, HELP[name]) for name, value in shown(current, self.default_delay)))
+
+    async def change(self, guild_id: int, name: str, value: str, user_id: int, is_manager: bool) -> str:
+        """/config set, for a member with Manage Server: the setting's new value, as /config show gives it."""
+        self.require_manager(is_manager)
+        current = await self.set(guild_id, name, value, user_id)
+        return dict(shown(current, self.default_delay))[name]
 
     async def set(self, guild_id: int, name: str, value: str, user_id: int) -> Settings:
         stored = normalise(name, value)

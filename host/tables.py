@@ -11,61 +11,34 @@ import asyncio
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from data.store import FORFEITED, ChannelBusy, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
-from data.timers import BOT, LOBBY, TimerPlan
+from data.timers import BOT, DEADLINE, LOBBY, TimerPlan, TimerRecord
 from engines import Engine, IllegalAction, check_options, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
+from host import table_views
 from host.clock import plan_turn
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
 from host.rated import rating_plan
+from host.read_models import HandPanel, LobbyMessage, TableMessage
 from host.replay import agrees, canonical, rebuild
-from host.seat_changes import LongGames
+from host.results import ActOutcome, LobbyChange
+from host.seat_changes import Reminder, SeatChanges, SeatNotice
+from host.table_views import seat_names
 from host.thinking import INLINE_LEVELS
 
 log = logging.getLogger(__name__)
 
-MAX_BOTS_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
+#: (game, snapshot, seat, salt, level) -> the bot's action.
+Think = Callable[[str, dict[str, Any], int, int, str], Awaitable[str]]
 
-
-@dataclass
-class ActOutcome:
-    """What one committed action did, for the table message."""
-
-    table: TableRecord
-    seat: int
-    line: str
-    events: list[str]
-    turn_changed: bool
-    over: bool
-    state: Any
-    #: Seats that came to act with this action (they are told it is their turn).
-    entered: list[int] = field(default_factory=list)
-
-
-@dataclass
-class LobbyChange:
-    """A committed lobby edit: the lobby after it, and whether it closed the table."""
-
-    table: TableRecord
-    closed: bool
-
-
-@dataclass
-class HandInfo:
-    """Everything a seat's private panel shows."""
-
-    table: TableRecord
-    seat: int
-    view: dict[str, Any]
-    choices: list[tuple[str, str]] = field(default_factory=list)  # (action, label)
-    to_act: list[int] = field(default_factory=list)
+BOT_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
 
 
 def bot_plays_note(seat: SeatRecord) -> str:
@@ -75,24 +48,26 @@ def bot_plays_note(seat: SeatRecord) -> str:
     return "A bot plays your seat after three timeouts in a row. Type `/game return` to take it back."
 
 
-def seat_names(table: TableRecord) -> list[str]:
-    return [s.name for s in table.seats]
-
-
-class TableService(LongGames):
-    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None, bot_delay: float = 0.0) -> None:
+class TableService:
+    def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None, bot_delay: float = 0.0,
+                 delay_for: Callable[[int | None], float] | None = None,
+                 level_for: Callable[[int | None], str] | None = None, think: Think | None = None,
+                 on_timers: Callable[[float | None], None] | None = None,
+                 web_url: Callable[[TableRecord], str | None] | None = None) -> None:
         self.store = store
         self._new_seed = new_seed or (lambda: secrets.randbits(62))
         #: Seconds before a bot's move, unless the server's settings say otherwise (``delay_for``).
         self.bot_delay = bot_delay
-        self.delay_for: Callable[[int | None], float] = lambda guild_id: self.bot_delay
+        self.delay_for: Callable[[int | None], float] = delay_for or (lambda guild_id: self.bot_delay)
         #: Told the earliest due instant whenever timers change, so the scheduler can wake.
-        self.on_timers: Callable[[float | None], None] = lambda due: None
+        self.on_timers: Callable[[float | None], None] = on_timers or (lambda due: None)
         #: The level of a new bot seat, and of the bot that stands in for a timed-out player, per server.
-        self.level_for: Callable[[int | None], str] = lambda guild_id: "easy"
-        #: Computes a bot's move: (game, snapshot, seat, salt, level) -> action. The bot sets a process
-        #: pool (host.thinking.BotPool) so that search never runs on the event loop.
-        self.think: Callable[[str, dict[str, Any], int, int, str], Awaitable[str]] = self._think_inline
+        self.level_for: Callable[[int | None], str] = level_for or (lambda guild_id: "easy")
+        #: Computes a bot's move. The bot passes a process pool's (host.thinking.BotPool) so that search
+        #: never runs on the event loop.
+        self.think: Think = think or self._think_inline
+        #: A table's web page, when its server's pages are on (host/web_links.py).
+        self.web_url: Callable[[TableRecord], str | None] = web_url or (lambda table: None)
         # One lock per table serialises every change to it in this process (lobby edits,
         # start, moves, abandon); the store's revision and version checks guard the rest.
         self._locks: dict[int, asyncio.Lock] = {}
@@ -104,6 +79,8 @@ class TableService(LongGames):
         # stale cache meets the store's version or revision check and is refused, never applied, and
         # the refusal reloads the table; a click drawn for a newer version than the cache reloads too.
         self._records: dict[int, TableRecord] = {}
+        #: Timeouts, resign, replace, pause, resume and return: changes of a game in play (host/seat_changes.py).
+        self.seat_changes = SeatChanges(self)
 
     def new_seed(self) -> int:
         return self._new_seed()
@@ -150,6 +127,10 @@ class TableService(LongGames):
             raise Refusal("That table does not exist.")
         self._records[table_id] = table
         return table
+
+    def forget(self, table_id: int) -> None:
+        """Drop the cached record of a table whose write may not have happened: the next read asks the store."""
+        self._records.pop(table_id, None)
 
     async def mark_posted(self, table: TableRecord, message_id: int | None = None) -> None:
         """Remember that the table message for ``table.version`` went out (and which message it is)."""
@@ -281,12 +262,12 @@ class TableService(LongGames):
     async def add_bot(self, channel_id: int, user_id: int, is_manager: bool,
                       table_id: int | None = None, level: str | None = None) -> LobbyChange:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
-            self._require_host(table, user_id, is_manager, "add bot players")
+            self.require_host(table, user_id, is_manager, "add bot players")
             engine = self.engine_of(table)
             if len(seats) >= engine.max_players:
                 raise Refusal(f"The table is full ({engine.max_players} seats).")
             taken = {s.name.split(" (")[0] for s in seats}
-            name = next(n for n in MAX_BOTS_NAMES if n not in taken)
+            name = next(n for n in BOT_NAMES if n not in taken)
             chosen = level or self.level_for(table.guild_id)
             if chosen not in BOT_LEVELS:
                 raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
@@ -296,7 +277,7 @@ class TableService(LongGames):
         return await self._edit_lobby(table_id or (await self.require_table(channel_id)).id, edit)
 
     @staticmethod
-    def _require_host(table: TableRecord, user_id: int, is_manager: bool, what: str) -> None:
+    def require_host(table: TableRecord, user_id: int, is_manager: bool, what: str) -> None:
         if table.host_id != user_id and not is_manager:
             raise Refusal(f"Only the table's host or a member with Manage Server can {what}.")
 
@@ -307,7 +288,7 @@ class TableService(LongGames):
             table = await self.reload(table_id)
             if table.status != "lobby":
                 raise self._gone(table)
-            self._require_host(table, user_id, is_manager, "start the game")
+            self.require_host(table, user_id, is_manager, "start the game")
             engine = self.engine_of(table)
             n = len(table.seats)
             if n < engine.min_players:
@@ -358,7 +339,7 @@ class TableService(LongGames):
             table = await self.reload(table_id)
             if not table.active:
                 raise Refusal(f"Table #{table.id} is already {table.status}.")
-            self._require_host(table, user_id, is_manager, "abandon the table")
+            self.require_host(table, user_id, is_manager, "abandon the table")
             place = await self.store.tournaments.place_of_table(table.id)
             event = None if place is None else await self.store.tournaments.tournament(place.tournament_id)
             if event is not None and event.status == "playing":
@@ -377,7 +358,7 @@ class TableService(LongGames):
 
     # ------------------------------------------------------------------- play
 
-    async def hand(self, table_id: int, user_id: int) -> HandInfo:
+    async def hand(self, table_id: int, user_id: int) -> HandPanel:
         table = await self.get(table_id)
         if table.status == "lobby":
             raise Refusal("The game has not started yet.")
@@ -394,7 +375,27 @@ class TableService(LongGames):
             # Names are shortened inside a label, never the action: a label fits a button (80).
             choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
-        return HandInfo(table, seat, engine.view(state, seat), choices, engine.to_act(state))
+        return table_views.hand_panel(table, seat, state, choices)
+
+    async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
+        """When each seat's time runs out. Only a table with a turn clock ever has deadlines
+        (host.clock.seat_clock): the others, every casual table, need no read for them at each move."""
+        if not table.turn_time:
+            return {}
+        return {t.seat: t.due for t in await self.store.timers.timers_of(table.id) if t.kind == DEADLINE}
+
+    async def table_view(self, table: TableRecord, lines: Sequence[str]) -> TableMessage:
+        """The read model of the public table message for ``table``, telling ``lines``."""
+        places = await self.places(table) if table.status == "finished" else None
+        return table_views.table_message(table, await self.state(table), lines, await self.deadlines(table), places,
+                                         self.web_url(table))
+
+    def lobby(self, table: TableRecord) -> LobbyMessage:
+        return table_views.lobby(table, self.web_url(table))
+
+    async def to_act(self, table: TableRecord) -> list[int]:
+        """The seats that may act now."""
+        return self.engine_of(table).to_act(await self.state(table))
 
     async def places(self, table: TableRecord) -> list[int]:
         """Each seat's final place: as recorded when the table finished (forfeits included)."""
@@ -412,7 +413,7 @@ class TableService(LongGames):
             table = await self.get(table_id)
             if version is not None and version > table.version:
                 table = await self.reload(table_id)  # drawn by another process that wrote after our read
-            self._require_playing(table)
+            self.require_playing(table)
             if version is not None and version != table.version:
                 raise StaleClick(table.id)
             seat = self.seat_of(table, user_id)
@@ -420,7 +421,7 @@ class TableService(LongGames):
                 raise Refusal("You are not playing at this table.")
             if table.seats[seat].bot_plays:
                 raise Refusal(bot_plays_note(table.seats[seat]))
-            return await self._apply(table, seat, action)
+            return await self.apply(table, seat, action)
 
     async def bot_step(self, table_id: int) -> ActOutcome | None:
         """Let one bot seat that is to act make its move; None when no bot is to act.
@@ -446,7 +447,7 @@ class TableService(LongGames):
             # a seat a member has taken back.
             if current.revision != table.revision:
                 raise StaleClick(table_id)
-            return await self._apply(current, seat, action, by_bot=True)
+            return await self.apply(current, seat, action, by_bot=True)
 
     async def drop_idle_bot_timer(self, table_id: int) -> None:
         """Drop the bot timer of a table where no bot is to act; a paused table keeps it for its resume."""
@@ -464,7 +465,7 @@ class TableService(LongGames):
         return any(table.seats[s].bot_plays for s in self.engine_of(table).to_act(state))
 
     @staticmethod
-    def _require_playing(table: TableRecord) -> None:
+    def require_playing(table: TableRecord) -> None:
         if table.status == "lobby":
             raise Refusal("The game has not started yet.")
         if table.status == "finished":
@@ -472,7 +473,7 @@ class TableService(LongGames):
         if table.status == "abandoned":
             raise Refusal("This table was abandoned. Start a new one with `/game new`.")
 
-    async def _apply(self, table: TableRecord, seat: int, action: str, *, by_bot: bool = False,
+    async def apply(self, table: TableRecord, seat: int, action: str, *, by_bot: bool = False,
                      prefix: str = "", seats: list[SeatRecord] | None = None,
                      seat_events: list[SeatEvent] | None = None) -> ActOutcome:
         """Apply and commit one action for ``seat``; ``prefix`` heads its public line (a timeout's note)."""
@@ -540,3 +541,37 @@ class TableService(LongGames):
         except ValueError:
             return False
         return agrees(stored, json.loads(rebuilt))
+
+    # ------------------------------------------------------------ seat changes
+
+    async def timeout(self, timer: TimerRecord) -> SeatNotice | None:
+        return await self.seat_changes.timeout(timer)
+
+    async def reminder(self, timer: TimerRecord) -> Reminder | None:
+        return await self.seat_changes.reminder(timer)
+
+    async def lobby_timeout(self, timer: TimerRecord) -> TableRecord | None:
+        return await self.seat_changes.lobby_timeout(timer)
+
+    async def resign(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
+        return await self.seat_changes.resign(channel_id, user_id, table_id)
+
+    async def drop_seat(self, table_id: int, user_id: int, line: str) -> SeatNotice | None:
+        return await self.seat_changes.drop_seat(table_id, user_id, line)
+
+    async def end_as_draw(self, table_id: int, line: str) -> SeatNotice | None:
+        return await self.seat_changes.end_as_draw(table_id, line)
+
+    async def replace_player(self, channel_id: int, user_id: int, is_manager: bool, player_id: int, new_id: int,
+                             new_name: str, table_id: int | None = None, new_is_bot: bool = False) -> SeatNotice:
+        return await self.seat_changes.replace_player(channel_id, user_id, is_manager, player_id, new_id, new_name,
+                                                      table_id, new_is_bot)
+
+    async def take_back(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
+        return await self.seat_changes.take_back(channel_id, user_id, table_id)
+
+    async def pause(self, channel_id: int, user_id: int, is_manager: bool, table_id: int | None = None) -> SeatNotice:
+        return await self.seat_changes.pause(channel_id, user_id, is_manager, table_id)
+
+    async def resume(self, channel_id: int, user_id: int, is_manager: bool, table_id: int | None = None) -> SeatNotice:
+        return await self.seat_changes.resume(channel_id, user_id, is_manager, table_id)

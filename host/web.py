@@ -24,10 +24,10 @@ from data.timers import DEADLINE
 from data.tournaments import TournamentRecord
 from engines import GAME_TITLES, get_engine
 from host.names import fill_names
+from host.read_models import Percent, Points
 from host.replay import rebuild
 from host.tables import TableService, seat_names
 from host.tournaments.models import Standing
-from host.tournaments.pages import format_percent, format_points
 from host.tournaments.service import FORMAT_NAMES, TournamentService
 
 #: Players need this many rated games to appear on a leaderboard page (as in /leaderboard).
@@ -419,7 +419,7 @@ class PublicSite:
                   linkable: set[int]) -> StandingLine:
         user = users.get(s.entrant)
         return StandingLine(s.place, names.get(s.entrant, f"Entrant {s.entrant}"), user if user in linkable else None,
-                            format_points(s.points), format_percent(s.opp), format_percent(s.oopp), s.games,
+                            str(Points(s.points)), str(Percent(s.opp)), str(Percent(s.oopp)), s.games,
                             s.byes, s.dropped)
 
     async def bracket_image(self, guild_id: int, tournament_id: int) -> tuple[bytes, str] | None:

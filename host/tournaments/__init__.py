@@ -1,5 +1,5 @@
 """Tournaments, pure part: settings, pairing (Swiss, round robin, single elimination, top cut),
-pods, byes, points, tie-breakers, ratings and standings pages.
+pods, byes, points, tie-breakers and ratings.
 
 No discord, no database, no clock: every function takes plain data and returns plain data, so the
 tournament service can store what they return and call them again after a restart.
@@ -28,7 +28,6 @@ from host.tournaments.models import (
     Table,
     TableResult,
 )
-from host.tournaments.pages import StandingsPage, format_points, standing_line, standings_pages
 from host.tournaments.points import BYE_POINTS, side_points, table_points
 from host.tournaments.ratings import Rating, human_sides, rate_table, recompute
 from host.tournaments.refusals import TournamentRefusal
@@ -49,10 +48,10 @@ from host.tournaments.top_cut import cut_champions, cut_seeds, next_cut_round
 
 __all__ = [
     "BYE_POINTS", "OPP_FLOOR", "Bye", "Entrant", "EntrantId", "Format", "Match", "PlayedRound", "Rating",
-    "Round", "Settings", "Side", "Standing", "StandingsPage", "Table", "TableResult", "TournamentRefusal",
+    "Round", "Settings", "Side", "Standing", "Table", "TableResult", "TournamentRefusal",
     "bracket", "bracket_positions", "bracket_view", "champion", "check_start", "choose_byes", "cut_champions",
-    "cut_seeds",    "default_table_size", "format_points", "human_sides", "make_settings", "needed_entrants",
+    "cut_seeds",    "default_table_size", "human_sides", "make_settings", "needed_entrants",
     "next_cut_round", "next_elimination_round", "pair_swiss", "rate_table", "recompute",
     "round_robin_round", "round_robin_schedule", "rounds_for", "seat_table", "seed_order", "side_points",
-    "standing_line", "standings", "standings_pages", "table_points", "table_sizes", "table_winner",
+    "standings", "table_points", "table_sizes", "table_winner",
 ]

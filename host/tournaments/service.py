@@ -32,9 +32,10 @@ from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.read_models import FORMAT_NAMES
 from host.replay import canonical
 from host.seat_changes import SeatNotice
-from host.tables import MAX_BOTS_NAMES, TableService
+from host.tables import BOT_NAMES, TableService
 from host.tournaments.bracket_view import MatchRow, bracket_view
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
@@ -45,7 +46,6 @@ from host.tournaments.standings import standings
 
 log = logging.getLogger(__name__)
 
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
 #: Bot entrants one ``/tournament addbot`` may add, and in all.
 MAX_BOTS_AT_ONCE = 32
 MAX_ENTRANTS = 1024
@@ -228,7 +228,7 @@ class TournamentService:
             if len(entrants) + count > MAX_ENTRANTS:
                 raise Refusal(f"**{record.name}** can take {MAX_ENTRANTS - len(entrants)} more entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
-            names = [n for n in MAX_BOTS_NAMES if n not in taken]
+            names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
             for bot_name in names[:count]:
                 record = await self.get(tournament_id)
@@ -390,6 +390,14 @@ class TournamentService:
     async def mark_announced(self, tournament_id: int, number: int, level: int = 1) -> None:
         """Record that round ``number``'s pairings (level 1) or the event's end (level 2) were posted."""
         await self.store.tournaments.mark_round_announced(tournament_id, number, level)
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        """Remember the sign-up message, so that its entrant list can be kept up to date."""
+        await self.store.tournaments.set_tournament_message(tournament_id, message_id)
+
+    async def tournament_of_table(self, table_id: int) -> int | None:
+        place = await self.store.tournaments.place_of_table(table_id)
+        return None if place is None else place.tournament_id
 
     async def resume_work(self, owns: Callable[[int | None], bool] = lambda guild_id: True) -> list[int]:
         """After a restart: catch up rounds whose last table finished while the bot was down. Returns

@@ -19,7 +19,7 @@ from cogs.menu import NAV
 from cogs.presenter import Outgoing, hand_message, lobby_message, table_message
 from data.store import SeatRecord, TableRecord
 from engines import GAME_IDS, get_engine
-from host import HandInfo
+from host import HandPanel, table_views
 from host.names import fill_names
 from tests.limits import message_violations
 
@@ -40,10 +40,10 @@ def table_record(game: str, players: int) -> TableRecord:
                        version=123456, snapshot=None, host_id=1000, posted_version=0, seats=seats)
 
 
-async def panel_violations(info: HandInfo, prefix: str = "", depth: int = 0) -> list[str]:
+async def panel_violations(info: HandPanel, prefix: str = "", depth: int = 0) -> list[str]:
     out = await hand_message(info, prefix)
     data = payload(out)
-    bad = message_violations(data, f"{info.table.game} panel {prefix or '(top)'}")
+    bad = message_violations(data, f"{info.picture.game} panel {prefix or '(top)'}")
     assert depth < 6, "sub-menus nest too deep"
     for row in data["components"]:
         for child in row["components"]:
@@ -51,16 +51,6 @@ async def panel_violations(info: HandInfo, prefix: str = "", depth: int = 0) -> 
                 if option["value"].startswith(NAV):
                     bad += await panel_violations(info, option["value"][len(NAV):], depth + 1)
     return bad
-
-
-class Stub:
-    """What table_message reads from the hosting service: the current state."""
-
-    def __init__(self, state: Any) -> None:
-        self._state = state
-
-    async def state(self, table: TableRecord) -> Any:
-        return self._state
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -73,17 +63,17 @@ async def test_every_panel_of_a_random_game_fits(game: str, seed: int) -> None:
     names = [s.name for s in table.seats]
     rng = random.Random(seed)
     state = engine.new_game(players, seed, {"max_turns": 120} if "max_turns" in engine.default_options else None)
-    bad = message_violations(payload(lobby_message(table, "x" * 300)), "lobby")
+    bad = message_violations(payload(lobby_message(table_views.lobby(table), "x" * 300)), "lobby")
     steps = 0
     while not engine.is_over(state) and steps < 400:
         to_act = engine.to_act(state)
         if steps % 7 == 0:  # every state would be slow: images are drawn for each panel
             for seat in to_act:
                 choices = [(a, fill_names(engine.describe(state, a), names)) for a in engine.legal_actions(state, seat)]
-                info = HandInfo(table, seat, engine.view(state, seat), choices, to_act)
+                info = table_views.hand_panel(table, seat, state, choices)
                 bad += await panel_violations(info)
-            bad += message_violations(payload(await table_message(Stub(state), table, ["**x** did y"] * 40)),
-                                      "table message")
+            shown = table_views.table_message(table, state, ["**x** did y"] * 40, {}, None)
+            bad += message_violations(payload(await table_message(shown)), "table message")
         seat = to_act[0]
         state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
         steps += 1
@@ -96,7 +86,7 @@ async def test_discord_view_custom_ids_are_unique_on_a_crowded_panel() -> None:
     engine = get_engine("do_over")
     state = engine.new_game(6, 1)
     choices = [(f"play:{i}", "Play a card") for i in range(8)]
-    info = HandInfo(table, 0, engine.view(state, 0), choices, [0])
+    info = table_views.hand_panel(table, 0, state, choices)
     out = await hand_message(info)
     assert isinstance(out.view, discord.ui.View)
     ids = [c["custom_id"] for row in out.view.to_components() for c in row["components"]]

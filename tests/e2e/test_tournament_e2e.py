@@ -16,8 +16,8 @@ import discord
 import pytest
 
 from bot import create_bot
+from cogs.standings_pages import format_points, safe_name
 from host.tournaments.models import TableResult
-from host.tournaments.pages import format_points, safe_name
 from host.tournaments.points import table_points
 from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, use
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from host.tournaments import (
-    Standing,
+from cogs.standings_pages import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
     format_points,
-    make_settings,
-    pair_swiss,
+    safe_name,
     standing_line,
-    standings,
     standings_pages,
 )
-from host.tournaments.pages import DESCRIPTION_LIMIT, FIELD_LIMIT, safe_name
+from host.tournaments import Standing, make_settings, pair_swiss, standings
 from tests.host.tournaments.helpers import entrants, random_results
 
 

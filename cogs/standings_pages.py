@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import regex
 
-from host.tournaments.models import EntrantId, Standing
+from host.read_models import Percent, Points, StandingRow
 
 DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 25
@@ -36,16 +36,11 @@ class StandingsPage:
 
 def format_points(points: Fraction) -> str:
     """4 → ``4``, 4½ → ``4½``, thirds and others to two decimals (``2.67``)."""
-    if points.denominator == 1:
-        return str(points.numerator)
-    if points.denominator == 2:
-        whole = points.numerator // 2
-        return f"{whole}½" if whole else "½"
-    return f"{float(points):.2f}"
+    return str(Points(points))
 
 
 def format_percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.1f}%"
+    return str(Percent(value))
 
 
 def safe_name(name: str) -> str:
@@ -59,7 +54,7 @@ def safe_name(name: str) -> str:
     return name.translate(_ESCAPE) or "?"
 
 
-def standing_line(row: Standing, name: str) -> str:
+def standing_line(row: StandingRow, name: str) -> str:
     games = f"{row.games} game" + ("" if row.games == 1 else "s")
     byes = f" + {row.byes} bye" + ("" if row.byes == 1 else "s") if row.byes else ""
     dropped = " (dropped)" if row.dropped else ""
@@ -67,7 +62,7 @@ def standing_line(row: Standing, name: str) -> str:
             f"OPP {format_percent(row.opp)} · OOPP {format_percent(row.oopp)} · {games}{byes}")
 
 
-def standings_pages(rows: Sequence[Standing], names: Mapping[EntrantId, str], title: str = "Standings",
+def standings_pages(rows: Sequence[StandingRow], names: Mapping[int, str], title: str = "Standings",
                     per_page: int = ROWS_PER_PAGE) -> list[StandingsPage]:
     """The standings in pages of at most ``per_page`` rows and ``DESCRIPTION_LIMIT`` characters."""
     header = "Place, points, then tie-breakers: OPP (opponents' points %), OOPP (their opponents'), games played."

@@ -1,0 +1,191 @@
+"""The long-game use cases behind /game: a new table's clock and place, notify, mine, tables, status, log
+and replay. The cog parses an interaction, calls these with plain values, and presents what they return."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from data.store import Store, TableRecord
+from engines import get_engine
+from host.durations import TURN_TIME_BOUNDS, parse_duration
+from host.errors import Refusal
+from host.parsing import parse_options, whole_number
+from host.read_models import (
+    LOBBY,
+    PLAYING,
+    Bench,
+    LobbyMessage,
+    LoggedMove,
+    MineRow,
+    MoveLog,
+    MyTables,
+    ReplayFrame,
+    ServerTables,
+    TableMessage,
+    TableRow,
+    Where,
+)
+from host.replay import rebuild
+from host.settings import ServerSettings
+from host.table_views import clock_view, picture, seat_view
+from host.tables import TableService
+
+#: How many of the latest moves /game status tells.
+STATUS_MOVES = 5
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A checked /game new: what to create, and whether it opens in a thread of its own."""
+
+    game_id: str
+    title: str
+    options: dict[str, Any]
+    turn_time: int | None
+    on_timeout: str
+    in_own_thread: bool
+    lobby_timeout: int
+
+
+def where(table: TableRecord) -> Where:
+    return Where(table.guild_id, table.channel_id, table.message_id)
+
+
+def parse_table_number(text: str | None) -> int | None:
+    if text is None:
+        return None
+    number = whole_number(text.strip().lstrip("#"), 1, 2**63 - 1)
+    if number is None:
+        raise Refusal("`table` is a table number, like `12`.")
+    return number
+
+
+def log_lines(records: Any) -> list[str]:
+    """The public lines of logged moves: each move's label, then what it made happen."""
+    return [line for r in records for line in (r.label, *r.events)]
+
+
+class LongGameService:
+    """Same shape as TableService: built with what it needs, called with plain values, answering read models."""
+
+    def __init__(self, store: Store, tables: TableService, settings: ServerSettings) -> None:
+        self.store = store
+        self.tables = tables
+        self.settings = settings
+
+    # --------------------------------------------------------------- new table
+
+    async def check_new(self, guild_id: int | None, home_id: int, in_thread: bool, game_id: str,
+                        options: str | None, turn_time: str | None, on_timeout: str | None,
+                        thread: bool | None) -> NewTable:
+        """Check a /game new in ``home_id`` (the channel, or the thread's parent) before anything is made."""
+        server = await self.settings.require_play_here(guild_id, home_id, "Tables")
+        parsed = parse_options(options)
+        self.tables.check_new(game_id, parsed)
+        clock = (server.turn_time if turn_time is None
+                 else parse_duration(turn_time, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1]))
+        policy = on_timeout or server.on_timeout
+        if policy not in ("bot", "forfeit"):
+            raise Refusal("`on_timeout` is `bot` or `forfeit`.")
+        own_thread = (server.thread if thread is None else thread) and not in_thread
+        return NewTable(game_id, get_engine(game_id).title, parsed, clock, policy, own_thread, server.lobby_timeout)
+
+    async def create(self, new: NewTable, *, guild_id: int | None, channel_id: int, parent_id: int | None,
+                     user_id: int, user_name: str) -> LobbyMessage:
+        table = await self.tables.create(
+            guild_id=guild_id, channel_id=channel_id, game_id=new.game_id, options=new.options, user_id=user_id,
+            user_name=user_name, turn_time=new.turn_time, on_timeout=new.on_timeout, parent_id=parent_id,
+            lobby_timeout=new.lobby_timeout)
+        return self.tables.lobby(table)
+
+    # ----------------------------------------------------------- your tables
+
+    async def set_notify(self, user_id: int, dm: str) -> bool:
+        if dm not in ("on", "off"):
+            raise Refusal("`dm` is `on` or `off`.")
+        await self.store.settings.set_dm_notify(user_id, dm == "on")
+        return dm == "on"
+
+    async def mine(self, guild_id: int | None, user_id: int) -> MyTables:
+        """A member's active tables in a server: their turns first, then those waiting for others, then lobbies."""
+        rows: list[tuple[int, MineRow]] = []
+        for table in await self.store.tables.tables_in_guild(guild_id or 0):
+            seat = self.tables.seat_of(table, user_id)
+            if seat is None:
+                continue
+            title = get_engine(table.game).title
+            if table.status == LOBBY:
+                rows.append((2, MineRow(table.id, title, table.status, False, (), None, False, where(table))))
+                continue
+            to_act = get_engine(table.game).to_act(await self.tables.state(table))
+            deadlines = await self.tables.deadlines(table)
+            if seat in to_act:
+                rows.append((0, MineRow(table.id, title, table.status, True, (), deadlines.get(seat), table.paused,
+                                        where(table))))
+            else:
+                soonest = min((d for s, d in deadlines.items() if s in to_act and d), default=None)
+                waiting = tuple(table.seats[s].name for s in to_act)
+                rows.append((1, MineRow(table.id, title, table.status, False, waiting, soonest, table.paused,
+                                        where(table))))
+        rows.sort(key=lambda r: r[0])
+        return MyTables(tuple(row for _, row in rows))
+
+    async def server_tables(self, guild_id: int | None) -> ServerTables:
+        tables = await self.store.tables.tables_in_guild(guild_id or 0)
+
+        def row(t: TableRecord) -> TableRow:
+            engine = get_engine(t.game)
+            return TableRow(t.id, engine.title, t.status, len(t.seats), engine.max_players, clock_view(t), where(t))
+
+        return ServerTables(tuple(row(t) for t in tables if t.status == LOBBY),
+                            tuple(row(t) for t in tables if t.status == PLAYING))
+
+    async def status(self, channel_id: int) -> LobbyMessage | TableMessage:
+        """/game status: the lobby, or the table with its latest moves."""
+        table = await self.tables.require_table(channel_id)
+        if table.status == LOBBY:
+            return self.tables.lobby(table)
+        recent = await self.store.tables.actions(table.id, max(0, table.version - STATUS_MOVES))
+        return await self.tables.table_view(table, log_lines(recent))
+
+    async def bench(self, channel_id: int) -> Bench:
+        """/game bench: the bench of the channel's table, for a game that has one."""
+        table = await self.tables.require_table(channel_id)
+        view = await self.tables.public_view(table) if table.status != LOBBY else {}
+        if "bench" not in view:
+            raise Refusal("This game has no bench.")
+        return Bench(tuple(reversed(view["bench"])))
+
+    # ------------------------------------------------------------- history
+
+    async def _history_table(self, guild_id: int | None, channel_id: int, table: int | None) -> TableRecord:
+        """The channel's latest table, or ``table``: a table of this server."""
+        if table is not None:
+            found = await self.store.tables.get_table(table)
+            if found is None or found.guild_id != guild_id:
+                raise Refusal(f"There is no table #{table} in this server.")
+            return found
+        found = await self.store.tables.latest_table(channel_id)
+        if found is None:
+            raise Refusal("This channel has had no table yet. Give a `table:` number to reach another one.")
+        return found
+
+    async def move_log(self, guild_id: int | None, channel_id: int, table: int | None) -> MoveLog:
+        record = await self._history_table(guild_id, channel_id, table)
+        actions = await self.store.tables.actions(record.id)
+        moves = tuple(LoggedMove(a.version, a.at, a.label, tuple(a.events)) for a in actions)
+        return MoveLog(record.id, get_engine(record.game).title, record.status,
+                       tuple(seat_view(s) for s in record.seats), moves)
+
+    async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None) -> ReplayFrame:
+        record = await self._history_table(guild_id, channel_id, table)
+        if record.status == LOBBY:
+            raise Refusal("That table has not started yet.")
+        actions = await self.store.tables.actions(record.id)
+        if not 0 <= move <= len(actions):
+            raise Refusal(f"Table #{record.id} has moves 0 to {len(actions)}.")
+        engine = get_engine(record.game)
+        state = rebuild(engine, record, actions[:move])
+        return ReplayFrame(record.id, engine.title, move, tuple(a.label for a in actions[:move]),
+                           picture(record, engine.view(state, None)))

@@ -1,0 +1,26 @@
+"""/rating and /leaderboard: a server's openskill ratings, read as read models."""
+
+from __future__ import annotations
+
+from data.store import Store
+from engines import GAME_TITLES
+from host.read_models import Leaderboard, LeaderRow, MemberRatings, RatingRow
+
+#: Players need this many rated games to appear on a leaderboard, which shows this many.
+MIN_GAMES = 5
+TOP = 20
+
+
+class RatingService:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def member(self, guild_id: int | None, user_id: int, name: str, game: str | None) -> MemberRatings:
+        found = await self.store.ratings.ratings_of(guild_id or 0, user_id, game)
+        rows = tuple(RatingRow(r.game, GAME_TITLES.get(r.game, r.game), r.mu, r.sigma, r.games) for r in found)
+        return MemberRatings(name, GAME_TITLES[game] if game else None, rows)
+
+    async def leaderboard(self, guild_id: int | None, game: str) -> Leaderboard:
+        rows = await self.store.ratings.leaderboard(guild_id or 0, game, MIN_GAMES, TOP)
+        return Leaderboard(GAME_TITLES[game], MIN_GAMES,
+                           tuple(LeaderRow(r.user_id, r.ordinal, r.mu, r.sigma, r.games) for r in rows))

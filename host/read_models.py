@@ -1,0 +1,410 @@
+"""Read models: one plain, immutable value per kind of message, holding everything that message shows.
+
+``host`` builds them; a presenter (the Discord cogs, later web pages or other languages) only formats
+them and never calls back into ``host``, ``data`` or an engine. They hold data, not wording: names
+already chosen, places, deadlines as POSIX instants, whom to mention, and what the renderer draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: The stage of a top cut's rounds, as RoundInfo.stage says it.
+from host.tournaments.progress import CUT as CUT
+
+#: The statuses of a table, as stored.
+LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
+
+#: Why a member's seat offers them no move: they gave it up, or a bot stands in after timeouts.
+GAVE_UP, TIMED_OUT = "gave_up", "timed_out"
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A length of time in whole seconds, or None for ``off``.
+
+    ``str()`` gives the notation members type in commands (``1d 2h 3m 4s``, ``off``): the same in
+    every language, so a presenter may show it as it is."""
+
+    seconds: int | None
+
+    def __str__(self) -> str:
+        if self.seconds is None:
+            return "off"
+        left = int(self.seconds)
+        parts = []
+        for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+            if left >= size:
+                parts.append(f"{left // size}{unit}")
+                left %= size
+        return " ".join(parts) or "0s"
+
+
+@dataclass(frozen=True)
+class SeatView:
+    position: int
+    name: str
+    #: The member to mention; None for a bot seat.
+    user_id: int | None
+    is_bot: bool
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """A table's clock settings, as the lobby, /game status and /game tables show them."""
+
+    turn_time: Duration
+    on_timeout: str
+    in_thread: bool
+    paused: bool
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What the renderer draws: a game's view (public, or a seat's) with the seat names."""
+
+    table_id: int
+    game: str
+    view: Mapping[str, Any]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A seat that is to act, and when its time runs out (None: no clock)."""
+
+    seat: SeatView
+    due: float | None
+
+
+@dataclass(frozen=True)
+class Placing:
+    place: int
+    name: str
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """The public table message: the picture, what happened since the last one, whose turn, the result."""
+
+    table_id: int
+    title: str
+    version: int
+    status: str
+    #: Public lines since the last message, oldest first.
+    lines: tuple[str, ...]
+    #: The game's own status line with the names filled in ("" when it has none).
+    status_line: str
+    to_act: tuple[Turn, ...]
+    #: Every seat in finishing order, once the game is over.
+    placings: tuple[Placing, ...]
+    clock: ClockView
+    picture: Picture
+    #: The table's web page, when the server's pages are on.
+    web_url: str | None = None
+
+
+@dataclass(frozen=True)
+class HandPanel:
+    """A seat's private panel: its hand, its choices (action, label), and whom the table waits for."""
+
+    table_id: int
+    title: str
+    version: int
+    status: str
+    seat: int
+    seat_name: str
+    status_line: str
+    #: GAVE_UP or TIMED_OUT when the table's bot plays this seat, else None.
+    bot_plays: str | None
+    choices: tuple[tuple[str, str], ...]
+    waiting_for: tuple[str, ...]
+    picture: Picture
+
+
+@dataclass(frozen=True)
+class LobbyMessage:
+    table_id: int
+    title: str
+    host_id: int | None
+    status: str
+    seats: tuple[SeatView, ...]
+    min_players: int
+    max_players: int
+    options: tuple[tuple[str, Any], ...]
+    clock: ClockView
+    web_url: str | None = None
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a table's newest message is (no message yet: its channel or thread)."""
+
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class MineRow:
+    """One of a member's tables in /game mine."""
+
+    table_id: int
+    title: str
+    status: str
+    your_turn: bool
+    waiting_for: tuple[str, ...]
+    due: float | None
+    paused: bool
+    where: Where
+
+
+@dataclass(frozen=True)
+class MyTables:
+    rows: tuple[MineRow, ...]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One table of the server in /game tables."""
+
+    table_id: int
+    title: str
+    status: str
+    seats: int
+    max_players: int
+    clock: ClockView
+    where: Where
+
+
+@dataclass(frozen=True)
+class ServerTables:
+    lobbies: tuple[TableRow, ...]
+    running: tuple[TableRow, ...]
+
+
+@dataclass(frozen=True)
+class LoggedMove:
+    version: int
+    at: float
+    label: str
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MoveLog:
+    """/game log: a table's whole public move list."""
+
+    table_id: int
+    title: str
+    status: str
+    seats: tuple[SeatView, ...]
+    moves: tuple[LoggedMove, ...]
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """/game replay: the table as it stood after a move."""
+
+    table_id: int
+    title: str
+    move: int
+    #: The public lines up to that move (the deal alone: none).
+    lines: tuple[str, ...]
+    picture: Picture
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    game: str
+    title: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class MemberRatings:
+    """/rating: a member's ratings in one server (one game, or all they have played)."""
+
+    name: str
+    game_title: str | None
+    rows: tuple[RatingRow, ...]
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    user_id: int
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    title: str
+    min_games: int
+    rows: tuple[LeaderRow, ...]
+
+
+@dataclass(frozen=True)
+class Bench:
+    """/game bench: the bench's cards, top first."""
+
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """/game rules: a game's summary, its player counts and its table options with their defaults."""
+
+    game: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    default_options: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class SettingsShown:
+    """/config show: each setting's name, value (as a manager types it) and help."""
+
+    rows: tuple[tuple[str, str, str], ...]
+
+
+# ----------------------------------------------------------------- tournaments
+# A tournament's messages (sign-up, pairings, standings, status, the end) all format one TournamentView:
+# the event, its entrants, rounds, tables and byes read at one moment, each as a frozen copy.
+
+#: The formats' names, as the messages show them.
+FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
+
+
+@dataclass(frozen=True)
+class Points:
+    """Tournament points, exact. ``str()``: 4 → ``4``, 4½ → ``4½``, thirds and others to two decimals."""
+
+    value: Any  # a Fraction
+
+    def __str__(self) -> str:
+        if self.value.denominator == 1:
+            return str(self.value.numerator)
+        if self.value.denominator == 2:
+            whole = self.value.numerator // 2
+            return f"{whole}½" if whole else "½"
+        return f"{float(self.value):.2f}"
+
+
+@dataclass(frozen=True)
+class Percent:
+    """A share from 0 to 1 (OPP, OOPP). ``str()``: ``58.3%``."""
+
+    value: Any  # a Fraction
+
+    def __str__(self) -> str:
+        return f"{float(self.value) * 100:.1f}%"
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    """The tournament itself: its name, game, format and clocks, its organiser and where it stands."""
+
+    id: int
+    name: str
+    game: str
+    #: The game's title, as the messages name it.
+    title: str
+    format: str
+    table_size: int
+    top_cut: int
+    #: The rounds of the main stage: as planned at the start, else as the organiser set them (None: by format).
+    rounds: int | None
+    turn_time: Duration
+    round_time: Duration
+    options: Mapping[str, Any]
+    organiser_id: int
+    status: str
+    checkin: bool
+    message_id: int | None
+    champion: tuple[int, ...] | None
+    #: The tournament's web page, when the server's pages are on.
+    web_url: str | None = None
+
+
+@dataclass(frozen=True)
+class EntrantInfo:
+    id: int
+    user_id: int | None
+    name: str
+    is_bot: bool
+    checked_in: bool
+    left: str | None
+
+    @property
+    def active(self) -> bool:
+        return self.left is None
+
+
+@dataclass(frozen=True)
+class RoundInfo:
+    number: int
+    stage: str
+    status: str
+    due: float | None
+    announced: int
+
+
+@dataclass(frozen=True)
+class PlaceInfo:
+    """One table of a round: entrant ids by side, its table once seated, and once over each side's place."""
+
+    round: int
+    position: int
+    sides: tuple[tuple[int, ...], ...]
+    table_id: int | None
+    status: str
+    places: tuple[int, ...] | None
+    drawn: bool
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: int
+    entrant: int
+    points: Any  # a Fraction: ties are exact
+    opp: Any
+    oopp: Any
+    games: int
+    byes: int
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    record: EventInfo
+    entrants: tuple[EntrantInfo, ...]
+    rounds: tuple[RoundInfo, ...]
+    places: tuple[PlaceInfo, ...]
+    byes: tuple[tuple[int, int], ...]
+
+    @property
+    def title(self) -> str:
+        return self.record.title
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {e.id: e.name for e in self.entrants}
+
+    @property
+    def current(self) -> RoundInfo | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def round_places(self, number: int) -> list[PlaceInfo]:
+        return [p for p in self.places if p.round == number]
+
+    def round_byes(self, number: int) -> list[int]:
+        return [e for r, e in self.byes if r == number]
