@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, timedelta
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from cogs.answers import reply
 from cogs.controls import Control
 from cogs.guard import Guard
 from cogs.menu import NAV
@@ -31,8 +31,6 @@ from host.tasks import Tasks
 
 log = logging.getLogger(__name__)
 
-#: Discord's interaction tokens last 15 minutes: no follow-up is tried after this (a little before, to be safe).
-TOKEN_LIFE = timedelta(minutes=14, seconds=30)
 BAD_CONTROL = ("That control isn't one I recognise (it may be damaged). "
                "Use the table's **Hand / act** button or `/play` instead.")
 LOBBY_CLOSED = "Everyone left, so the table is closed."
@@ -41,25 +39,6 @@ LOBBY_CLOSED = "Everyone left, so the table is closed."
 def is_manager(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
-
-
-def token_expired(interaction: discord.Interaction) -> bool:
-    """Whether the interaction's token has run out (a follow-up would fail with 401 or 10015)."""
-    created = interaction.created_at
-    return discord.utils.utcnow() - (created if created.tzinfo else created.replace(tzinfo=UTC)) > TOKEN_LIFE
-
-
-async def reply(interaction: discord.Interaction, out: Outgoing, *, ephemeral: bool) -> None:
-    """The response, or a follow-up after a deferral; after the token expired a public result goes to the
-    channel instead, and a private one is dropped (and logged)."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
-    elif not token_expired(interaction):
-        await interaction.followup.send(ephemeral=ephemeral, **out.send_kwargs())
-    elif not ephemeral and isinstance(interaction.channel, discord.abc.Messageable):
-        await interaction.channel.send(**out.send_kwargs())
-    else:
-        log.info("a private answer to user %s was dropped: its interaction expired", interaction.user.id)
 
 
 class TableFlow:

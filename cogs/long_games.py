@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
+from cogs.answers import defer
 from cogs.flow import is_manager, reply
 from cogs.guard import tell
 from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, drawn, lobby_message
@@ -53,6 +54,9 @@ async def new_table(cog: GameCog, interaction: discord.Interaction, game_id: str
     title = get_engine(game_id).title
     target: Any = channel
     if use_thread:
+        # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
+        # wait): answer "thinking" first. A refusal is still possible (no permission, the thread limit).
+        await defer(interaction, ephemeral=True)
         target = await _open_thread(channel, f"{title} · new table")
     try:
         table = await cog.tables.create(
@@ -82,8 +86,12 @@ async def new_table(cog: GameCog, interaction: discord.Interaction, game_id: str
             await target.delete()
         raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in this "
                       "channel. No table was opened; try `thread:false`.") from None
-    await interaction.response.send_message(f"{note} It plays in {target.mention}: join there.",
-                                            allowed_mentions=discord.AllowedMentions.none())
+    told = f"{note} It plays in {target.mention}: join there."
+    await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)
+    try:  # the channel learns of it too (the answer after a private deferral is private)
+        await channel.send(told, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not announce table %s in its channel", table.id)
 
 
 async def _open_thread(channel: Any, name: str) -> Any:
@@ -193,6 +201,7 @@ async def history_table(cog: GameCog, interaction: discord.Interaction, table: i
 
 async def game_log(cog: GameCog, interaction: discord.Interaction, table: int | None) -> None:
     record = await history_table(cog, interaction, table)
+    await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
     actions = await cog.tables.store.actions(record.id)
     engine = get_engine(record.game)
     lines = [f"{engine.title}, table #{record.id} ({record.status}), seats: "
@@ -204,8 +213,8 @@ async def game_log(cog: GameCog, interaction: discord.Interaction, table: int | 
         lines.extend(f"            {e.replace('**', '')}" for e in a.events)
     data = "\n".join(lines).encode()
     file = discord.File(io.BytesIO(data), filename=f"table-{record.id}-log.txt")
-    await interaction.response.send_message(f"The move list of table #{record.id} ({len(actions)} moves), "
-                                            "public labels only.", file=file, ephemeral=True)
+    await reply(interaction, Outgoing(f"The move list of table #{record.id} ({len(actions)} moves), "
+                                      "public labels only.", [file]), ephemeral=True)
 
 
 async def replay(cog: GameCog, interaction: discord.Interaction, move: int, table: int | None) -> None:
@@ -215,6 +224,7 @@ async def replay(cog: GameCog, interaction: discord.Interaction, move: int, tabl
     actions = await cog.tables.store.actions(record.id)
     if not 0 <= move <= len(actions):
         raise Refusal(f"Table #{record.id} has moves 0 to {len(actions)}.")
+    await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
     engine = get_engine(record.game)
     state = rebuild(engine, record, actions[:move])
     names = seat_names(record)

@@ -12,6 +12,7 @@ import discord
 from discord.ext import commands
 
 import render.bracket
+from cogs import answers
 from cogs.controls import Control
 from cogs.flow import BAD_CONTROL, TableFlow
 from cogs.guard import Guard, tell
@@ -245,6 +246,6 @@ class TournamentFlow:
     async def reply(self, interaction: discord.Interaction, out: Outgoing, *,
                     ephemeral: bool) -> discord.Message | None:
         if interaction.response.is_done():
-            return await interaction.followup.send(ephemeral=ephemeral, wait=True, **out.send_kwargs())
+            return await answers.reply(interaction, out, ephemeral=ephemeral)
         await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
         return None if ephemeral else await interaction.original_response()

@@ -32,6 +32,13 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
+
+def _utcnow() -> float:
+    import discord
+
+    return discord.utils.utcnow().timestamp()
+
+
 #: Discord's global limit: requests per second per bot, interaction responses excepted.
 GLOBAL_PER_SECOND = 50
 
@@ -44,6 +51,8 @@ class Call:
     end: float = 0.0
     status: int = 200
     upload: bool = False
+    #: When it landed, on Discord's (virtual) clock: a POSIX timestamp.
+    landed: float = 0.0
 
 
 @dataclass
@@ -146,12 +155,13 @@ class Latency:
             if limit is not None:
                 if seconds:
                     await asyncio.sleep(seconds)
-                record.status, record.end = 429, loop.time()
+                record.status, record.end, record.landed = 429, loop.time(), _utcnow()
                 # discord.py waits retry_after and sends the request again: delay, not an exception.
                 await asyncio.sleep(limit.retry_after)
                 continue
             if seconds:
                 await asyncio.sleep(seconds)
+            record.landed = _utcnow()
             try:
                 return await send()
             except Exception as exc:
@@ -159,6 +169,21 @@ class Latency:
                 raise
             finally:
                 record.end = loop.time()
+
+    def first_responses(self) -> dict[int, tuple[float, int]]:
+        """Each interaction's first response: seconds from the interaction's creation to its landing, and
+        its status (404 with 10062 when it came too late)."""
+        import discord
+
+        found: dict[int, tuple[float, int]] = {}
+        for c in self.calls:
+            parts = c.path.split("/")
+            callback = len(parts) == 5 and parts[1] == "interactions" and parts[4] == "callback"
+            if callback and c.method == "POST" and c.status != 429:
+                interaction_id = int(parts[2])
+                created = discord.utils.snowflake_time(interaction_id).timestamp()
+                found.setdefault(interaction_id, (c.landed - created, c.status))
+        return found
 
     def statuses(self, pattern: str, method: str = "*") -> list[int]:
         return [c.status for c in self.calls
