@@ -153,6 +153,9 @@ class Scheduler:
         self._lanes: dict[int, asyncio.Task[None]] = {}
         self._queued: dict[int, list[TimerRecord]] = {}
         self._in_flight: set[tuple[int, str, int, float]] = set()
+        #: Timers that left their lane while the due timers were being read: that read may predate their
+        #: handler's commit, so it must not hand them out again.
+        self._left_during_read: set[tuple[int, str, int, float]] = set()
         #: Failed tries in a row of each timer, for the backoff.
         self._attempts: dict[tuple[int, str, int, float], int] = {}
 
@@ -210,9 +213,11 @@ class Scheduler:
                     finally:
                         self._sleeping, self._sleeping_until = False, math.inf
                     continue
+                self._left_during_read = set()
                 timers = await self.store.due_timers(self.store.now(), self.batch + len(self._in_flight),
                                                      self.shards)
-                fresh = [t for t in timers if timer_key(t) not in self._in_flight][:self.batch]
+                stale = self._in_flight | self._left_during_read
+                fresh = [t for t in timers if timer_key(t) not in stale][:self.batch]
                 for timer in fresh:
                     self._dispatch(timer)
                 # Lanes start at the next turn of the loop: a backlog never starves clicks.
@@ -277,3 +282,4 @@ class Scheduler:
                 log.exception("could not reschedule timer %s of table %s", timer.kind, timer.table_id)
             finally:
                 self._in_flight.discard(key)
+                self._left_during_read.add(key)
