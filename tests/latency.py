@@ -73,6 +73,12 @@ class Latency:
     #: ``(method, fnmatch pattern) -> seconds``, checked in order before ``upload`` and ``default``.
     routes: dict[tuple[str, str], float] = field(default_factory=dict)
     global_per_second: int | None = GLOBAL_PER_SECOND
+    #: How much faster than real time SimCord lets virtual timers fire on their own (inside a member's
+    #: slash or click, which wait in real time for what falls due; ``advance_time`` is instant anyway).
+    #: 1 keeps SimCord's pace; 10 lets a test at 1 s a call run in a tenth of the time. Real work (a
+    #: picture drawn in a worker) then looks ``speed`` times longer on the virtual clock: a pessimistic
+    #: reading, never an optimistic one.
+    speed: float = 1.0
     calls: list[Call] = field(default_factory=list)
     _limits: list[_Limit] = field(default_factory=list)
     _window: collections.deque[float] = field(default_factory=collections.deque)
@@ -107,7 +113,41 @@ class Latency:
 
         wrap(FakeHTTPClient, http_call)
         wrap(FakeWebhookAdapter, webhook_call)
+        if self.speed != 1.0:
+            self._fast_timers()
         return self
+
+    def _fast_timers(self) -> None:
+        """Virtual timers fire ``speed`` times sooner in real time (SimCord's real-time fallback, which
+        schedules each virtual timer with its runtime's ``call_at``), in every bot attached from now on."""
+        from simcord import _runtime
+
+        original = _runtime._Runtime
+        harness = self
+
+        def runtime(*fields: Any) -> Any:
+            made = original(*fields)
+            harness.attach_runtime(made)
+            return made
+
+        self._saved.append((_runtime, "_Runtime", original))
+        _runtime._Runtime = runtime
+
+    def attach(self, env: Any) -> None:
+        """Speed up the timers of a bot that is already attached to ``env`` (see ``speed``)."""
+        if self.speed != 1.0 and env._runtime is not None:
+            self.attach_runtime(env._runtime)
+
+    def attach_runtime(self, runtime: Any) -> None:
+        from simcord import _dpy_internals
+
+        call_at, speed = runtime.call_at, self.speed
+
+        def sooner(when: float, *rest: Any, **kwargs: Any) -> Any:
+            now = _dpy_internals.real_monotonic()
+            return call_at(now + max(0.0, when - now) / speed, *rest, **kwargs)
+
+        runtime.call_at = sooner
 
     def __exit__(self, *exc: object) -> None:
         while self._saved:

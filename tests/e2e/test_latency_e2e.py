@@ -21,7 +21,7 @@ from tests.e2e.test_reliability_e2e import (
 )
 from tests.latency import Latency
 
-pytestmark = pytest.mark.simcord(settle_timeout=600)
+pytestmark = pytest.mark.simcord(settle_timeout=60)
 
 
 def assert_answered_in_time(latency: Latency, at_least: int) -> None:
