@@ -148,3 +148,37 @@ async def test_a_thread_whose_creation_answers_429_twice_makes_one_thread_and_on
     assert len(world.channel.threads) == 1
     assert rows(db_path, "SELECT COUNT(*) FROM game_tables") == [(1,)]
     assert_answered_in_time(latency, 1)
+
+
+async def test_moves_made_while_a_table_s_post_is_in_flight_fold_into_its_next_post(
+        world: Any, latency: Latency, db_path: str) -> None:
+    """Alice moves; while her table message uploads (slowly), both bots move: their moves go out in one
+    message after hers (the latest picture, each move's line), not one message each, and none is lost."""
+    await seat_alone_with_bots(world, "do_over", None, 2)
+    alice = world.members["alice"]
+    latency.upload = 2.0
+    rng = random.Random(2)
+    folded = 0
+    for _ in range(8):
+        message = latest_table_message(world.channel)
+        if seats_to_act(message) != [alice.id]:
+            break
+        before = {m.id for m in world.channel.history()}
+        moves_before = rows(db_path, "SELECT COUNT(*) FROM actions")[0][0]
+        panel = await open_hand(alice, message)
+        kind, custom_id, value = rng.choice([c for c in choices_in(panel) if not c[2].startswith(">")])
+        await use(alice, panel, kind, custom_id, value)
+        await world.env.advance_time(10)
+        labels = [r[0] for r in rows(db_path, "SELECT label FROM actions WHERE version > ? ORDER BY version",
+                                     (moves_before,))]
+        posted = [m for m in world.channel.history() if m.id not in before and m.attachments
+                  and m.attachments[0].filename == "table.png"]
+        told = "\n".join(m.content for m in posted)
+        for label in labels:  # every move's line reached the channel
+            assert label.split("**")[1] in told, (label, told)
+        version, posted_version = rows(db_path, "SELECT version, posted_version FROM game_tables")[0]
+        assert posted_version == version, "the newest move reached the channel"
+        if len(labels) >= 3:
+            assert len(posted) < len(labels), "a message for every move: nothing was folded"
+            folded += 1
+    assert folded, "no turn where both bots moved while alice's message was on its way"
