@@ -292,6 +292,8 @@ class DeckhandBot(commands.Bot):
             log.warning("stopping with interactions still in flight after %.0f s", DRAIN_SECONDS)
         if self.scheduler is not None:
             await self.scheduler.close()
+        if self.flow is not None:
+            await self.flow.tasks.close()  # a next round being seated, cut short: it resumes at the next start
         self.control_handler = None
         for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog"):
             if self.get_cog(cog) is not None:

