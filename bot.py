@@ -18,7 +18,7 @@ import sys
 import weakref
 from collections.abc import Awaitable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -72,6 +72,10 @@ class Settings:
     shards: Shards | None = None
     #: DATABASE_COMMAND_TIMEOUT: seconds PostgreSQL may take for one statement before it is given up.
     database_command_timeout: float = COMMAND_TIMEOUT
+    #: SYNC_COMMANDS: auto (sync the slash commands when they differ from Discord's), force (every start), off.
+    sync_commands: str = "auto"
+    #: BOT_TIME_LIMIT: seconds a bot's search may take before its worker is replaced and it plays the easy move.
+    bot_time_limit: float = 30.0
     #: WEB_PORT, WEB_HOST and PUBLIC_URL: the web pages (web/); no port, no server in this process.
     web: WebSettings = field(default_factory=lambda: WebSettings(None, "0.0.0.0", "", ""))
     #: LOG_FORMAT: text, or json (one JSON object a line).
@@ -92,9 +96,55 @@ class Settings:
             bot_level=level if (level := os.environ.get("BOT_LEVEL", "").strip().lower()) in BOT_LEVELS else "normal",
             shards=Shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             database_command_timeout=float(os.environ.get("DATABASE_COMMAND_TIMEOUT", "").strip() or COMMAND_TIMEOUT),
+            sync_commands=mode if (mode := os.environ.get("SYNC_COMMANDS", "").strip().lower()) in (
+                "force", "off") else "auto",
+            bot_time_limit=_positive(os.environ.get("BOT_TIME_LIMIT", ""), 30.0),
             web=WebSettings.from_env(),
             log_format=os.environ.get("LOG_FORMAT", "text").strip().lower() or "text",
         )
+
+
+#: Fields Discord adds to a registered command that the bot's own payload does not decide.
+_ASSIGNED = frozenset({"id", "application_id", "version", "guild_id"})
+
+
+def _meaningful(value: object) -> bool:
+    return value not in (None, False, [], {}, "")
+
+
+def commands_match(wanted: list[dict[str, Any]], registered: list[dict[str, Any]]) -> bool:
+    """Whether Discord's registered commands say what the tree's payloads say.
+
+    Commands are matched by name and type (Discord keeps its own order). Within one, only what the
+    payload sets is compared (Discord adds ids and defaults); an empty or false value matches a missing
+    one; options and choices match item by item, so one added, removed or moved differs.
+    """
+    by_key = {(r.get("name"), r.get("type", 1)): r for r in registered}
+    return len(wanted) == len(registered) == len(by_key) and all(
+        _same(w, by_key.get((w.get("name"), w.get("type", 1)))) for w in wanted)
+
+
+def _same(wanted: object, registered: object) -> bool:
+    if isinstance(wanted, dict):
+        if not isinstance(registered, dict):
+            return False
+        keys = {k for k, v in wanted.items() if _meaningful(v)} - _ASSIGNED
+        extra = [k for k in ("options", "choices") if k not in keys and _meaningful(registered.get(k))]
+        return not extra and all(k in registered and _same(wanted[k], registered[k]) for k in keys)
+    if isinstance(wanted, list):
+        return isinstance(registered, list) and len(wanted) == len(registered) and all(
+            map(_same, wanted, registered))
+    if isinstance(wanted, bool) or isinstance(registered, bool):
+        return wanted == registered
+    return str(wanted) == str(registered)
+
+
+def _positive(text: str, default: float) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        return default
+    return value if value > 0 else default
 
 
 def discord_now() -> float:
@@ -177,7 +227,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Servic
     server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
     links = WebLinks(store, server_settings, settings.web.public_url)
     site = PublicSite(store, draw=drawn)
-    bot_pool = BotPool()
+    bot_pool = BotPool(time_limit=settings.bot_time_limit)
     tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,
                           level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed,
                           web_url=links.table)
@@ -257,13 +307,39 @@ class DeckhandBot(commands.Bot):
             # Slash commands belong to the application, not to a shard: one process registers them for all
             # (each doing it would spend Discord's daily limit on command changes once per process).
             log.info("slash commands are registered by the process holding shard 0")
-        elif self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            await self.sync_commands()
         freeze_start_up_heap()
+
+    async def sync_commands(self) -> bool:
+        """Register the slash commands with Discord only when they differ from what it holds (one GET).
+
+        Discord allows a few hundred command changes a day; syncing at every start spends them for
+        nothing. SYNC_COMMANDS=force syncs at every start anyway, =off never. Returns whether it synced.
+        """
+        guild = discord.Object(id=self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        mode = self.settings.sync_commands
+        if mode == "off":
+            return False
+        if mode != "force":
+            try:
+                app_id = self.application_id or (await self.application_info()).id
+                registered = (await self.http.get_guild_commands(app_id, guild.id) if guild is not None
+                              else await self.http.get_global_commands(app_id))
+                # The payloads tree.sync() would send (translated, when a translator is set).
+                translator = self.tree.translator
+                wanted = [await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
+                          for c in self.tree._get_all_commands(guild=guild)]
+                if commands_match(wanted, registered):
+                    log.info("slash commands unchanged: not synced")
+                    return False
+            except discord.HTTPException:
+                log.warning("could not read the registered commands; syncing them", exc_info=True)
+        await self.tree.sync(guild=guild)
+        log.info("slash commands synced")
+        return True
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
@@ -320,6 +396,7 @@ class DeckhandBot(commands.Bot):
         services = self.services
         if services is not None:
             await services.scheduler.close()
+            await services.flow.tasks.close()  # a next round being seated, cut short: it resumes at the next start
         self.control_handler = None
         for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog", "ProfileCog"):
             if self.get_cog(cog) is not None:

@@ -14,10 +14,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.answers import defer, reply
 from cogs.flow import TableFlow
 from cogs.guard import Guard, is_manager, tell
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
-from cogs.presenter import Outgoing, clock_line, lobby_message, reply, table_message
+from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
 from host.catalog import GAMES, game_rules
@@ -72,6 +73,9 @@ class GameCog(commands.Cog):
                                               turn_time, on_timeout, thread)
         target: Any = channel
         if new.in_own_thread:
+            # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
+            # wait): answer "thinking" first. A refusal is still possible (no permission, the thread limit).
+            await defer(interaction, ephemeral=True)
             target = await open_table_thread(channel, f"{new.title} · new table")
         try:
             lobby = await self.long_games.create(
@@ -105,8 +109,12 @@ class GameCog(commands.Cog):
                 await thread.delete()
             raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
                           "this channel. No table was opened; try `thread:false`.") from None
-        await interaction.response.send_message(f"{note} It plays in {thread.mention}: join there.",
-                                                allowed_mentions=discord.AllowedMentions.none())
+        told = f"{note} It plays in {thread.mention}: join there."
+        await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)
+        try:  # the channel learns of it too (the answer after a private deferral is private)
+            await interaction.channel.send(told, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not announce table %s in its channel", lobby.table_id)
 
     @game_new.autocomplete("options")
     async def options_autocomplete(self, interaction: discord.Interaction,
@@ -274,10 +282,11 @@ class GameCog(commands.Cog):
     @app_commands.describe(table="An older table of this server, by number")
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
         async def work() -> None:
+            await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
             moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0,
                                                    parse_table_number(table))
             text, file = log_message(moves)
-            await interaction.response.send_message(text, file=file, ephemeral=True)
+            await reply(interaction, Outgoing(text, [file]), ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -286,6 +295,7 @@ class GameCog(commands.Cog):
     async def game_replay(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000],
                           table: str | None = None) -> None:
         async def work() -> None:
+            await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
             frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move,
                                                  parse_table_number(table))
             await reply(interaction, await replay_message(frame), ephemeral=True)

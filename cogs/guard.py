@@ -31,12 +31,13 @@ def awaiting_answer(interaction: discord.Interaction) -> bool:
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
-    """A private note: the response if none was sent yet, else a follow-up."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text[:2000], ephemeral=True)
-    else:
+    """A private note: the response if none was sent yet, the deferred message filled in, else a follow-up."""
+    if not interaction.response.is_done():
         await interaction.response.send_message(text[:2000], ephemeral=True)
-    interaction.extras.pop("deferred", None)
+    elif interaction.extras.pop("deferred", False):
+        await interaction.edit_original_response(content=text[:2000])
+    else:
+        await interaction.followup.send(text[:2000], ephemeral=True)
 
 
 def is_manager(interaction: discord.Interaction) -> bool:

@@ -141,8 +141,10 @@ def instrument(bot: Any) -> None:
 
         bot.tables.think = timed_think
 
-    if bot.flow is not None and hasattr(type(bot.flow), "post_table"):
-        post = _current(bot.flow, "post_table")
+    # Table messages are posted by the flow's poster (cogs/posting.py), which the timers call directly.
+    poster = getattr(bot.flow, "poster", bot.flow)
+    if poster is not None and hasattr(type(poster), "post_table"):
+        post = _current(poster, "post_table")
 
         async def timed_post(*args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
@@ -151,7 +153,7 @@ def instrument(bot: Any) -> None:
             finally:
                 m.TABLE_POST_LATENCY.observe(time.perf_counter() - start)
 
-        bot.flow.post_table = timed_post  # type: ignore[union-attr]
+        poster.post_table = timed_post  # type: ignore[union-attr]
 
     request = _current(bot.http, "request")
 

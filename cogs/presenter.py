@@ -64,16 +64,6 @@ class Outgoing:
                 "allowed_mentions": self.mentions}
 
 
-async def reply(interaction: discord.Interaction, out: Outgoing, *, ephemeral: bool,
-                want_message: bool = False) -> discord.Message | None:
-    """Send ``out`` as the answer, or as a follow-up once answered; the message sent when ``want_message``
-    (and the answer is public)."""
-    if interaction.response.is_done():
-        return await interaction.followup.send(ephemeral=ephemeral, wait=want_message, **out.send_kwargs())
-    await interaction.response.send_message(ephemeral=ephemeral, **out.send_kwargs())
-    return await interaction.original_response() if want_message and not ephemeral else None
-
-
 #: Table and hand images are drawn in worker processes, a table in its own one unless that is busier
 #: (render/pool.py):
 #: shared by every bot of the process, started by the first bot's set-up, stopped when the process ends.

@@ -9,9 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.answers import defer, reply
 from cogs.game import GAME_CHOICES, LEVEL_CHOICES
 from cogs.guard import Guard, is_manager, tell
-from cogs.presenter import Outgoing, reply
+from cogs.presenter import Outgoing
 from cogs.tournament_flow import TournamentFlow
 from cogs.tournament_views import signup_message, standings_message, status_message
 from cogs.web_links import linked_view
@@ -39,6 +40,18 @@ def home_channel(interaction: discord.Interaction) -> int:
     if isinstance(channel, discord.Thread) and channel.parent_id:
         return channel.parent_id
     return interaction.channel_id or 0
+
+
+async def announce(interaction: discord.Interaction, text: str, mentions: list[int]) -> None:
+    """A public result after a private deferral: posted in the channel, and the organiser told the same."""
+    allowed = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in mentions])
+    channel = interaction.channel
+    if isinstance(channel, discord.abc.Messageable):
+        try:
+            await channel.send(text[:2000], allowed_mentions=allowed)
+        except discord.HTTPException:
+            log.warning("could not post a tournament announcement in channel %s", interaction.channel_id)
+    await reply(interaction, Outgoing(text[:2000], mentions=discord.AllowedMentions.none()), ephemeral=True)
 
 
 class TournamentCog(commands.Cog):
@@ -166,8 +179,9 @@ class TournamentCog(commands.Cog):
     @tournament.command(name="start", description="Close registration and seat round 1 (organiser or Manage Server)")
     async def tournament_start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            started = await self.service.start(await self._here(interaction), interaction.user.id,
-                                               is_manager(interaction))
+            tournament_id = await self._here(interaction)
+            await defer(interaction, ephemeral=True)  # pairing up to 1,024 entrants; refusals still possible
+            started = await self.service.start(tournament_id, interaction.user.id, is_manager(interaction))
             state = started.state
             text = (f"🏆 **{state.record.name}** has started with {len(state.entrants) - len(started.no_shows)} "
                     "entrants. Each table plays in a thread of its own; the pairings follow.")
@@ -175,9 +189,8 @@ class TournamentCog(commands.Cog):
             if started.no_shows:
                 text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
                          ". You can still follow the event here.")
-            # The answer goes first (pairing is quick); opening the threads and dealing follow it.
-            await interaction.response.send_message(text[:2000], allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(u) for u in mentions]))
+            # The answer goes first; opening the threads and dealing follow it.
+            await announce(interaction, text, mentions)
             await self.flow.refresh_signup(state)
             if state.record.status == "finished":
                 await self.flow.post_final(state.record.id)
@@ -206,6 +219,7 @@ class TournamentCog(commands.Cog):
     async def tournament_standings(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             record = await self.service.latest(home_channel(interaction))
+            await defer(interaction, ephemeral=True)  # standings of a large event take a moment to read
             state, rows = await self.service.standings(record.id)
             await reply(interaction, standings_message(linked_view(state), standing_rows(rows), 1), ephemeral=True)
 
@@ -215,6 +229,7 @@ class TournamentCog(commands.Cog):
     async def tournament_status(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             record = await self.service.latest(home_channel(interaction))
+            await defer(interaction, ephemeral=True)  # the round may move on, and the bracket is drawn
             if record.status == "playing":
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
@@ -233,10 +248,10 @@ class TournamentCog(commands.Cog):
     async def tournament_advance(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
+            await defer(interaction, ephemeral=True)
             notices = await self.service.advance(tournament_id, interaction.user.id, is_manager(interaction))
-            await interaction.response.send_message(
-                f"⏱️ The round is over: {len(notices)} unfinished table{'s' if len(notices) != 1 else ''} "
-                "ended as draws.", allowed_mentions=discord.AllowedMentions.none())
+            await announce(interaction, f"⏱️ The round is over: {len(notices)} unfinished "
+                           f"table{'s' if len(notices) != 1 else ''} ended as draws.", [])
             await self.flow.show_notices(notices)  # each finished table moves the round on (the flow's hook)
             await self.flow.after(tournament_id, await self.service.progress(tournament_id))
 
@@ -246,12 +261,11 @@ class TournamentCog(commands.Cog):
     async def tournament_cancel(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
+            await defer(interaction, ephemeral=True)
             closed = await self.service.cancel(tournament_id, interaction.user.id, is_manager(interaction))
             record = await self.service.get(tournament_id)
             extra = f" {len(closed)} table{'s' if len(closed) != 1 else ''} in play closed." if closed else ""
-            await interaction.response.send_message(f"**{record.name}** was cancelled by "
-                                                    f"{interaction.user.mention}.{extra}",
-                                                    allowed_mentions=discord.AllowedMentions.none())
+            await announce(interaction, f"**{record.name}** was cancelled by {interaction.user.mention}.{extra}", [])
             await self.flow.refresh_signup(await self.service.state(tournament_id))
             await self.flow.close_tables(record.name, closed)
 

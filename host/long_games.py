@@ -173,10 +173,12 @@ class LongGameService:
 
     async def move_log(self, guild_id: int | None, channel_id: int, table: int | None) -> MoveLog:
         record = await self._history_table(guild_id, channel_id, table)
-        actions = await self.store.tables.actions(record.id)
-        moves = tuple(LoggedMove(a.version, a.at, a.label, tuple(a.events)) for a in actions)
+        moves: list[LoggedMove] = []
+        # A page at a time: a long game's log is never read in one hold of the event loop.
+        async for page in self.store.tables.action_pages(record.id):
+            moves.extend(LoggedMove(a.version, a.at, a.label, tuple(a.events)) for a in page)
         return MoveLog(record.id, get_engine(record.game).title, record.status,
-                       tuple(seat_view(s) for s in record.seats), moves)
+                       tuple(seat_view(s) for s in record.seats), tuple(moves))
 
     async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None) -> ReplayFrame:
         record = await self._history_table(guild_id, channel_id, table)

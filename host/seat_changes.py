@@ -21,6 +21,10 @@ from host.results import ActOutcome
 
 #: Timeouts in a row after which a bot plays the seat for the rest of the game.
 TAKEOVER_AFTER = 3
+#: Steps a timed-out seat's bot makes (and tables found changed after its thinking) before the timer is left
+#: for its retry: a decision has a few steps, not hundreds.
+TIMEOUT_TRIES = 64
+TIMED_OUT = "⏰ Time ran out, so the bot played for them: "
 
 
 @dataclass
@@ -65,6 +69,7 @@ class TableAccess(Protocol):
 
     def lock(self, table_id: int) -> Any: ...
     async def reload(self, table_id: int) -> TableRecord: ...
+    async def get(self, table_id: int) -> TableRecord: ...
     async def require_table(self, channel_id: int) -> TableRecord: ...
     async def state(self, table: TableRecord) -> Any: ...
     def engine_of(self, table: TableRecord) -> Any: ...
@@ -112,51 +117,68 @@ class SeatChanges:
     # ---------------------------------------------------------------- timeouts
 
     async def timeout(self, timer: TimerRecord) -> SeatNotice | None:
-        """A seat's deadline came: apply the table's policy, unless the deadline no longer holds."""
-        async with self.tables.lock(timer.table_id):
-            table = await self.tables.reload(timer.table_id)
-            current = [t for t in await self.store.timers.timers_of(table.id)
-                       if (t.kind, t.seat) == (DEADLINE, timer.seat)]
-            if not current or current[0].started != timer.started:
-                return None  # a move or a new turn replaced this deadline
-            if table.status != "playing":
-                await self.store.timers.change_timers(table.id, TimerPlan(drop_all=True))
-                return None
-            if current[0].due is None or current[0].due > self.store.now():
-                return None  # paused, or moved later
-            engine = self.tables.engine_of(table)
-            state = await self.tables.state(table)
-            seat = timer.seat
-            if seat not in engine.to_act(state) or table.seats[seat].bot_plays:
-                await self.store.timers.change_timers(table.id, TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
-                return None
-            # An expiry counted with the bot's first step, before a later step failed (a dead worker, a
-            # restart), is not counted again: the bot only finishes the decision.
-            counted = any(s == seat and kind == "timeout" and at > current[0].started
-                          for _, s, kind, _, _, at in await self.store.tables.seat_events(table.id))
-            if not counted and table.on_timeout == "forfeit":
-                return await self._forfeit(table, seat, "timeout", None,
-                                           f"⏰ Time ran out for **{table.seats[seat].name}**, who forfeits.")
-            seats, events, lines = (None, None, []) if counted else _count_timeout(table, seat)
-            outcomes = await self._bot_moves_for(table, seat, seats, events,
-                                                 "⏰ Time ran out, so the bot played for them: ")
-            last = outcomes[-1].table if outcomes else await self.tables.reload(table.id)
-            return SeatNotice(last, lines, bool(outcomes and outcomes[-1].over), [], outcomes)
+        """A seat's deadline came: apply the table's policy, unless the deadline no longer holds.
 
-    async def _bot_moves_for(self, table: TableRecord, seat: int, seats: list[SeatRecord] | None,
-                             events: list[SeatEvent] | None, prefix: str) -> list[ActOutcome]:
-        """The bot moves for ``seat`` until it leaves ``to_act`` (all the steps of its decision)."""
+        The bot's moves for the seat are thought outside the table's lock (a search may take seconds),
+        then applied under it with the revision check; a table that changed meanwhile is looked at afresh.
+        """
+        outcomes: list[ActOutcome] = []
+        lines: list[str] = []
+        for _ in range(TIMEOUT_TRIES):
+            async with self.tables.lock(timer.table_id):
+                found = await self._due_timeout(timer)
+            if found is None:
+                break
+            if isinstance(found, SeatNotice):
+                return found
+            table, state, seat, counted = found
+            action = await self.tables.bot_choice(table, state, seat)
+            async with self.tables.lock(timer.table_id):
+                current = await self.tables.get(table.id)
+                if current.revision != table.revision:
+                    continue  # a move or a change came first: look at the deadline again
+                seats, events, more = (None, None, []) if counted else _count_timeout(table, seat)
+                outcome = await self.tables.apply(current, seat, action, by_bot=True, prefix=TIMED_OUT,
+                                                  seats=seats, seat_events=events)
+            outcomes.append(outcome)
+            lines += more
+            if outcome.over or seat not in self.tables.engine_of(outcome.table).to_act(outcome.state):
+                break
+        if not outcomes:
+            return None
+        last = outcomes[-1]
+        return SeatNotice(last.table, lines, last.over, [], outcomes)
+
+    async def _due_timeout(self, timer: TimerRecord
+                           ) -> SeatNotice | tuple[TableRecord, Any, int, bool] | None:
+        """Under the lock: None when the deadline no longer holds (it is dropped if stale), a notice when the
+        seat forfeits, else what the bot needs to think its move: the table, its state, the seat, and whether
+        this expiry was already counted (a later step of the timed-out decision)."""
+        table = await self.tables.reload(timer.table_id)
+        current = [t for t in await self.store.timers.timers_of(table.id)
+                   if (t.kind, t.seat) == (DEADLINE, timer.seat)]
+        if not current or current[0].started != timer.started:
+            return None  # a move or a new turn replaced this deadline
+        if table.status != "playing":
+            await self.store.timers.change_timers(table.id, TimerPlan(drop_all=True))
+            return None
+        if current[0].due is None or current[0].due > self.store.now():
+            return None  # paused, or moved later
         engine = self.tables.engine_of(table)
         state = await self.tables.state(table)
-        outcomes: list[ActOutcome] = []
-        first = True
-        while table.status == "playing" and seat in engine.to_act(state):
-            action = await self.tables.bot_choice(table, state, seat)
-            outcome = await self.tables.apply(table, seat, action, by_bot=True, prefix=prefix,
-                                        seats=seats if first else None, seat_events=events if first else None)
-            outcomes.append(outcome)
-            table, state, first = outcome.table, outcome.state, False
-        return outcomes
+        seat = timer.seat
+        if seat not in engine.to_act(state) or table.seats[seat].bot_plays:
+            await self.store.timers.change_timers(table.id,
+                                                  TimerPlan(drop=[(DEADLINE, seat), (REMINDER, seat)]))
+            return None
+        # An expiry counted with the bot's first step, before a later step failed (a dead worker, a
+        # restart), is not counted again: the bot only finishes the decision.
+        counted = any(s == seat and kind == "timeout" and at > current[0].started
+                      for _, s, kind, _, _, at in await self.store.tables.seat_events(table.id))
+        if not counted and table.on_timeout == "forfeit":
+            return await self._forfeit(table, seat, "timeout", None,
+                                       f"⏰ Time ran out for **{table.seats[seat].name}**, who forfeits.")
+        return table, state, seat, counted
 
     async def reminder(self, timer: TimerRecord) -> Reminder | None:
         """A half-time reminder came: consume it, and say whom to remind if the deadline still holds."""

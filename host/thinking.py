@@ -12,8 +12,10 @@ well under a few milliseconds and are computed inline, with no pickling or proce
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -27,6 +29,12 @@ THINKING_NICENESS = 10
 
 #: Levels cheap enough to compute on the caller's thread.
 INLINE_LEVELS = frozenset({"random", "easy"})
+#: The level whose move a seat plays when its search ran past the time limit.
+FALLBACK_LEVEL = "easy"
+#: Seconds a search may take (BOT_TIME_LIMIT) before its worker is killed and replaced.
+TIME_LIMIT = 30.0
+
+log = logging.getLogger(__name__)
 
 
 def pool_size() -> int:
@@ -41,14 +49,26 @@ def think_now(game_id: str, snapshot: dict[str, Any], seat: int, salt: int, leve
 
 
 class BotPool:
-    """A lazily started process pool for bot moves; ``close()`` stops its workers."""
+    """A lazily started process pool for bot moves; ``close()`` stops its workers.
 
-    def __init__(self, workers: int | None = None) -> None:
+    Its workers are the bound on searches in flight: a table whose bot is due waits for a free worker,
+    other tables' posts and clicks do not. A search that has not answered ``time_limit`` seconds after
+    it was asked for (a hung or runaway worker) is given up: the pool's workers are killed and
+    replaced, searches cut short by that are asked again, and the seat plays the ``easy`` move.
+    """
+
+    def __init__(self, workers: int | None = None, *, time_limit: float = TIME_LIMIT,
+                 work: Callable[[str, dict[str, Any], int, int, str], str] = think_now) -> None:
         self.workers = workers if workers is not None else pool_size()
         if self.workers < 1:
             raise ValueError("a bot pool needs at least one worker")
+        self.time_limit = time_limit
+        #: What a worker runs (``think_now``; a test puts in one that never returns).
+        self.work = work
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
+        #: Searches given up on, for the logs and the tests.
+        self.cut = 0
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._closed:
@@ -70,13 +90,36 @@ class BotPool:
             raise ValueError(f"unknown bot level {level!r}")
         if level in INLINE_LEVELS:
             return think_now(game_id, snapshot, seat, salt, level)
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), think_now, game_id, snapshot, seat, salt, level)
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): start a fresh pool and think once more.
-            self._discard()
-            return await loop.run_in_executor(self._pool(), think_now, game_id, snapshot, seat, salt, level)
+            executor = self._pool()
+            try:
+                return await self._search(executor, game_id, snapshot, seat, salt, level)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory, or cut for another search): think once more.
+                if self._executor is executor:
+                    self._discard()
+                return await self._search(self._pool(), game_id, snapshot, seat, salt, level)
+        except TimeoutError:
+            self.cut += 1
+            log.warning("a %s search for %s (seat %s) ran past %.0f s: its worker was replaced and the seat "
+                        "plays the %s move", level, game_id, seat, self.time_limit, FALLBACK_LEVEL)
+            self._kill()
+            return think_now(game_id, snapshot, seat, salt, FALLBACK_LEVEL)
+
+    async def _search(self, executor: ProcessPoolExecutor, game_id: str, snapshot: dict[str, Any], seat: int,
+                      salt: int, level: str) -> str:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(executor, self.work, game_id, snapshot, seat, salt, level)
+        return await asyncio.wait_for(future, self.time_limit)
+
+    def _kill(self) -> None:
+        """Kill the workers at once (a hung search never returns) and start afresh at the next search."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.kill()
+        executor.shutdown(wait=False, cancel_futures=False)
 
     def _discard(self) -> None:
         executor, self._executor = self._executor, None

@@ -35,6 +35,9 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+#: Seconds a picture may take before its lane's worker is killed and replaced and the picture drawn again.
+PICTURE_LIMIT = 10.0
+
 
 def lane_count() -> int:
     """One lane per core, at least one."""
@@ -72,8 +75,11 @@ def _warm() -> int:
 
 
 class RenderPool:
-    def __init__(self, lanes: int | None = None) -> None:
+    def __init__(self, lanes: int | None = None, *, time_limit: float = PICTURE_LIMIT) -> None:
         self.lanes = lanes if lanes is not None else lane_count()
+        self.time_limit = time_limit
+        #: Pictures whose worker was killed for taking too long.
+        self.cut = 0
         if self.lanes < 1:
             raise ValueError("a render pool needs at least one lane")
         self._executors: list[ProcessPoolExecutor | None] = [None] * self.lanes
@@ -100,12 +106,18 @@ class RenderPool:
         loop = asyncio.get_running_loop()
         self.in_hand[lane] += 1
         try:
+            executor = self._lane(lane)
             try:
-                return await loop.run_in_executor(self._lane(lane), fn, *args)
+                return await asyncio.wait_for(loop.run_in_executor(executor, fn, *args), self.time_limit)
+            except TimeoutError:
+                # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
+                # lock is not held while a picture is drawn, so only this message waits.
+                self.cut += 1
+                self._kill(lane, executor)
             except BrokenProcessPool:
                 # The worker died (killed, out of memory): a fresh one draws it once more.
-                self._discard(lane)
-                return await loop.run_in_executor(self._lane(lane), fn, *args)
+                self._discard(lane, executor)
+            return await asyncio.wait_for(loop.run_in_executor(self._lane(lane), fn, *args), self.time_limit)
         finally:
             self.in_hand[lane] -= 1
 
@@ -115,11 +127,17 @@ class RenderPool:
         idle = min(range(self.lanes), key=self.in_hand.__getitem__)
         return idle if self.in_hand[own] >= self.in_hand[idle] + 2 else own
 
-    def _discard(self, lane: int) -> None:
+    def _discard(self, lane: int, broken: ProcessPoolExecutor) -> None:
         with self._lock:
-            executor, self._executors[lane] = self._executors[lane], None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            if self._executors[lane] is not broken:
+                return  # already replaced (another picture of the lane saw it break first)
+            self._executors[lane] = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def _kill(self, lane: int, hung: ProcessPoolExecutor) -> None:
+        for process in list(getattr(hung, "_processes", {}).values()):
+            process.kill()
+        self._discard(lane, hung)
 
     @property
     def started(self) -> bool:

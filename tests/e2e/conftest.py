@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from bot import DeckhandBot, create_bot
 from data.store import Store
+from tests.latency import Latency
 from tests.limits import request_violations
 
 
@@ -62,3 +64,14 @@ def world(simcord_env: Any) -> Any:
     yield World(simcord_env, guild, channel, members)
     # After every end-to-end test: everything the bot sent fits Discord's limits.
     assert_within_limits(simcord_env)
+
+
+@pytest.fixture
+def latency(simcord_env: Any) -> Iterator[Latency]:
+    """Real Discord's time (tests/latency.py): set ``latency.default`` (seconds per REST call) and the rest.
+
+    Virtual timers run ten times faster than real time inside a member's action (``speed``), so a test
+    at 1 s a call takes a tenth of the time; restarted bots get the same."""
+    with Latency(speed=10.0) as harness:
+        harness.attach(simcord_env)
+        yield harness

@@ -100,3 +100,25 @@ def _running(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has exited
     except FileNotFoundError:
         return False
+
+
+def slow_once(marker: str) -> int:
+    """Hangs the first time (a stuck worker), then draws at once: the retry is a fresh worker's."""
+    if not os.path.exists(marker):
+        Path(marker).write_text("hung")
+        time.sleep(3600)
+    return os.getpid()
+
+
+async def test_a_picture_past_its_time_limit_has_its_worker_replaced_and_is_drawn_again(tmp_path: Path) -> None:
+    pool = RenderPool(1, time_limit=1.0)
+    try:
+        hung = await pool.draw(1, lane_pid)
+        started = time.monotonic()
+        fresh = await pool.draw(1, slow_once, str(tmp_path / "marker"))
+        assert time.monotonic() - started < 10
+        assert fresh != hung and pool.cut == 1
+        await asyncio.sleep(0.2)
+        assert not Path(f"/proc/{hung}").exists() or "Z" in Path(f"/proc/{hung}/stat").read_text().split()[2]
+    finally:
+        pool.close()

@@ -1,0 +1,77 @@
+"""Telling players it is their turn: direct messages to those who asked, and half-time reminders."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord.ext import commands
+
+from engines import get_engine
+from host import Reminder
+from host.settings import ServerSettings
+from host.table_feed import TableFeed, TableRecord
+
+log = logging.getLogger(__name__)
+
+
+def link(table: TableRecord) -> str:
+    """A jump link to the table's newest message (or its channel)."""
+    if table.message_id:
+        return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+
+
+class Notices:
+    def __init__(self, bot: commands.Bot, feed: TableFeed) -> None:
+        self.bot = bot
+        self.feed = feed
+        self.settings: ServerSettings | None = None
+        self._dm_refused: set[int] = set()
+
+    async def notify_turn(self, table: TableRecord, seats: Sequence[int], *, reminder: bool = False) -> list[int]:
+        """DM opted-in players that it is their turn (or half their time is gone); returns those not reached."""
+        unreached: list[int] = []
+        engine_title = get_engine(table.game).title
+        guild = self.bot.get_guild(table.guild_id or 0)
+        where = guild.name if guild is not None else "your server"
+        for seat in seats:
+            record = table.seats[seat]
+            if record.bot_plays or record.user_id is None:
+                continue
+            if not await self.feed.wants_dm(record.user_id):
+                continue
+            what = "Half your time is gone" if reminder else "It's your turn"
+            text = f"{what} at **{engine_title}**, table #{table.id}, in **{where}**: {link(table)}"
+            try:
+                user = self.bot.get_user(record.user_id) or await self.bot.fetch_user(record.user_id)
+                await user.send(text)
+            except discord.HTTPException as exc:
+                if record.user_id not in self._dm_refused:
+                    self._dm_refused.add(record.user_id)
+                    log.info("direct messages to user %s are refused (%s); pinging in the channel instead",
+                             record.user_id, getattr(exc, "code", exc))
+                unreached.append(seat)
+        return unreached
+
+    async def remind(self, reminders: list[Reminder]) -> None:
+        """One reminder message per table and instant, mentioning only the players still to act."""
+        groups: dict[tuple[int, float], list[Reminder]] = {}
+        for r in reminders:
+            groups.setdefault((r.table.id, r.due), []).append(r)
+        for group in groups.values():
+            table = group[0].table
+            if self.settings is not None and not (await self.settings.get(table.guild_id)).reminders:
+                continue
+            seats = sorted({s for r in group for s in r.seats})
+            deadlines = await self.feed.deadlines(table)
+            await self.notify_turn(table, seats, reminder=True)
+            users = [table.seats[s].user_id for s in seats if table.seats[s].user_id]
+            due = max((deadlines.get(s) or 0) for s in seats)
+            text = (f"⏰ {' '.join(f'<@{u}>' for u in users)}: half your time is gone at table #{table.id}; "
+                    f"it runs out <t:{int(due)}:R>. {link(table)}")
+            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
+            assert isinstance(channel, discord.abc.Messageable)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in users]))

@@ -1,0 +1,249 @@
+"""Table messages: one post in flight per table, later moves folded into the next one, and catch-up.
+
+While a table's message is on its way to Discord (its picture drawn, the upload waiting on a slow or
+rate-limited channel), more moves can be made there. Each would be a message of its own, in a channel
+that takes about five a second; instead they fold into the table's next post, which shows the latest
+picture and every move's line since the last message. No message is lost (the post after the one in
+flight always runs) and none is posted twice (a table has at most one post in flight in this process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from typing import Any, TypeVar
+
+import discord
+from discord.ext import commands
+
+from cogs.notices import Notices
+from cogs.presenter import table_message
+from host import ActOutcome, SeatNotice, TableService
+from host.clock import lost_access
+from host.shards import Shards
+from host.table_feed import TableFeed, TableRecord
+from host.tasks import Tasks
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+EDIT_WINDOW = timedelta(hours=1)
+#: Waits before the second and third tries of a table message that Discord failed with 5xx, 429 or a timeout.
+POST_RETRIES = (1.0, 4.0)
+
+
+def worth_retrying(exc: BaseException) -> bool:
+    """A failure that may pass: 5xx, a 429 the HTTP client gave up on, a timeout, a dropped connection."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status == 429
+    return isinstance(exc, (TimeoutError, OSError))
+
+
+async def with_retries(call: Callable[[], Awaitable[T]]) -> T:
+    for wait in POST_RETRIES:
+        try:
+            return await call()
+        except Exception as exc:
+            if lost_access(exc) or not worth_retrying(exc):
+                raise
+            log.warning("Discord failed a table message (%s); trying again in %.0f s", exc, wait)
+            await asyncio.sleep(wait)
+    return await call()
+
+
+@dataclass
+class _Want:
+    """What a table's next message must show."""
+
+    table: TableRecord
+    lines: list[str] | None
+    channel: Any
+    entered: set[int] = field(default_factory=set)
+    new_message: bool = True
+    #: Lines that are not in the log (a pause, a seat handed over), told after the log's.
+    notes: list[str] = field(default_factory=list)
+
+    def fold(self, later: _Want) -> _Want:
+        newer = later if (later.table.version, later.table.revision) >= (self.table.version,
+                                                                         self.table.revision) else self
+        # Folded: the lines are read back from the log (every move since the last message), not one move's.
+        return _Want(newer.table, None, later.channel or self.channel, self.entered | later.entered,
+                     self.new_message or later.new_message, self.notes + later.notes)
+
+
+class TablePoster:
+    def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
+                 tasks: Tasks) -> None:
+        self.bot = bot
+        self.tables = tables
+        self.feed = feed
+        self.notices = notices
+        self.tasks = tasks
+        #: Told when a table's final message went out (a tournament table's round may be over); it runs
+        #: in a task of its own, so seating the next round never holds this table's post.
+        self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
+        #: The version each table's newest message started from, so an edit retells all its steps.
+        self._message_base: dict[int, int] = {}
+        #: The newest version shown and posted, so an older state never follows a newer.
+        self._shown: dict[int, int] = {}
+        self._posted: dict[int, int] = {}
+        #: The next message each table needs, and the tables with a post in flight.
+        self._wanted: dict[int, _Want] = {}
+        self._posting: set[int] = set()
+
+    # -------------------------------------------------------------- the queue
+
+    async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
+                         entered: Sequence[int] = (), notes: Sequence[str] = ()) -> None:
+        """A fresh table message with everything since the last one, then tell whose turn it became."""
+        await self._show(_Want(table, lines, channel, set(entered), True, list(notes)))
+
+    async def refresh_table(self, table: TableRecord, channel: Any = None) -> None:
+        """A step inside one decision (a discard, an effect's choice): the newest table message shows it.
+
+        A recent message is edited in place, which keeps the channel short; one older than an hour
+        (Discord throttles edits to those) is replaced by a new message instead.
+        """
+        await self._show(_Want(table, None, channel, set(), False))
+
+    async def _show(self, want: _Want) -> None:
+        table_id = want.table.id
+        earlier = self._wanted.get(table_id)
+        self._wanted[table_id] = earlier.fold(want) if earlier is not None else want
+        if table_id in self._posting:
+            return  # the post in flight sends this one next, folded with any others
+        self._posting.add(table_id)
+        failure: BaseException | None = None
+        try:
+            while (next_want := self._wanted.pop(table_id, None)) is not None:
+                try:
+                    await self._show_one(next_want)
+                except Exception as exc:
+                    if table_id not in self._wanted:
+                        raise
+                    failure = exc  # a later state is wanted: show that, then report this failure
+                    log.warning("a message of table %s failed; showing the newer state", table_id)
+        finally:
+            self._posting.discard(table_id)
+        if failure is not None:
+            raise failure
+
+    async def _show_one(self, want: _Want) -> None:
+        table = want.table
+        if self._shown.get(table.id, -1) > table.version:
+            return  # a newer version is already on show: this one would only take the channel back
+        if want.new_message:
+            await self._post_table(table, want.lines, want.channel, sorted(want.entered), want.notes)
+        else:
+            await self._refresh_table(table, want.channel)
+
+    # ------------------------------------------------------------ one message
+
+    def _showed(self, table: TableRecord) -> None:
+        # Kept after the game ends too: a late message for an earlier move must not follow the final one.
+        self._shown[table.id] = max(self._shown.get(table.id, -1), table.version)
+
+    def _since(self, table: TableRecord) -> int:
+        return max(table.posted_version, self._posted.get(table.id, -1))
+
+    async def _refresh_table(self, table: TableRecord, channel: Any = None) -> None:
+        message_id = table.message_id
+        if message_id is None or discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > EDIT_WINDOW:
+            await self._post_table(table, None, channel)
+            return
+        channel = await self._channel_for(table, channel)
+        # The edited message tells every step since it was posted (collapsed), not only the last one.
+        base = self._message_base.get(table.id, table.posted_version)
+        lines = await self.feed.lines_since(table.id, base)
+        out = await table_message(await self.tables.table_view(table, lines))
+        try:
+            await with_retries(lambda: channel.get_partial_message(message_id).edit(**out.edit_kwargs()))
+        except discord.HTTPException as exc:
+            if lost_access(exc) and getattr(exc, "code", None) != 10008:  # 10008: the message alone is gone
+                raise
+            await self._post_table(table, None, channel)
+            return
+        self._showed(table)
+        await self.tables.mark_posted(table, message_id)
+
+    async def _channel_for(self, table: TableRecord, channel: Any) -> Any:
+        if channel is None or getattr(channel, "id", None) != table.channel_id:
+            channel = await self.channel_of(table.channel_id)
+        return channel
+
+    async def channel_of(self, channel_id: int) -> Any:
+        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+
+    async def _post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
+                          entered: Sequence[int] = (), notes: Sequence[str] = ()) -> None:
+        since = table.posted_version
+        if lines is None:
+            since = self._since(table)
+            lines = await self.feed.lines_since(table.id, since)
+        lines = [*lines, *notes]
+        channel = await self._channel_for(table, channel)
+        out = await table_message(await self.tables.table_view(table, lines))
+        message = await with_retries(lambda: channel.send(**out.send_kwargs()))
+        self._showed(table)
+        self._message_base[table.id] = since
+        self._posted[table.id] = max(self._posted.get(table.id, -1), table.version)
+        await self.tables.mark_posted(table, message.id)
+        if table.status == "finished" and table.parent_id is not None:
+            await self._tell_parent(table, out.content)
+        if table.status == "finished" and self.on_finished is not None:
+            self.tasks.spawn(self.on_finished(table), name=f"deckhand-finished-{table.id}")
+        if entered and table.status == "playing":
+            await self.notices.notify_turn(replace(table, message_id=message.id), entered)
+
+    async def _tell_parent(self, table: TableRecord, text: str) -> None:
+        """A thread table's result is also posted in the channel the thread belongs to."""
+        try:
+            parent = await self.channel_of(table.parent_id or 0)
+            await parent.send(f"{text}\n(in <#{table.channel_id}>)"[:2000],
+                              allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post table %s's result in its parent channel", table.id)
+
+    async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
+        """After a move: a new table message when the turn moved on, else the current one brought up to date.
+
+        A table where only bots sit (a tournament pod of bot entrants) posts its start and its result,
+        not each move: nobody there needs a turn's picture, and drawing hundreds of them would slow
+        every other table. ``/game status`` in its thread shows it as it stands.
+        """
+        if not outcome.over and all(s.is_bot for s in outcome.table.seats):
+            return
+        if outcome.turn_changed:
+            table = outcome.table
+            # When the last table message showed the move before this one, the log since then is this move
+            # alone, and it is in hand: no need to read it back (one round trip a move on PostgreSQL).
+            lines = [outcome.line, *outcome.events] if table.posted_version == table.version - 1 else None
+            await self.post_table(table, lines, channel, outcome.entered)
+        else:
+            await self.refresh_table(outcome.table, channel)
+
+    # ----------------------------------------------------------- seat changes
+
+    async def show_notice(self, notice: SeatNotice, channel: Any = None) -> None:
+        """Post the moves a seat change made (a timeout's bot moves), then what else it did, if anything."""
+        for outcome in notice.outcomes:
+            if outcome.turn_changed:
+                await self.post_table(outcome.table, None, channel, outcome.entered)
+        current = await self.tables.reload(notice.table.id)
+        if notice.outcomes and not notice.lines and current.version <= self._since(current):
+            return  # the moves' own table messages told it all
+        await self.post_table(current, None, channel, notes=notice.lines)
+
+    # --------------------------------------------------------------- catch-up
+
+    async def catch_up(self, shards: Shards | None) -> None:
+        """After a restart: post table messages that were committed but never sent; the scheduler does the rest."""
+        for table in await self.feed.unposted(shards):
+            try:
+                await self.post_table(await self.tables.get(table.id), None)
+            except Exception:
+                log.exception("could not catch up table %s", table.id)

@@ -1,0 +1,53 @@
+"""What a table's messages and timers need from the store, asked of the host, not of ``data``.
+
+The cogs that post table messages, fire timers and send reminders read the log since the last
+message, the seats' deadlines, a member's DM choice and the tables left unposted by a crash, and
+drop timers they have handled: each is one method here, so no cog touches the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from data.store import ActionRecord, Store, TableRecord
+from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
+from host.shards import Shards
+
+__all__ = ["ARCHIVE", "BOT", "DEADLINE", "LOBBY", "REMINDER", "TableFeed", "TableRecord", "TimerRecord",
+           "log_lines"]
+
+
+def log_lines(records: Sequence[ActionRecord]) -> list[str]:
+    """Each move's public line, then the events it caused."""
+    return [line for r in records for line in (r.label, *r.events)]
+
+
+class TableFeed:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def lines_since(self, table_id: int, version: int) -> list[str]:
+        """The public lines of every move after ``version``."""
+        return log_lines(await self.store.tables.actions(table_id, version))
+
+    async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
+        """Each seat's deadline. Only a table with a turn clock ever has deadlines (host.clock.seat_clock):
+        the others, every casual table, need no read for them at each move."""
+        if not table.turn_time:
+            return {}
+        return {t.seat: t.due for t in await self.store.timers.timers_of(table.id) if t.kind == DEADLINE}
+
+    async def wants_dm(self, user_id: int) -> bool:
+        return await self.store.settings.dm_notify(user_id)
+
+    async def unposted(self, shards: Shards | None) -> list[TableRecord]:
+        """Tables whose newest committed change never reached their channel (a crash between the two)."""
+        return await self.store.tables.unposted_tables(shards)
+
+    async def archived(self, table_id: int) -> None:
+        """The thread of a finished table is archived: its archive timer is done."""
+        await self.store.timers.change_timers(table_id, TimerPlan(drop_kinds=[ARCHIVE]))
+
+    async def give_up(self, timer: TimerRecord) -> None:
+        """Stop trying a timer that can never succeed (the bot lost access to the table's channel)."""
+        await self.store.timers.change_timers(timer.table_id, TimerPlan(drop=[(timer.kind, timer.seat)]))
