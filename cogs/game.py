@@ -180,6 +180,8 @@ class GameCog(commands.Cog):
                                               is_manager(interaction))
             await reply(interaction, Outgoing(f"Table #{table.id} was abandoned by {interaction.user.mention}."),
                         ephemeral=False)
+            if table.snapshot is not None:  # a game in play: its last table message shows it closed
+                await self.flow.post_table(table, [], interaction.channel)
 
         await self.guard.run(interaction, work)
 

@@ -129,8 +129,10 @@ def deadline_note(due: float | None) -> str:
 
 async def picture_file(picture: Picture, last: str | None, name: str = "table.png") -> discord.File:
     """The public picture of a table, drawn off the event loop, with its alt text."""
-    image = await drawn(picture.table_id, render.table_png, picture.game, picture.view, list(picture.names), last)
-    return _png(image, name, render.alt_text(picture.game, picture.view, list(picture.names), last))
+    image = await drawn(picture.table_id, render.table_png, picture.game, picture.view, list(picture.names), last,
+                        picture.placings)
+    return _png(image, name, render.alt_text(picture.game, picture.view, list(picture.names), last,
+                                             picture.placings))
 
 
 async def table_message(table: TableMessage) -> Outgoing:
@@ -142,8 +144,11 @@ async def table_message(table: TableMessage) -> Outgoing:
     if table.status == FINISHED:
         body = [head, "🏁 **Game over!**", placings(table.placings)]
         # The final move's full story (scoring breakdowns can be long) goes in an embed.
-        embed = discord.Embed(title="Final result", description=_clip("\n".join(recent), 4000),
-                              colour=discord.Colour.gold())
+        # The standings head the embed; the final move's full story (scoring breakdowns can be long) follows.
+        story = "\n".join(recent)
+        embed = discord.Embed(title="Final result", description=_clip(
+            "\n\n".join(part for part in (placings(table.placings), story) if part), 4000),
+            colour=discord.Colour.gold())
         controls = None
     elif table.status == ABANDONED:
         body.append("This table was abandoned.")

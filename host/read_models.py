@@ -69,6 +69,9 @@ class Picture:
     game: str
     view: Mapping[str, Any]
     names: tuple[str, ...]
+    #: Each seat's final place once the table is over (``()``: over without a result, as when abandoned);
+    #: None while it is in play. An over table's picture shows nobody to act.
+    placings: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

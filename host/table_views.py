@@ -25,8 +25,16 @@ def clock_view(table: TableRecord) -> rm.ClockView:
                         table.paused)
 
 
-def picture(table: TableRecord, view: Mapping[str, Any]) -> rm.Picture:
-    return rm.Picture(table.id, table.game, view, tuple(seat_names(table)))
+def picture(table: TableRecord, view: Mapping[str, Any], placings: tuple[int, ...] | None = None) -> rm.Picture:
+    return rm.Picture(table.id, table.game, view, tuple(seat_names(table)), placings)
+
+
+def final_places(table: TableRecord, places: Sequence[int] | None) -> tuple[int, ...] | None:
+    """What the picture shows of a table's end: the places once finished, ``()`` for a table closed without
+    a result, None while it is in play."""
+    if table.status == rm.FINISHED:
+        return tuple(places) if places else ()
+    return () if table.status == rm.ABANDONED else None
 
 
 def bot_plays_reason(seat: SeatRecord) -> str | None:
@@ -50,7 +58,7 @@ def table_message(table: TableRecord, state: Any, lines: Sequence[str], deadline
         rm.Turn(seat_view(table.seats[s]), deadlines.get(s)) for s in engine.to_act(state))
     return rm.TableMessage(table.id, engine.title, table.version, table.status, tuple(lines),
                            fill_names(str(view.get("status", "")), names), to_act, placings, clock_view(table),
-                           picture(table, view), web_url)
+                           picture(table, view, final_places(table, places)), web_url)
 
 
 def hand_panel(table: TableRecord, seat: int, state: Any, choices: Sequence[tuple[str, str]]) -> rm.HandPanel:
