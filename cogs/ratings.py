@@ -14,12 +14,16 @@ from cogs.guard import Guard, tell
 from cogs.standings_pages import safe_name
 from cogs.web_links import with_link
 from host.ratings import MIN_GAMES, TOP, RatingService
+from host.read_models import RatingRow
 from host.web import LeaderboardPage, LeaderLine, leaderboard_csv
 
 
-def rating_line(title: str, mu: float, sigma: float, games: int) -> str:
-    return (f"**{title}**: {mu - 3 * sigma:.1f} (μ {mu:.2f}, σ {sigma:.2f}) · "
-            f"{games} rated game{'s' if games != 1 else ''}")
+def rating_line(row: RatingRow, details: bool) -> str:
+    games = f"{row.games} rated game{'s' if row.games != 1 else ''}"
+    if not details:
+        return f"**{row.title}**: **{row.rating:,}** · {games}"
+    return (f"**{row.title}**: **{row.rating:,}** · {games} · μ {row.mu:.2f}, σ {row.sigma:.2f}, "
+            f"μ − 3σ = {row.mu - 3 * row.sigma:.2f}")
 
 
 class RatingsCog(commands.Cog):
@@ -27,12 +31,13 @@ class RatingsCog(commands.Cog):
         self.ratings = ratings
         self.guard = guard
 
-    @app_commands.command(name="rating", description="A member's rating in this server (μ − 3σ, with μ and σ)")
-    @app_commands.describe(member="Whose rating (default: yours)", game="One game (default: all you have played)")
+    @app_commands.command(name="rating", description="A member's rating in this server (a new player starts at 1,000)")
+    @app_commands.describe(member="Whose rating (default: yours)", game="One game (default: all you have played)",
+                           details="Also show openskill's μ and σ behind the number")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def rating(self, interaction: discord.Interaction, member: discord.Member | None = None,
-                     game: app_commands.Choice[str] | None = None) -> None:
+                     game: app_commands.Choice[str] | None = None, details: bool = False) -> None:
         async def work() -> None:
             who = member or interaction.user
             found = await self.ratings.member(interaction.guild_id, who.id, who.display_name,
@@ -43,8 +48,11 @@ class RatingsCog(commands.Cog):
                 await tell(interaction, f"**{name}** has no rated games{what} in this server yet. A table counts "
                                         "when it finishes with human players on at least two sides.")
                 return
-            lines = [f"**{name}**'s ratings (the first number is μ − 3σ, which leaderboards sort by):"]
-            lines += [rating_line(r.title, r.mu, r.sigma, r.games) for r in found.rows]
+            lines = [f"**{name}**'s ratings (a new player starts at 1,000):"]
+            lines += [rating_line(r, details) for r in found.rows]
+            if details:
+                lines.append("The rating is 1,000 + 40 × (μ − 3σ): openskill's cautious estimate, "
+                             "which leaderboards sort by.")
             links = web_links.LINKS
             url = await links.player(interaction.guild_id, who.id) if links is not None else None
             if url is None:
@@ -67,11 +75,11 @@ class RatingsCog(commands.Cog):
             if not rows:
                 await tell(interaction, f"Nobody has {MIN_GAMES} rated games of {title} in this server yet.")
                 return
-            lines = [f"{i}. <@{r.user_id}> — **{r.ordinal:.1f}** (μ {r.mu:.2f}, σ {r.sigma:.2f}) · {r.games} games"
-                     for i, r in enumerate(rows, start=1)]
+            lines = [f"{i}. <@{r.user_id}> — **{r.rating:,}** · {r.games} games" for i, r in enumerate(rows, start=1)]
             embed = discord.Embed(title=f"{title} leaderboard", description="\n".join(lines),
                                   colour=discord.Colour.gold())
-            embed.set_footer(text=f"openskill (Plackett–Luce), μ − 3σ; players with {MIN_GAMES}+ rated games.")
+            embed.set_footer(text=f"A new player starts at 1,000 (1,000 + 40 × (μ − 3σ), openskill); "
+                                  f"players with {MIN_GAMES}+ rated games. The CSV has μ and σ.")
             # The same rows as a spreadsheet (columns in the docs' "Web pages" section), names as members show.
             names = {r.user_id: m.display_name if (m := interaction.guild and interaction.guild.get_member(r.user_id))
                      else f"Player {r.user_id}" for r in rows}

@@ -226,6 +226,8 @@ class RatingRow:
     mu: float
     sigma: float
     games: int
+    #: The number members see (host.ratings.shown_rating): 1,000 for a new player.
+    rating: int
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,7 @@ class LeaderRow:
     mu: float
     sigma: float
     games: int
+    rating: int
 
 
 @dataclass(frozen=True)

@@ -218,7 +218,11 @@ async def test_rating_and_leaderboard(world: Any, db_path: str) -> None:
         await bob.slash(world.channel, "game resign")  # a finished table with two humans: rated
     text = answer_text(await bob.slash(world.channel, "rating", member=alice, game="do_over"))
     stored = rows(db_path, "SELECT mu, sigma, games FROM ratings WHERE user_id = ?", (alice.id,))[0]
-    assert f"{stored[0] - 3 * stored[1]:.1f} (μ {stored[0]:.2f}, σ {stored[1]:.2f})" in text and "5 rated games" in text
+    # One plain number on a familiar scale (a new player starts at 1,000); μ and σ in the details view.
+    shown = round(1000 + 40 * (stored[0] - 3 * stored[1]))
+    assert f"**{shown:,}** · 5 rated games" in text and "μ" not in text, text
+    detailed = answer_text(await bob.slash(world.channel, "rating", member=alice, game="do_over", details=True))
+    assert f"**{shown:,}**" in detailed and f"μ {stored[0]:.2f}, σ {stored[1]:.2f}" in detailed, detailed
     board = await alice.slash(world.channel, "leaderboard", game="do_over")
     lines = board.response.embeds[0].description.splitlines()
     assert lines[0].startswith(f"1. <@{alice.id}>") and lines[1].startswith(f"2. <@{bob.id}>")
