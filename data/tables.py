@@ -187,6 +187,12 @@ class TableStore:
                               (channel_id,))
         return None if row is None else await self._with_seats(row)
 
+    async def thread_tables_of(self, parent_id: int) -> list[tuple[int, int]]:
+        """``(table id, thread id)`` of the open tables in threads of channel ``parent_id``, newest first."""
+        rows = await self._db.all("SELECT id, channel_id FROM game_tables WHERE parent_id = ?"
+                                  " AND status IN ('lobby', 'playing') ORDER BY id DESC LIMIT 5", (parent_id,))
+        return [(r["id"], r["channel_id"]) for r in rows]
+
     async def unposted_tables(self, shards: ShardSet | None = None) -> list[TableRecord]:
         """Tables whose newest committed change never reached their channel (a crash between the two);
         with ``shards``, only those in guilds on those shards."""

@@ -113,6 +113,11 @@ class TableService:
     async def require_table(self, channel_id: int) -> TableRecord:
         table = await self.store.tables.active_table(channel_id)
         if table is None:
+            threads = await self.store.tables.thread_tables_of(channel_id)
+            if threads:  # this channel's tables play in threads of their own: say where
+                where = ", ".join(f"table #{table_id} in <#{thread_id}>" for table_id, thread_id in threads)
+                raise Refusal(f"This channel's tables play in their own threads: {where}. "
+                              "Use the command there.")
             raise Refusal("There is no table in this channel. Start one with `/game new`.")
         return table
 
