@@ -23,8 +23,9 @@ from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, parse_table_number
-from host.read_models import LobbyMessage
+from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
+from render.words import article
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,26 @@ GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in G
 LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
 TIMEOUT_CHOICES = [app_commands.Choice(name="bot: a bot plays the turn", value="bot"),
                    app_commands.Choice(name="forfeit: the player is out", value="forfeit")]
+
+
+def option_values(option: OptionValues) -> str:
+    if isinstance(option.default, bool):
+        return "true or false"
+    if option.choices:
+        return " or ".join(str(c) for c in option.choices)
+    return f"a whole number from {option.low:,} to {option.high:,}"
+
+
+def options_text(options: tuple[OptionValues, ...]) -> str:
+    if not options:
+        return "This game has no table options."
+    return "\n".join(f"`{o.name}`: {option_values(o)} (default {str(o.default).lower()})" for o in options)
+
+
+def example_value(option: OptionValues) -> str:
+    if isinstance(option.default, bool):
+        return str(not option.default).lower()
+    return str(option.choices[0] if option.choices else option.low)
 
 
 class GameCog(commands.Cog):
@@ -87,7 +108,7 @@ class GameCog(commands.Cog):
             if new.in_own_thread:
                 await target.delete()
             raise
-        note = f"{interaction.user.mention} opened a **{new.title}** table."
+        note = f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table."
         if not new.in_own_thread:
             await reply(interaction, lobby_message(lobby, note), ephemeral=False)
             return
@@ -195,9 +216,14 @@ class GameCog(commands.Cog):
             embed = discord.Embed(title=f"{rules.title}: rules", description=rules.summary[:4000],
                                   colour=discord.Colour.blurple())
             embed.add_field(name="Players", value=f"{rules.min_players}–{rules.max_players}")
-            if rules.default_options:
-                embed.add_field(name="Table options (defaults)", value=", ".join(
-                    f"`{k}={str(v).lower()}`" for k, v in rules.default_options), inline=False)
+            if rules.example_move:
+                embed.add_field(name="Your moves", value=(
+                    "Open **Hand / act** on the table message and pick a move, or type `/play` and pick one of "
+                    f"the moves it offers, such as **{rules.example_move}**."), inline=False)
+            embed.add_field(name="Table options", value=options_text(rules.options) + (
+                "\nSet them with `/game new options:`, e.g. "
+                f"`{rules.options[0].name}={example_value(rules.options[0])}`." if rules.options else ""),
+                inline=False)
             embed.set_footer(text="The full rules, with every ruling, are attached.")
             path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
             files = [discord.File(path, filename=path.name)] if path.exists() else []

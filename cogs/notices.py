@@ -69,8 +69,8 @@ class Notices:
             await self.notify_turn(table, seats, reminder=True)
             users = [table.seats[s].user_id for s in seats if table.seats[s].user_id]
             due = max((deadlines.get(s) or 0) for s in seats)
-            text = (f"⏰ {' '.join(f'<@{u}>' for u in users)}: half your time is gone at table #{table.id}; "
-                    f"it runs out <t:{int(due)}:R>. {link(table)}")
+            text = (f"⏰ {' '.join(f'<@{u}>' for u in users)}: half your time is gone at table #{table.id} "
+                    f"(deadline <t:{int(due)}:R>). {link(table)}")
             channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
             assert isinstance(channel, discord.abc.Messageable)
             await channel.send(text, allowed_mentions=discord.AllowedMentions(

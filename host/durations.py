@@ -22,8 +22,9 @@ def parse_duration(text: str, *, low: int, high: int, what: str = "turn_time", a
         raise Refusal(f"`{text[:40]}` isn't a duration I can read for `{what}`. Use {FORMS}.")
     seconds = sum(int(n) * UNITS[unit] for n, unit in _GROUP.findall(raw))
     if not low <= seconds <= high:
-        raise Refusal(f"`{what}` must be between {describe(low)} and {describe(high)}; `{text[:40]}` is "
-                      f"{describe(seconds)}.")
+        side = "shorter" if seconds < low else "longer"
+        raise Refusal(f"`{what}` must be between {describe(low)} and {describe(high)}; `{text[:40]}` is {side} "
+                      "than that.")
     return seconds
 
 

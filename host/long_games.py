@@ -28,6 +28,7 @@ from host.read_models import (
 )
 from host.replay import rebuild
 from host.settings import ServerSettings
+from host.table_options import listing
 from host.table_views import clock_view, picture, seat_view
 from host.tables import TableService
 
@@ -81,7 +82,11 @@ class LongGameService:
                         thread: bool | None) -> NewTable:
         """Check a /game new in ``home_id`` (the channel, or the thread's parent) before anything is made."""
         server = await self.settings.require_play_here(guild_id, home_id, "Tables")
-        parsed = parse_options(options)
+        engine = self.tables.game(game_id)
+        try:
+            parsed = parse_options(options)
+        except Refusal as refused:  # a malformed option: say which options the game has, with their values
+            raise Refusal(f"{refused} {listing(engine)}") from None
         self.tables.check_new(game_id, parsed)
         clock = (server.turn_time if turn_time is None
                  else parse_duration(turn_time, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1]))

@@ -264,6 +264,18 @@ class Bench:
 
 
 @dataclass(frozen=True)
+class OptionValues:
+    """A table option and the values it takes: a whole number from ``low`` to ``high``, one of ``choices``,
+    or true/false when the default is."""
+
+    name: str
+    default: bool | int
+    low: int | None
+    high: int | None
+    choices: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class GameRules:
     """/game rules: a game's summary, its player counts and its table options with their defaults."""
 
@@ -273,6 +285,10 @@ class GameRules:
     min_players: int
     max_players: int
     default_options: tuple[tuple[str, Any], ...]
+    #: Each option with the values it takes (name, default, low, high, choices): host.table_options.
+    options: tuple[OptionValues, ...] = ()
+    #: A real first move of a new game, in words as the menus show it (e.g. "Bid 30").
+    example_move: str = ""
 
 
 @dataclass(frozen=True)

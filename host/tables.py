@@ -17,7 +17,7 @@ from typing import Any
 
 from data.store import FORFEITED, ChannelBusy, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
 from data.timers import BOT, DEADLINE, LOBBY, TimerPlan, TimerRecord
-from engines import Engine, IllegalAction, check_options, get_engine
+from engines import Engine, IllegalAction, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
 from host import table_views
@@ -30,6 +30,7 @@ from host.read_models import HandPanel, LobbyMessage, TableMessage
 from host.replay import agrees, canonical, rebuild
 from host.results import ActOutcome, LobbyChange
 from host.seat_changes import Reminder, SeatChanges, SeatNotice
+from host.table_options import check_table_options
 from host.table_views import seat_names
 from host.thinking import INLINE_LEVELS
 
@@ -178,16 +179,17 @@ class TableService:
 
     # ------------------------------------------------------------------- lobby
 
-    def check_new(self, game_id: str, options: dict[str, Any] | None) -> dict[str, Any]:
-        """The game's options merged over its defaults; an unknown game or a bad option raises Refusal."""
+    def game(self, game_id: str) -> Engine:
+        """The engine of ``game_id``; an unknown game raises Refusal."""
         try:
-            engine = get_engine(game_id)
+            return get_engine(game_id)
         except (KeyError, ModuleNotFoundError):
             raise Refusal(f"I don't know a game called `{game_id[:40]}`.") from None
-        try:
-            return check_options(engine, options)
-        except ValueError as exc:
-            raise Refusal(str(exc)) from None
+
+    def check_new(self, game_id: str, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The game's options merged over its defaults; an unknown game, an unknown option or a value the game
+        cannot use (host.table_options) raises Refusal."""
+        return check_table_options(self.game(game_id), options)
 
     async def create(self, *, guild_id: int | None, channel_id: int, game_id: str,
                      options: dict[str, Any] | None, user_id: int, user_name: str,

@@ -27,3 +27,8 @@ def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def article(word: str) -> str:
+    """The indefinite article before ``word`` as it sounds: "an Ogre Cheerleaders", "a Pedwar"."""
+    return "an" if word[:1].lower() in "aeio" or word[:2].lower() == "un" else "a"

@@ -1,0 +1,96 @@
+"""Table options with the values each game can use: what `/game new options:` accepts and `/game rules` lists.
+
+The rules files give each option's default; the bounds here are what a table can sensibly use (a game
+capped at 5,000 turns ends long after any real one would), so that no option can make a table run on
+for hours of bot moves. King Pedro's target is one of the two the rules name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engines import Engine
+from host.errors import Refusal
+
+#: Bounds of the whole-number options, by name: (lowest, highest).
+BOUNDS: Mapping[str, tuple[int, int]] = {"max_turns": (1, 5_000), "max_rounds": (1, 500)}
+#: Options that take one of a few values.
+CHOICES: Mapping[str, tuple[int, ...]] = {"target": (200, 262)}
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One option of a game: its default and the values it takes."""
+
+    name: str
+    default: bool | int
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[int, ...] = ()
+
+    @property
+    def is_flag(self) -> bool:
+        return isinstance(self.default, bool)
+
+    def values(self) -> str:
+        """The values it takes, in words: "true or false", "200 or 262", "a whole number from 20 to 5,000"."""
+        if self.is_flag:
+            return "true or false"
+        if self.choices:
+            return " or ".join(str(c) for c in self.choices)
+        return f"a whole number from {self.low:,} to {self.high:,}"
+
+    def describe(self) -> str:
+        default = str(self.default).lower() if self.is_flag else f"{self.default}"
+        return f"`{self.name}`: {self.values()} (default {default})"
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` is not one this option takes, or None when it is."""
+        if self.is_flag:
+            return None if isinstance(value, bool) else f"`{self.name}` is true or false"
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"`{self.name}` is {self.values()}"
+        if self.choices and value not in self.choices:
+            return f"`{self.name}` is {self.values()}, not {value:,}"
+        if self.low is not None and self.high is not None and not self.low <= value <= self.high:
+            return f"`{self.name}` is {self.values()}, not {value:,}"
+        return None
+
+
+def table_options(engine: Engine) -> tuple[TableOption, ...]:
+    """Every option of ``engine``'s tables, in the order its defaults list them."""
+    out = []
+    for name, default in engine.default_options.items():
+        if isinstance(default, bool):
+            out.append(TableOption(name, default))
+        elif name in CHOICES:
+            out.append(TableOption(name, default, choices=CHOICES[name]))
+        else:
+            low, high = BOUNDS.get(name, (1, max(int(default) * 5, 1)))
+            out.append(TableOption(name, default, low, high))
+    return tuple(out)
+
+
+def listing(engine: Engine) -> str:
+    """The game's options in a sentence a refusal or `/game rules` can show."""
+    found = table_options(engine)
+    if not found:
+        return f"{engine.title} tables have no options."
+    return f"{engine.title} options: " + "; ".join(option.describe() for option in found) + "."
+
+
+def check_table_options(engine: Engine, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``options`` merged over the game's defaults; an unknown option or a value out of range raises Refusal
+    naming every option the game has, with its values."""
+    known = {option.name: option for option in table_options(engine)}
+    merged: dict[str, Any] = {name: option.default for name, option in known.items()}
+    for key, value in (options or {}).items():
+        option = known.get(key)
+        if option is None:
+            raise Refusal(f"`{key[:40]}` is an unknown option for {engine.title}. {listing(engine)}")
+        if (why := option.problem(value)) is not None:
+            raise Refusal(f"{why}. {listing(engine)}")
+        merged[key] = value
+    return merged
