@@ -12,15 +12,21 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from data.store import SeatRecord, StaleVersion, TableRecord
 from data.tournaments import (
+    CHECKIN_TIMER,
+    DISQUALIFIED,
+    EVENT_END_TIMER,
+    NEVER_PLAYED,
+    START_TIMER,
     AlreadyEntered,
     EntrantRecord,
+    PenaltyRecord,
     PlaceRecord,
     RoundPlan,
     RoundRecord,
@@ -34,21 +40,31 @@ from host.clock import plan_turn
 from host.errors import Refusal
 from host.replay import canonical
 from host.seat_changes import SeatNotice
+from host.settings import ENTRANTS_CEILING, ServerSettings
+from host.settings import Settings as ServerConfig
 from host.tables import MAX_BOTS_NAMES, TableService
 from host.tournaments.bracket_view import MatchRow, bracket_view
+from host.tournaments.calendar import check_checkin_minutes, check_in_opens, estimated_length, parse_start
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
 from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage, next_step
 from host.tournaments.refusals import TournamentRefusal
-from host.tournaments.settings import Settings, check_start, make_settings
+from host.tournaments.settings import Settings, check_start, make_settings, needed_entrants
 from host.tournaments.standings import standings
+from host.tournaments.withdrawals import without
 
 log = logging.getLogger(__name__)
 
 FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
 #: Bot entrants one ``/tournament addbot`` may add, and in all.
 MAX_BOTS_AT_ONCE = 32
-MAX_ENTRANTS = 1024
+MAX_ENTRANTS = ENTRANTS_CEILING
+PENALTY_KINDS = ("warning", "game_loss", "disqualify")
+MAX_NOTE = 500
+#: The scheduled event's end is pushed later this long before it comes, while the event still runs.
+EVENT_END_MARGIN = 600.0
+#: ``late_join_rounds`` at most this when ``rounds`` is left to the field size.
+MAX_LATE_ROUND = 16
 
 
 @dataclass
@@ -60,6 +76,8 @@ class TournamentState:
     rounds: list[RoundRecord]
     places: list[PlaceRecord]
     byes: list[tuple[int, int]]
+    #: Penalties and notes: for organisers' eyes only (``/tournament status`` shows them privately).
+    penalties: list[PenaltyRecord] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -79,6 +97,14 @@ class TournamentState:
     def round_byes(self, number: int) -> list[int]:
         return [e for r, e in self.byes if r == number]
 
+    @property
+    def waiting(self) -> list[EntrantRecord]:
+        """Entrants beyond ``max_entrants``, in sign-up order: the waiting list (before the start)."""
+        cap = self.record.max_entrants
+        if cap is None or self.record.status != "registration":
+            return []
+        return [e for e in self.entrants if e.active][cap:]
+
 
 @dataclass
 class Advance:
@@ -94,6 +120,28 @@ class Advance:
 class StartOutcome:
     state: TournamentState
     no_shows: list[EntrantRecord] = field(default_factory=list)
+    waitlisted: list[EntrantRecord] = field(default_factory=list)
+
+
+@dataclass
+class Removal:
+    """A drop or a disqualification: forfeits at tables in play, and whether a round may now be over."""
+
+    notices: list[SeatNotice]
+    #: Tables not yet seated that were decided without play (walkovers) or reseated without the player.
+    changed_pending: bool = False
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """What the cog must do on Discord for a tournament's scheduled event."""
+
+    starts_at: float
+    ends_at: float
+
+
+def _game_loss_line(name: str) -> str:
+    return f"🟥 **{name}** received a game loss from the organisers and forfeits this table."
 
 
 @contextmanager
@@ -106,9 +154,13 @@ def _lost_race() -> Iterator[None]:
 
 
 class TournamentService:
-    def __init__(self, tables: TableService) -> None:
+    def __init__(self, tables: TableService, settings: ServerSettings | None = None) -> None:
         self.tables = tables
         self.store = tables.store
+        #: The servers' settings (organiser role, entrant limit); None in tests that need none.
+        self.settings = settings
+        #: Called when a tournament timer was written (the bot pokes the tournament scheduler).
+        self.on_timers: Callable[[], None] = lambda: None
         self._locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
@@ -140,40 +192,81 @@ class TournamentService:
         return TournamentState(record, await self.store.entrants(tournament_id),
                                await self.store.tournament_rounds(tournament_id),
                                await self.store.round_places(tournament_id),
-                               await self.store.tournament_byes(tournament_id))
+                               await self.store.tournament_byes(tournament_id),
+                               await self.store.penalties(tournament_id))
 
     @staticmethod
     def settings_of(record: TournamentRecord) -> Settings:
         return make_settings(record.game, record.format, record.table_size, record.top_cut, record.rounds)
 
-    @staticmethod
-    def _require_organiser(record: TournamentRecord, user_id: int, is_manager: bool, what: str,
-                           manager_too: bool = True) -> None:
-        if record.organiser_id != user_id and not (manager_too and is_manager):
-            who = "the organiser or a member with Manage Server" if manager_too else "the organiser"
-            raise Refusal(f"Only {who} can {what}.")
+    async def is_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool,
+                           roles: Sequence[int] = ()) -> bool:
+        """The event's creator, a member with Manage Server, or one with the server's
+        ``tournament_organiser_role`` runs every organiser command."""
+        if record.organiser_id == user_id or is_manager:
+            return True
+        if self.settings is None or not roles:
+            return False
+        role = (await self.settings.get(record.guild_id)).tournament_organiser_role
+        return role is not None and role in roles
+
+    async def _require_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool, what: str,
+                                 roles: Sequence[int] = ()) -> None:
+        if not await self.is_organiser(record, user_id, is_manager, roles):
+            raise Refusal(f"Only the organiser, a member with Manage Server or one with the server's tournament "
+                          f"organiser role can {what}.")
 
     # ------------------------------------------------------------ registration
 
+    async def _server(self, guild_id: int | None) -> ServerConfig:
+        return ServerConfig() if self.settings is None else await self.settings.get(guild_id)
+
     async def create(self, *, guild_id: int | None, channel_id: int, organiser_id: int, game: str, fmt: str,
                      rounds: int | None, table_size: int | None, top_cut: int | None, turn_time: int | None,
-                     round_time: int | None, options: dict[str, Any] | None, name: str | None) -> TournamentState:
+                     round_time: int | None, options: dict[str, Any] | None, name: str | None,
+                     starts_at: str | None = None, checkin_minutes: int | None = None, role_id: int | None = None,
+                     max_entrants: int | None = None, late_join_rounds: int | None = None) -> TournamentState:
         try:
             settings = make_settings(game, fmt, table_size, top_cut or 0, rounds)
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
+        server = await self._server(guild_id)
+        minutes = check_checkin_minutes(checkin_minutes)
+        start, timers = None, []
+        if starts_at is not None:
+            now = self.store.now()
+            start = parse_start(starts_at, now, server.timezone)
+            timers = [(CHECKIN_TIMER, max(now, check_in_opens(start, minutes))), (START_TIMER, start)]
+        elif checkin_minutes is not None:
+            raise Refusal("`checkin_minutes` goes with `starts_at`: without a start time, open the check-in "
+                          "yourself with `/tournament checkin`.")
+        if max_entrants is not None:
+            need = needed_entrants(settings)
+            if not need <= max_entrants <= server.max_entrants_limit:
+                raise Refusal(f"`max_entrants` is {need} to {server.max_entrants_limit} on this server "
+                              "(its `max_entrants_limit`).")
+        late = late_join_rounds or 0
+        if late:
+            if settings.format is not Format.SWISS:
+                raise Refusal("`late_join_rounds` is for Swiss events: other formats are paired in full at the start.")
+            if late < 0 or late > (rounds or MAX_LATE_ROUND):
+                raise Refusal(f"`late_join_rounds` is 0 to {rounds or MAX_LATE_ROUND} (the round players may join "
+                              "until).")
         title = " ".join((name or "").split())[:80] or f"{GAME_TITLES[game]} {FORMAT_NAMES[settings.format.value]}"
         try:
             tournament_id = await self.store.create_tournament(
                 guild_id=guild_id, channel_id=channel_id, name=title, game=game, format=settings.format.value,
                 table_size=settings.table_size, top_cut=settings.top_cut, rounds=rounds, turn_time=turn_time,
-                round_time=round_time, options=merged, organiser_id=organiser_id)
+                round_time=round_time, options=merged, organiser_id=organiser_id, starts_at=start,
+                checkin_minutes=minutes, role_id=role_id, max_entrants=max_entrants, late_join_rounds=late,
+                timers=timers)
         except TournamentBusy:
             busy = await self.store.active_tournament(channel_id)
             what = f" (**{busy.name}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
                           "or wait until this one ends.") from None
+        self.on_timers()
         return await self.state(tournament_id)
 
     async def _registering(self, tournament_id: int) -> TournamentRecord:
@@ -184,14 +277,33 @@ class TournamentService:
             raise Refusal(f"**{record.name}** has already started, so registration is closed.")
         raise Refusal(f"**{record.name}** is {record.status}.")
 
-    async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentState:
+    @staticmethod
+    def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
+        if record.role_id is not None and (roles is None or record.role_id not in roles):
+            raise Refusal(f"**{record.name}** is for members with the <@&{record.role_id}> role, and you don't "
+                          "have it.")
+
+    async def join(self, tournament_id: int, user_id: int, name: str,
+                   roles: Sequence[int] | None = None) -> TournamentState:
+        """Enter (``roles``: the member's role ids, checked against the event's ``role``); beyond
+        ``max_entrants`` the entrant waits in sign-up order; a Swiss event with ``late_join_rounds``
+        still takes entrants until that round is paired."""
         async with self.lock(tournament_id):
-            record = await self._registering(tournament_id)
+            record = await self.get(tournament_id)
             entrants = await self.store.entrants(tournament_id)
-            if any(e.user_id == user_id for e in entrants):
+            mine = [e for e in entrants if e.user_id == user_id]
+            if mine and mine[0].left == DISQUALIFIED:
+                raise Refusal(f"You were disqualified from **{record.name}**.")
+            if record.status == "playing" and record.late_join_rounds and not mine:
+                self._require_role(record, roles)
+                return await self._join_late(record, entrants, user_id, name)
+            record = await self._registering(tournament_id)
+            if mine:
                 raise Refusal(f"You are already entered in **{record.name}**.")
-            if len(entrants) >= MAX_ENTRANTS:
-                raise Refusal(f"**{record.name}** is full ({MAX_ENTRANTS} entrants).")
+            self._require_role(record, roles)
+            ceiling = MAX_ENTRANTS if record.max_entrants else (await self._server(record.guild_id)).max_entrants_limit
+            if len(entrants) >= ceiling:
+                raise Refusal(f"**{record.name}** is full ({ceiling} entrants).")
             try:
                 with _lost_race():
                     await self.store.add_entrant(tournament_id, record.revision, user_id=user_id, name=name[:64])
@@ -199,13 +311,33 @@ class TournamentService:
                 raise Refusal(f"You are already entered in **{record.name}**.") from None
             return await self.state(tournament_id)
 
+    async def _join_late(self, record: TournamentRecord, entrants: list[EntrantRecord], user_id: int,
+                         name: str) -> TournamentState:
+        rounds = await self.store.tournament_rounds(record.id)
+        if len(rounds) >= record.late_join_rounds:
+            raise Refusal(f"**{record.name}** took late entrants until round {record.late_join_rounds} began; "
+                          "registration is closed.")
+        if any(r.stage != main_stage(Format(record.format)) for r in rounds):
+            raise Refusal(f"**{record.name}** has reached its top cut; registration is closed.")
+        lot = max((e.lot or 0 for e in entrants), default=0) + 1
+        rated = await self.store.ratings_for(record.guild_id or 0, record.game, [user_id])
+        try:
+            await self.store.add_late_entrant(record.id, user_id=user_id, name=name[:64], lot=lot,
+                                              rating=rated[user_id].ordinal if user_id in rated else 0.0,
+                                              missed_rounds=len(rounds))
+        except AlreadyEntered:
+            raise Refusal(f"You are already entered in **{record.name}**.") from None
+        except TournamentChanged:
+            raise Refusal("The tournament changed just now; try again.") from None
+        return await self.state(record.id)
+
     async def leave(self, tournament_id: int, user_id: int) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "playing":
                 raise Refusal(f"**{record.name}** has started: use `/tournament drop` to stop playing in it.")
             record = await self._registering(tournament_id)
-            mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id]
+            mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id and e.active]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**.")
             with _lost_race():
@@ -213,10 +345,10 @@ class TournamentService:
             return await self.state(tournament_id)
 
     async def add_bots(self, tournament_id: int, user_id: int, is_manager: bool, count: int,
-                       level: str | None) -> TournamentState:
+                       level: str | None, roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "add bot entrants")
+            await self._require_organiser(record, user_id, is_manager, "add bot entrants", roles)
             chosen = level or self.tables.level_for(record.guild_id)
             if chosen not in BOT_LEVELS:
                 raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
@@ -235,24 +367,26 @@ class TournamentService:
                                                  name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
             return await self.state(tournament_id)
 
-    async def open_checkin(self, tournament_id: int, user_id: int, is_manager: bool) -> TournamentState:
+    async def open_checkin(self, tournament_id: int, user_id: int, is_manager: bool,
+                           roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "open the check-in")
+            await self._require_organiser(record, user_id, is_manager, "open the check-in", roles)
             if record.checkin:
                 raise Refusal("The check-in is already open.")
             with _lost_race():
                 await self.store.open_checkin(tournament_id, record.revision)
             return await self.state(tournament_id)
 
-    async def check_in(self, tournament_id: int, user_id: int) -> TournamentState:
+    async def check_in(self, tournament_id: int, user_id: int, roles: Sequence[int] | None = None) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
             if not record.checkin:
                 raise Refusal("The check-in has not opened yet.")
-            mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id]
+            mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id and e.active]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**: join first.")
+            self._require_role(record, roles)
             if mine[0].checked_in:
                 raise Refusal("You have already checked in.")
             with _lost_race():
@@ -261,14 +395,18 @@ class TournamentService:
 
     # ------------------------------------------------------------------ start
 
-    async def start(self, tournament_id: int, user_id: int, is_manager: bool) -> StartOutcome:
+    async def start(self, tournament_id: int, user_id: int, is_manager: bool,
+                    roles: Sequence[int] = ()) -> StartOutcome:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "start the tournament")
+            await self._require_organiser(record, user_id, is_manager, "start the tournament", roles)
             settings = self.settings_of(record)
             entrants = [e for e in await self.store.entrants(tournament_id) if e.active]
             no_shows = [e for e in entrants if record.checkin and not e.checked_in]
-            players = [e for e in entrants if e not in no_shows]
+            ready = [e for e in entrants if e not in no_shows]
+            # Beyond max_entrants, the first in sign-up order play; the rest stay on the waiting list.
+            cap = record.max_entrants or len(ready)
+            players, waitlisted = ready[:cap], ready[cap:]
             try:
                 planned = check_start(settings, len(players))
             except TournamentRefusal as exc:
@@ -286,9 +424,10 @@ class TournamentService:
             plan = self._plan(record, step)
             with _lost_race():
                 await self.store.start_tournament(tournament_id, record.revision, planned_rounds=planned, lots=seeding,
-                                                  no_shows=[e.id for e in no_shows], first=plan)
+                                                  no_shows=[e.id for e in no_shows], first=plan,
+                                                  waitlisted=[e.id for e in waitlisted])
         await self.progress(tournament_id)  # a first round of byes only moves straight on
-        return StartOutcome(await self.state(tournament_id), no_shows)
+        return StartOutcome(await self.state(tournament_id), no_shows, waitlisted)
 
     def _plan(self, record: TournamentRecord, step: NextStep) -> RoundPlan:
         assert step.round is not None
@@ -304,7 +443,7 @@ class TournamentService:
     @staticmethod
     def pure_entrants(state: TournamentState) -> tuple[list[Entrant], set[int]]:
         """The field as the pairing functions see it (no-shows left out), and who has dropped."""
-        field_ = [e for e in state.entrants if e.left != "no_show"]
+        field_ = [e for e in state.entrants if e.left not in NEVER_PLAYED]
         pure = [Entrant(e.id, e.name, e.is_bot, e.lot or 0, e.rating or 0.0) for e in field_]
         return pure, {e.id for e in field_ if not e.active}
 
@@ -350,6 +489,33 @@ class TournamentService:
                     return done  # another change finished this round first
                 done.append(Advance(tournament_id, current.number, new_round=step.round.number))
 
+    async def _settle_pending(self, record: TournamentRecord) -> bool:
+        """Tables of the current round not yet seated lose the players who have left since they were
+        paired: reseated without them, or decided as a walkover. Call under the tournament's lock."""
+        gone = {e.id for e in await self.store.entrants(record.id) if not e.active}
+        rounds = await self.store.tournament_rounds(record.id)
+        if not gone or not rounds or rounds[-1].status != "playing":
+            return False
+        settings = self.settings_of(record)
+        changed = False
+        for place in await self.store.round_places(record.id, rounds[-1].number):
+            if place.status != "pending":
+                continue
+            after = without(place.seats, place.sides, gone, settings.min_table, settings.teams is not None)
+            if after is not None:
+                changed |= await self.store.rewrite_pending_place(record.id, place.round, place.position, after.seats,
+                                                                  after.sides, after.places)
+        return changed
+
+    async def settle(self, tournament_id: int) -> list[Advance]:
+        """Before seating: take the players who left out of the tables not yet seated, and move the
+        event on if that decided the round."""
+        async with self.lock(tournament_id):
+            record = await self.get(tournament_id)
+            if record.status != "playing" or not await self._settle_pending(record):
+                return []
+        return await self.progress(tournament_id)
+
     async def pending(self, tournament_id: int) -> list[PlaceRecord]:
         """Tables of the current round that still need a thread and a game."""
         state = await self.state(tournament_id)
@@ -359,30 +525,55 @@ class TournamentService:
 
     async def seat(self, place: PlaceRecord, thread_id: int) -> TableRecord:
         """Deal the game of one pending table in its thread, with the tournament's clock."""
-        record = await self.get(place.tournament_id)
-        entrants = {e.id: e for e in await self.store.entrants(record.id)}
-        seats = []
-        for position, entrant_id in enumerate(place.seats):
-            e = entrants[entrant_id]
-            seats.append(SeatRecord(position, e.user_id, e.name, e.is_bot, level=e.level if e.is_bot else None))
-        engine = get_engine(record.game)
-        seed = self.tables.new_seed()
-        state = engine.new_game(len(seats), seed, record.options)
-        stub = TableRecord(id=0, guild_id=record.guild_id, channel_id=thread_id, game=record.game,
-                           options=record.options, status="playing", seed=seed, version=0, snapshot=None,
-                           host_id=record.organiser_id, posted_version=0, seats=seats, turn_time=record.turn_time,
-                           parent_id=record.channel_id)
-        timers = plan_turn(stub, None, engine.to_act(state), self.store.now(), self.tables.delay_for(record.guild_id))
-        try:
-            table_id = await self.store.seat_tournament_table(
-                record.id, place.round, place.position, guild_id=record.guild_id, channel_id=thread_id,
-                parent_id=record.channel_id, game=record.game, options=record.options, seed=seed,
-                host_id=record.organiser_id, seats=seats, snapshot=canonical(engine.dump(state)),
-                turn_time=record.turn_time, timers=timers)
-        except StaleVersion:
-            raise Refusal("That table is already seated.") from None
+        async with self.lock(place.tournament_id):
+            record = await self.get(place.tournament_id)
+            await self._settle_pending(record)  # a player who left since the pairing is never seated
+            now_place = [p for p in await self.store.round_places(record.id, place.round)
+                         if p.position == place.position]
+            if not now_place or now_place[0].status != "pending":
+                raise Refusal("That table is already seated.")
+            place = now_place[0]
+            entrants = {e.id: e for e in await self.store.entrants(record.id)}
+            seats = []
+            for position, entrant_id in enumerate(place.seats):
+                e = entrants[entrant_id]
+                seats.append(SeatRecord(position, e.user_id, e.name, e.is_bot, level=e.level if e.is_bot else None))
+            engine = get_engine(record.game)
+            seed = self.tables.new_seed()
+            state = engine.new_game(len(seats), seed, record.options)
+            stub = TableRecord(id=0, guild_id=record.guild_id, channel_id=thread_id, game=record.game,
+                               options=record.options, status="playing", seed=seed, version=0, snapshot=None,
+                               host_id=record.organiser_id, posted_version=0, seats=seats,
+                               turn_time=record.turn_time, parent_id=record.channel_id)
+            timers = plan_turn(stub, None, engine.to_act(state), self.store.now(),
+                               self.tables.delay_for(record.guild_id))
+            try:
+                table_id = await self.store.seat_tournament_table(
+                    record.id, place.round, place.position, guild_id=record.guild_id, channel_id=thread_id,
+                    parent_id=record.channel_id, game=record.game, options=record.options, seed=seed,
+                    host_id=record.organiser_id, seats=seats, snapshot=canonical(engine.dump(state)),
+                    turn_time=record.turn_time, timers=timers)
+            except StaleVersion:
+                raise Refusal("That table is already seated.") from None
         self.tables.on_timers(None)
         return await self.tables.reload(table_id)
+
+    async def game_losses_due(self, table: TableRecord) -> list[SeatNotice]:
+        """Game losses given while a player had no table in play: their next table is forfeited."""
+        place = await self.store.place_of_table(table.id)
+        if place is None:
+            return []
+        entrants = {e.id: e for e in await self.store.entrants(place.tournament_id)}
+        notices = []
+        for penalty in await self.store.penalties(place.tournament_id):
+            if not (penalty.pending and penalty.kind == "game_loss" and penalty.entrant_id in place.seats):
+                continue
+            if await self.store.settle_penalty(penalty.id):
+                entrant = entrants[penalty.entrant_id]
+                notice = await self.tables.drop_seat(table.id, entrant.user_id or 0, _game_loss_line(entrant.name))
+                if notice is not None:
+                    notices.append(notice)
+        return notices
 
     async def mark_announced(self, tournament_id: int, number: int, level: int = 1) -> None:
         """Record that round ``number``'s pairings (level 1) or the event's end (level 2) were posted."""
@@ -406,7 +597,8 @@ class TournamentService:
     # ---------------------------------------------------------- while playing
 
     async def drop(self, tournament_id: int, user_id: int) -> list[SeatNotice]:
-        """Drop out: never paired again; a seat at a table still in play is forfeited at once."""
+        """Drop out: never paired again; a seat at a table in play is forfeited at once, and a table not
+        yet seated is seated without the player (or decided as a walkover)."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "registration":
@@ -414,30 +606,42 @@ class TournamentService:
             if record.status != "playing":
                 raise Refusal(f"**{record.name}** is {record.status}.")
             mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id]
-            if not mine:
+            if not mine or mine[0].left in NEVER_PLAYED:
                 raise Refusal(f"You are not entered in **{record.name}**.")
             if not mine[0].active:
                 raise Refusal(f"You have already left **{record.name}**.")
             try:
-                await self.store.drop_entrant(tournament_id, mine[0].id)
+                places = await self._withdraw(record, mine[0])
             except TournamentChanged:
                 raise Refusal(f"You have already left **{record.name}**.") from None
-            places = [p for p in await self.store.round_places(tournament_id)
-                      if p.status == "playing" and p.table_id is not None and mine[0].id in p.seats]
+        return await self._forfeit_at(places, mine[0], f"🚪 **{mine[0].name}** dropped from the tournament and "
+                                                       "forfeits.")
+
+    async def _withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
+                        reason: str = "drop") -> list[PlaceRecord]:
+        """Under the lock: the entrant leaves (raises TournamentChanged if they had already), tables not
+        yet seated are settled, and the tables in play where their seat must be forfeited are returned."""
+        await self.store.drop_entrant(record.id, entrant.id, reason)
+        await self._settle_pending(record)
+        return [p for p in await self.store.round_places(record.id)
+                if p.status == "playing" and p.table_id is not None and entrant.id in p.seats]
+
+    async def _forfeit_at(self, places: list[PlaceRecord], entrant: EntrantRecord, line: str) -> list[SeatNotice]:
         notices = []
         for place in places:
             assert place.table_id is not None
-            notice = await self.tables.drop_seat(place.table_id, user_id,
-                                                 f"🚪 **{mine[0].name}** dropped from the tournament and forfeits.")
+            notice = await self.tables.drop_seat(place.table_id, entrant.user_id or 0, line)
             if notice is not None:
                 notices.append(notice)
         return notices
 
-    async def advance(self, tournament_id: int, user_id: int, is_manager: bool) -> list[SeatNotice]:
-        """End a round whose time has passed: every table still playing ends as a draw."""
+    async def advance(self, tournament_id: int, user_id: int, is_manager: bool,
+                      roles: Sequence[int] = ()) -> list[SeatNotice]:
+        """End a round whose time has passed: every table still playing ends as a draw, and a table not
+        yet seated (its thread never opened) is drawn without play."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "end a round", manager_too=False)
+            await self._require_organiser(record, user_id, is_manager, "end a round", roles)
             if record.status != "playing":
                 raise Refusal(f"**{record.name}** is not being played ({record.status}).")
             rounds = await self.store.tournament_rounds(tournament_id)
@@ -447,6 +651,11 @@ class TournamentService:
             if current.due > self.store.now():
                 raise Refusal(f"Round {current.number} runs until <t:{int(current.due)}:f> (<t:{int(current.due)}:R>);"
                               " `/tournament advance` can end it after that.")
+            await self._settle_pending(record)
+            for place in await self.store.round_places(tournament_id, current.number):
+                if place.status == "pending":
+                    await self.store.rewrite_pending_place(tournament_id, place.round, place.position, place.seats,
+                                                           place.sides, [1] * len(place.sides), drawn=True)
             places = [p for p in await self.store.round_places(tournament_id, current.number)
                       if p.status == "playing" and p.table_id is not None]
         notices = []
@@ -459,11 +668,12 @@ class TournamentService:
                 notices.append(notice)
         return notices
 
-    async def cancel(self, tournament_id: int, user_id: int, is_manager: bool) -> list[TableRecord]:
+    async def cancel(self, tournament_id: int, user_id: int, is_manager: bool,
+                     roles: Sequence[int] = ()) -> list[TableRecord]:
         """Cancel the event; its tables still in play are closed."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "cancel the tournament")
+            await self._require_organiser(record, user_id, is_manager, "cancel the tournament", roles)
             with _lost_race():
                 await self.store.cancel_tournament(tournament_id, record.revision)
             places = [p for p in await self.store.round_places(tournament_id)
@@ -476,6 +686,133 @@ class TournamentService:
             except Refusal:
                 continue  # it finished meanwhile
         return closed
+
+    # ------------------------------------------------------- penalties, notes
+
+    async def _entrant_of(self, record: TournamentRecord, player_id: int) -> EntrantRecord:
+        mine = [e for e in await self.store.entrants(record.id) if e.user_id == player_id]
+        if not mine:
+            raise Refusal(f"<@{player_id}> is not entered in **{record.name}**.")
+        return mine[0]
+
+    async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
+                      reason: str, roles: Sequence[int] = ()) -> tuple[PenaltyRecord, list[SeatNotice]]:
+        """A warning (recorded), a game loss (the player's table in play is forfeited, else their next one),
+        or a disqualification (dropped at once, never champion, tables forfeited)."""
+        if kind not in PENALTY_KINDS:
+            raise Refusal(f"`kind` is one of {', '.join(f'`{k}`' for k in PENALTY_KINDS)}.")
+        text = " ".join(reason.split())[:MAX_NOTE]
+        if not text:
+            raise Refusal("Give a `reason`: it is kept with the penalty.")
+        async with self.lock(tournament_id):
+            record = await self.get(tournament_id)
+            await self._require_organiser(record, user_id, is_manager, "give penalties", roles)
+            if not record.active:
+                raise Refusal(f"**{record.name}** is {record.status}: penalties are for events under way.")
+            entrant = await self._entrant_of(record, player_id)
+            if kind != "warning" and not entrant.active:
+                raise Refusal(f"**{entrant.name}** no longer plays in **{record.name}**.")
+            places: list[PlaceRecord] = []
+            if kind == "disqualify":
+                try:
+                    places = await self._withdraw(record, entrant, DISQUALIFIED)
+                except TournamentChanged:
+                    raise Refusal(f"**{entrant.name}** has just left **{record.name}**.") from None
+            elif kind == "game_loss":
+                places = [p for p in await self.store.round_places(tournament_id)
+                          if p.status == "playing" and p.table_id is not None and entrant.id in p.seats]
+            pending = kind == "game_loss" and not places
+            penalty_id = await self.store.add_penalty(tournament_id, entrant.id, kind, text, user_id, pending)
+        line = (_game_loss_line(entrant.name) if kind == "game_loss" else
+                f"⛔ **{entrant.name}** was disqualified from the tournament and forfeits.")
+        notices = [] if kind == "warning" else await self._forfeit_at(places, entrant, line)
+        found = [p for p in await self.store.penalties(tournament_id) if p.id == penalty_id]
+        return found[0], notices
+
+    async def note(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, text: str,
+                   roles: Sequence[int] = ()) -> PenaltyRecord:
+        """A note about an entrant that only organisers see."""
+        body = " ".join(text.split())[:MAX_NOTE]
+        if not body:
+            raise Refusal("The note is empty.")
+        async with self.lock(tournament_id):
+            record = await self.get(tournament_id)
+            await self._require_organiser(record, user_id, is_manager, "write notes", roles)
+            entrant = await self._entrant_of(record, player_id)
+            penalty_id = await self.store.add_penalty(tournament_id, entrant.id, "note", body, user_id)
+        return next(p for p in await self.store.penalties(tournament_id) if p.id == penalty_id)
+
+    # --------------------------------------------------------------- calendar
+
+    @staticmethod
+    def calendar(record: TournamentRecord) -> Calendar | None:
+        """The scheduled event's times: from the start, its rounds' estimated length."""
+        if record.starts_at is None:
+            return None
+        rounds = record.planned_rounds or record.rounds or 4
+        return Calendar(record.starts_at, record.starts_at + estimated_length(rounds, record.round_time))
+
+    async def reschedule(self, tournament_id: int, user_id: int, is_manager: bool, starts_at: str,
+                         roles: Sequence[int] = ()) -> TournamentState:
+        """Move the start (``/tournament schedule``): the check-in and start timers move with it."""
+        async with self.lock(tournament_id):
+            record = await self.get(tournament_id)
+            await self._require_organiser(record, user_id, is_manager, "move the start", roles)
+            record = await self._registering(tournament_id)
+            now = self.store.now()
+            start = parse_start(starts_at, now, (await self._server(record.guild_id)).timezone)
+            timers = [(START_TIMER, start)]
+            if not record.checkin:
+                timers.append((CHECKIN_TIMER, max(now, check_in_opens(start, record.checkin_minutes))))
+            with _lost_race():
+                await self.store.reschedule_tournament(tournament_id, record.revision, start, timers)
+        self.on_timers()
+        return await self.state(tournament_id)
+
+    async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
+        """The check-in timer: open the check-in (once); the state, for pinging the entrants, or None."""
+        if not await self.store.take_tournament_timer(tournament_id, CHECKIN_TIMER, started):
+            return None
+        async with self.lock(tournament_id):
+            record = await self.get(tournament_id)
+            if record.status != "registration" or record.checkin:
+                return None
+            with _lost_race():
+                await self.store.open_checkin(tournament_id, record.revision)
+        return await self.state(tournament_id)
+
+    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
+        """The start timer: start with those checked in; a refusal's text (too few) for the channel; or
+        None when there is nothing to do (the timer was taken, or the event already started)."""
+        if not await self.store.take_tournament_timer(tournament_id, START_TIMER, started):
+            return None
+        record = await self.get(tournament_id)
+        if record.status != "registration":
+            return None
+        try:
+            return await self.start(tournament_id, record.organiser_id, True)
+        except Refusal as exc:
+            return str(exc)
+
+    async def event_end_due(self, tournament_id: int, started: float) -> float | None:
+        """The scheduled event's end is near while the event still runs: push it later. Returns the new end."""
+        if not await self.store.take_tournament_timer(tournament_id, EVENT_END_TIMER, started):
+            return None
+        record = await self.get(tournament_id)
+        if record.status != "playing" or record.event_id is None:
+            return None
+        return await self.push_event_end(record)
+
+    async def push_event_end(self, record: TournamentRecord) -> float:
+        """The end to show while the event runs: the rounds left at their estimated length from now, and
+        a timer to push it again shortly before it comes."""
+        rounds = await self.store.tournament_rounds(record.id)
+        left = max(1, (record.planned_rounds or len(rounds)) - len(rounds) + 1)
+        end = max(record.event_end or 0.0, self.store.now() + estimated_length(left, record.round_time))
+        await self.store.set_tournament_event(record.id, record.event_id, end)
+        await self.store.set_tournament_timers(record.id, [(EVENT_END_TIMER, end - EVENT_END_MARGIN)])
+        self.on_timers()
+        return end
 
     # --------------------------------------------------------------- reading
 
