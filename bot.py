@@ -41,6 +41,7 @@ from host.settings import ServerSettings
 from host.shards import Shards
 from host.thinking import BotPool
 from host.tournaments.service import TournamentService
+from host.tournaments.timers import TournamentTimerSource
 
 log = logging.getLogger("deckhand")
 
@@ -108,6 +109,8 @@ class DeckhandBot(commands.Bot):
         self.guard = Guard()
         self.flow: TableFlow | None = None
         self.scheduler: Scheduler | None = None
+        #: The same scheduler class over the tournament timers (check-in, start, a scheduled event's end).
+        self.tournament_scheduler: Scheduler | None = None
         self.server_settings: ServerSettings | None = None
         self.control_handler: ControlHandler | None = None
         self.bot_pool: BotPool | None = None
@@ -136,8 +139,11 @@ class DeckhandBot(commands.Bot):
         self.add_dynamic_items(ActButton, ActSelect)
         await self.add_cog(GameCog(self, self.tables, self.guard, self.flow, self.server_settings))
         await self.add_cog(ConfigCog(self.server_settings, self.guard))
-        self.tournaments = TournamentService(self.tables)
+        self.tournaments = TournamentService(self.tables, self.server_settings)
         self.tournament_flow = TournamentFlow(self, self.tournaments, self.flow, self.guard)
+        self.tournament_scheduler = Scheduler(TournamentTimerSource(self.store),  # type: ignore[arg-type]
+                                              self.tournament_flow.fire, shards=self.settings.shards)
+        self.tournaments.on_timers = self.tournament_scheduler.poke
         self.flow.on_finished = self.tournament_flow.on_table_finished
         self.control_handler = self.route_control
         await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard, self.server_settings))
@@ -176,6 +182,8 @@ class DeckhandBot(commands.Bot):
             await self.tournament_flow.resume()
         if self.scheduler is not None and not self._closing:
             self.scheduler.start()
+        if self.tournament_scheduler is not None and not self._closing:
+            self.tournament_scheduler.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
@@ -218,6 +226,8 @@ class DeckhandBot(commands.Bot):
             log.warning("stopping with interactions still in flight after %.0f s", DRAIN_SECONDS)
         if self.scheduler is not None:
             await self.scheduler.close()
+        if self.tournament_scheduler is not None:
+            await self.tournament_scheduler.close()
         self.control_handler = None
         for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog"):
             if self.get_cog(cog) is not None:
