@@ -74,6 +74,11 @@ async def test_a_scheduled_tournament_checks_in_starts_and_completes_its_event(w
     assert any("has started with 3 entrants" in (m.content or "") for m in ch.history())
     [event] = events(world)
     assert event.status == ACTIVE
+    first_end = instant(event.scheduled_end_time)
+    # The round runs past the announced end: the end is pushed later before it comes, so the event stays on.
+    await world.env.advance_time(first_end - now(world) + 60)
+    [event] = events(world)
+    assert event.status == ACTIVE and instant(event.scheduled_end_time) > now(world) > first_end
     await play_round(world, db_path, random.Random(3))
     assert tournament(db_path)["status"] == "finished"
     [event] = events(world)
@@ -177,3 +182,26 @@ async def test_registration_rules_and_penalties_through_discord(world: Any, db_p
     assert tournament(db_path)["status"] == "finished"
     dave_id = rows(db_path, "SELECT id FROM entrants WHERE user_id = ?", (dave.id,))[0]["id"]
     assert str(dave_id) not in (tournament(db_path)["champion"] or "")
+
+
+async def test_a_drop_while_the_thread_could_not_be_made_is_a_walkover_through_discord(world: Any,
+                                                                                     db_path: str) -> None:
+    alice, bob, carol, dave = (world.members[n] for n in ("alice", "bob", "carol", "dave"))
+    ch = world.channel
+    await alice.slash(ch, "tournament new", game="pedwar", format="swiss", rounds=2)
+    for member in (alice, bob, carol, dave):
+        await member.slash(ch, "tournament join")
+    world.env.inject_error("POST", "/channels/*/threads", status=400, code=160006,
+                           message="Maximum number of active threads reached", times=2)
+    await alice.slash(ch, "tournament start")
+    assert rows(db_path, "SELECT COUNT(*) FROM tournament_tables WHERE status = 'pending'")[0][0] == 2
+    await world.env.restart_bot(create_bot())  # the tables still wait for their threads after a restart
+    await bob.slash(ch, "tournament drop")
+    bob_id = rows(db_path, "SELECT id FROM entrants WHERE user_id = ?", (bob.id,))[0]["id"]
+    seats = [g["user_id"] for g in rows(db_path, "SELECT s.user_id FROM seats s JOIN tournament_tables t"
+                                                 " ON t.table_id = s.table_id")]
+    assert bob.id not in seats, "the dropped player was seated"
+    walkover = [r for r in rows(db_path, "SELECT * FROM tournament_tables WHERE round = 1")
+                if str(bob_id) in r["seats"]]
+    assert walkover[0]["status"] == "finished" and walkover[0]["table_id"] is None
+    assert len([t for t in ch.threads]) == 1, "the other table was seated once the threads worked again"
