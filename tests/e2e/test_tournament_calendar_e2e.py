@@ -205,3 +205,24 @@ async def test_a_drop_while_the_thread_could_not_be_made_is_a_walkover_through_d
                 if str(bob_id) in r["seats"]]
     assert walkover[0]["status"] == "finished" and walkover[0]["table_id"] is None
     assert len([t for t in ch.threads]) == 1, "the other table was seated once the threads worked again"
+
+
+async def test_late_join_and_a_game_loss_through_discord(world: Any, db_path: str) -> None:
+    alice, bob, carol, dave = (world.members[n] for n in ("alice", "bob", "carol", "dave"))
+    ch = world.channel
+    await alice.slash(ch, "tournament new", game="pedwar", format="swiss", rounds=3, late_join_rounds=2)
+    for member in (alice, bob, carol):
+        await member.slash(ch, "tournament join")
+    await alice.slash(ch, "tournament start")
+    late = await dave.slash(ch, "tournament join")
+    assert late.ephemeral and "joined **" in answer_text(late) and "loss with no opponent" in answer_text(late)
+    # A game loss for a player at a table in play forfeits it at once.
+    seated = rows(db_path, "SELECT s.user_id, g.channel_id FROM seats s JOIN game_tables g ON g.id = s.table_id"
+                           " WHERE g.status = 'playing'")
+    loser = next(m for m in (alice, bob, carol) if m.id in {r["user_id"] for r in seated})
+    given = await alice.slash(ch, "tournament penalty", player=loser, kind="game_loss", reason="marked cards")
+    assert given.ephemeral and "forfeited" in answer_text(given)
+    assert rows(db_path, "SELECT MAX(number) FROM rounds")[0][0] == 2, "the forfeit finished round 1"
+    standings = await carol.slash(ch, "tournament standings")
+    text = answer_text(standings)
+    assert "dave" in text and "lost with no opponent (joined late)" in text
