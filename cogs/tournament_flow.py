@@ -62,6 +62,16 @@ class TournamentFlow:
         if advances and advances[-1].champion is not None:
             await self.post_final(tournament_id)
             return
+        seated: list[TableRecord] = []
+        try:
+            await self._seat_pending(tournament_id, seated)
+        finally:
+            # Game losses waiting for these tables forfeit them now, outside the seating lock: a table that
+            # ends moves the round on, which seats again.
+            for table in seated:
+                await self.show_notices(await self.service.game_losses_due(table))
+
+    async def _seat_pending(self, tournament_id: int, seated: list[TableRecord]) -> None:
         async with self._seating.setdefault(tournament_id, asyncio.Lock()):
             state = await self.service.state(tournament_id)
             channel = await self.flow.channel_of(state.record.channel_id)
@@ -82,8 +92,8 @@ class TournamentFlow:
                 except Refusal:
                     await thread.delete()
                     continue
+                seated.append(table)
                 await self._post_first(table, thread, state, place.round, place.position)
-                await self.show_notices(await self.service.game_losses_due(table))
             await self._announce(tournament_id)
 
     async def _post_first(self, table: TableRecord, thread: Any, state: TournamentState, number: int,

@@ -220,9 +220,17 @@ async def test_late_join_and_a_game_loss_through_discord(world: Any, db_path: st
     seated = rows(db_path, "SELECT s.user_id, g.channel_id FROM seats s JOIN game_tables g ON g.id = s.table_id"
                            " WHERE g.status = 'playing'")
     loser = next(m for m in (alice, bob, carol) if m.id in {r["user_id"] for r in seated})
+    resting = next(m for m in (alice, bob, carol) if m.id not in {r["user_id"] for r in seated})
+    # The player with the bye has no table in play: the game loss forfeits their next one.
+    waiting = await alice.slash(ch, "tournament penalty", player=resting, kind="game_loss", reason="rude")
+    assert "next table" in answer_text(waiting)
     given = await alice.slash(ch, "tournament penalty", player=loser, kind="game_loss", reason="marked cards")
     assert given.ephemeral and "forfeited" in answer_text(given)
     assert rows(db_path, "SELECT MAX(number) FROM rounds")[0][0] == 2, "the forfeit finished round 1"
+    forfeited = rows(db_path, "SELECT r.place FROM results r JOIN tournament_tables t ON t.table_id = r.table_id"
+                              " WHERE t.round = 2 AND r.user_id = ?", (resting.id,))
+    assert [r["place"] for r in forfeited] == [2], "the waiting game loss did not forfeit the next table"
+    assert not rows(db_path, "SELECT * FROM tournament_penalties WHERE pending = 1")
     standings = await carol.slash(ch, "tournament standings")
     text = answer_text(standings)
     assert "dave" in text and "lost with no opponent (joined late)" in text
