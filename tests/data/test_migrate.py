@@ -75,6 +75,11 @@ async def fill(path: str) -> dict[str, int]:
     seated = await cup.seat((await cup.pending(tid))[0], 9)
     await cup.drop(tid, seated.seats[0].user_id or 0)
     await cup.table_finished(seated.id)
+    # A penalty, and a tournament on the calendar (its check-in and start timers).
+    await cup.note(tid, 8, False, 21, "a note")
+    await cup.create(guild_id=7, channel_id=10, organiser_id=8, game="pedwar", fmt="swiss", rounds=None,
+                     table_size=None, top_cut=None, turn_time=86400, round_time=None, options=None, name="Later",
+                     starts_at="in 2h")
     await store.close()
     return ids
 
