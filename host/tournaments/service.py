@@ -294,7 +294,9 @@ class TournamentService:
             mine = [e for e in entrants if e.user_id == user_id]
             if mine and mine[0].left == DISQUALIFIED:
                 raise Refusal(f"You were disqualified from **{record.name}**.")
-            if record.status == "playing" and record.late_join_rounds and not mine:
+            if record.status == "playing" and record.late_join_rounds:
+                if mine:
+                    raise Refusal(f"You are already entered in **{record.name}**.")
                 self._require_role(record, roles)
                 return await self._join_late(record, entrants, user_id, name)
             record = await self._registering(tournament_id)

@@ -266,14 +266,19 @@ async def test_parse_start_forms_in_the_servers_time_zone() -> None:
 
 # -------------------------------------------------------------- property
 
-@pytest.mark.parametrize("seed", range(6))
+EVENTS = [("swiss", 2, "pedwar", 0), ("swiss", 3, "do_over", 0), ("single_elimination", 2, "pedwar", 0),
+          ("round_robin", 2, "pedwar", 0), ("swiss", 2, "pedwar", 4), ("swiss", 4, "king_pedro", 0),
+          ("swiss", 4, "do_over", 0)]
+
+
+@pytest.mark.parametrize("seed", range(14))
 async def test_random_drops_and_restarts_never_seat_or_crown_a_dropped_player(store: Store, seed: int) -> None:
     rng = random.Random(seed)
-    fmt, size, game = rng.choice([("swiss", 2, "pedwar"), ("swiss", 3, "do_over"), ("single_elimination", 2, "pedwar"),
-                                  ("round_robin", 2, "pedwar")])
+    fmt, size, game, cut = EVENTS[seed % len(EVENTS)]
     svc = service(store, seed)
-    count = rng.randint(4, 9)
-    tid = await new_event(svc, game=game, fmt=fmt, table_size=size, rounds=None if fmt != "swiss" else 3)
+    count = rng.randint(max(4, cut), 11)
+    tid = await new_event(svc, game=game, fmt=fmt, table_size=size, rounds=None if fmt != "swiss" else 3,
+                          top_cut=cut or None)
     for uid in range(50, 50 + count):
         await svc.join(tid, uid, f"p{uid}")
     await svc.start(tid, 1, False)
