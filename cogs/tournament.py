@@ -172,7 +172,7 @@ class TournamentCog(commands.Cog):
 
         await self.guard.run(interaction, work)
 
-    @tournament.command(name="addbot", description="Add bot entrants (organiser or Manage Server)")
+    @tournament.command(name="addbot", description="Add bot entrants (organisers)")
     @app_commands.describe(count="How many (default 1)", level="easy, normal or hard (default: the server's)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def tournament_addbot(self, interaction: discord.Interaction, count: int = 1,
@@ -188,7 +188,7 @@ class TournamentCog(commands.Cog):
         await self.guard.run(interaction, work)
 
     @tournament.command(name="checkin", description="Open the check-in: entrants who don't check in are dropped "
-                        "at the start (organiser or Manage Server)")
+                        "at the start (organisers); then, check in")
     async def tournament_checkin(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
@@ -210,7 +210,7 @@ class TournamentCog(commands.Cog):
 
         await self.guard.run(interaction, work)
 
-    @tournament.command(name="start", description="Close registration and seat round 1 (organiser or Manage Server)")
+    @tournament.command(name="start", description="Close registration and seat round 1 (organisers)")
     async def tournament_start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             started = await self.service.start(await self._here(interaction), interaction.user.id,
@@ -281,7 +281,7 @@ class TournamentCog(commands.Cog):
 
         await self.guard.run(interaction, work)
 
-    @tournament.command(name="cancel", description="Cancel this channel's tournament (organiser or Manage Server)")
+    @tournament.command(name="cancel", description="Cancel this channel's tournament (organisers)")
     async def tournament_cancel(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
