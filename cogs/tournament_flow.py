@@ -282,7 +282,7 @@ class TournamentFlow:
         """Say the event started (answering the organiser, or in the channel when its timer started it),
         then seat round 1."""
         state = started.state
-        playing = len(state.entrants) - len(started.no_shows) - len(started.waitlisted)
+        playing = len([e for e in state.entrants if e.active])
         text = (f"🏆 **{state.record.name}** has started with {playing} entrants. Each table plays in a thread of "
                 "its own; the pairings follow.")
         mentions = [e.user_id for e in started.no_shows if e.user_id]
