@@ -195,8 +195,10 @@ class TournamentCog(commands.Cog):
             record = await self.service.get(tournament_id)
             entered = any(e.user_id == interaction.user.id and e.active
                           for e in (await self.service.state(tournament_id)).entrants)
-            if record.checkin and record.status == "registration" and entered:
-                # Entrants reach the check-in through this command too: it checks them in.
+            organiser = await self.service.is_organiser(record, interaction.user.id, is_manager(interaction),
+                                                        role_ids(interaction))
+            if record.status == "registration" and record.checkin and (entered or not organiser):
+                # Entrants reach the check-in through this command too: it checks them in (or says why not).
                 state = await self.service.check_in(tournament_id, interaction.user.id, role_ids(interaction))
                 await tell(interaction, "You are checked in.")
                 await self.flow.refresh_signup(state)

@@ -384,7 +384,9 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
             if not record.checkin:
-                raise Refusal("The check-in has not opened yet.")
+                when = ("" if record.starts_at is None else
+                        f" It opens <t:{int(check_in_opens(record.starts_at, record.checkin_minutes))}:R>.")
+                raise Refusal("The check-in has not opened yet." + when)
             mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id and e.active]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**: join first.")
