@@ -277,6 +277,11 @@ class TournamentService:
             raise Refusal(f"**{record.name}** has already started, so registration is closed.")
         raise Refusal(f"**{record.name}** is {record.status}.")
 
+    async def _ceiling(self, record: TournamentRecord) -> int:
+        """The most sign-ups: the server's ``max_entrants_limit``; with ``max_entrants``, the rest wait in line
+        (up to the bot's own ceiling)."""
+        return MAX_ENTRANTS if record.max_entrants else (await self._server(record.guild_id)).max_entrants_limit
+
     @staticmethod
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
@@ -303,7 +308,7 @@ class TournamentService:
             if mine:
                 raise Refusal(f"You are already entered in **{record.name}**.")
             self._require_role(record, roles)
-            ceiling = MAX_ENTRANTS if record.max_entrants else (await self._server(record.guild_id)).max_entrants_limit
+            ceiling = await self._ceiling(record)
             if len(entrants) >= ceiling:
                 raise Refusal(f"**{record.name}** is full ({ceiling} entrants).")
             try:
@@ -357,8 +362,9 @@ class TournamentService:
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
                 raise Refusal(f"`count` is 1 to {MAX_BOTS_AT_ONCE}.")
             entrants = await self.store.entrants(tournament_id)
-            if len(entrants) + count > MAX_ENTRANTS:
-                raise Refusal(f"**{record.name}** can take {MAX_ENTRANTS - len(entrants)} more entrants.")
+            ceiling = await self._ceiling(record)
+            if len(entrants) + count > ceiling:
+                raise Refusal(f"**{record.name}** can take {max(0, ceiling - len(entrants))} more entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in MAX_BOTS_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
