@@ -234,3 +234,26 @@ async def test_late_join_and_a_game_loss_through_discord(world: Any, db_path: st
     standings = await carol.slash(ch, "tournament standings")
     text = answer_text(standings)
     assert "dave" in text and "lost with no opponent (joined late)" in text
+
+
+async def test_the_servers_organiser_role_runs_another_members_tournament(world: Any, db_path: str) -> None:
+    alice, bob, carol = (world.members[n] for n in ("alice", "bob", "carol"))
+    ch = world.channel
+    mods = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    mona = world.guild.add_member(world.env.create_user("mona"), roles=[mods])
+    tos = world.guild.create_role("TO")
+    world.env.backend.add_member_role(world.guild.id, bob.id, tos.id)
+    await world.env.advance_time(1)
+    bad = await mona.slash(ch, "config set", setting="tournament_organiser_role", value="someone")
+    assert bad.ephemeral and "role" in answer_text(bad)
+    await mona.slash(ch, "config set", setting="tournament_organiser_role", value=f"<@&{tos.id}>")
+    await alice.slash(ch, "tournament new", game="pedwar", format="swiss", rounds=1, round_time="1h")
+    await refused(carol, ch, db_path, "tournament addbot", "Only the organiser", count=1)
+    await carol.slash(ch, "tournament join")
+    await bob.slash(ch, "tournament addbot", count=1, level="easy")
+    await bob.slash(ch, "tournament start")
+    assert tournament(db_path)["status"] == "playing"
+    await world.env.advance_time(3601)
+    await refused(carol, ch, db_path, "tournament advance", "Only the organiser")
+    ended = await bob.slash(ch, "tournament advance")
+    assert "The round is over" in answer_text(ended)
