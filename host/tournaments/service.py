@@ -12,24 +12,19 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from data.store import SeatRecord, StaleVersion, TableRecord
 from data.tournaments import (
     CHECKIN_TIMER,
     DISQUALIFIED,
-    EVENT_END_TIMER,
     NEVER_PLAYED,
     START_TIMER,
     AlreadyEntered,
     EntrantRecord,
-    PenaltyRecord,
     PlaceRecord,
     RoundPlan,
-    RoundRecord,
     TournamentBusy,
     TournamentChanged,
     TournamentRecord,
@@ -44,14 +39,19 @@ from host.settings import ENTRANTS_CEILING, ServerSettings
 from host.settings import Settings as ServerConfig
 from host.tables import MAX_BOTS_NAMES, TableService
 from host.tournaments.bracket_view import MatchRow, bracket_view
-from host.tournaments.calendar import check_checkin_minutes, check_in_opens, estimated_length, parse_start
+from host.tournaments.calendar import check_checkin_minutes, check_in_opens, parse_start
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
+from host.tournaments.organising import Organising
 from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage, next_step
 from host.tournaments.refusals import TournamentRefusal
 from host.tournaments.settings import Settings, check_start, make_settings, needed_entrants
 from host.tournaments.standings import standings
+from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
+
+__all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
+           "TournamentState"]
 
 log = logging.getLogger(__name__)
 
@@ -59,101 +59,11 @@ FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_eliminat
 #: Bot entrants one ``/tournament addbot`` may add, and in all.
 MAX_BOTS_AT_ONCE = 32
 MAX_ENTRANTS = ENTRANTS_CEILING
-PENALTY_KINDS = ("warning", "game_loss", "disqualify")
-MAX_NOTE = 500
-#: The scheduled event's end is pushed later this long before it comes, while the event still runs.
-EVENT_END_MARGIN = 600.0
 #: ``late_join_rounds`` at most this when ``rounds`` is left to the field size.
 MAX_LATE_ROUND = 16
 
 
-@dataclass
-class TournamentState:
-    """Everything the presenters show about a tournament, read at one moment."""
-
-    record: TournamentRecord
-    entrants: list[EntrantRecord]
-    rounds: list[RoundRecord]
-    places: list[PlaceRecord]
-    byes: list[tuple[int, int]]
-    #: Penalties and notes: for organisers' eyes only (``/tournament status`` shows them privately).
-    penalties: list[PenaltyRecord] = field(default_factory=list)
-
-    @property
-    def title(self) -> str:
-        return GAME_TITLES.get(self.record.game, self.record.game)
-
-    @property
-    def names(self) -> dict[int, str]:
-        return {e.id: e.name for e in self.entrants}
-
-    @property
-    def current(self) -> RoundRecord | None:
-        return self.rounds[-1] if self.rounds else None
-
-    def round_places(self, number: int) -> list[PlaceRecord]:
-        return [p for p in self.places if p.round == number]
-
-    def round_byes(self, number: int) -> list[int]:
-        return [e for r, e in self.byes if r == number]
-
-    @property
-    def waiting(self) -> list[EntrantRecord]:
-        """Entrants beyond ``max_entrants``, in sign-up order: the waiting list (before the start)."""
-        cap = self.record.max_entrants
-        if cap is None or self.record.status != "registration":
-            return []
-        return [e for e in self.entrants if e.active][cap:]
-
-
-@dataclass
-class Advance:
-    """What one step of the event did: rounds finished, a round written, or the champion named."""
-
-    tournament_id: int
-    finished_round: int
-    new_round: int | None = None
-    champion: list[int] | None = None
-
-
-@dataclass
-class StartOutcome:
-    state: TournamentState
-    no_shows: list[EntrantRecord] = field(default_factory=list)
-    waitlisted: list[EntrantRecord] = field(default_factory=list)
-
-
-@dataclass
-class Removal:
-    """A drop or a disqualification: forfeits at tables in play, and whether a round may now be over."""
-
-    notices: list[SeatNotice]
-    #: Tables not yet seated that were decided without play (walkovers) or reseated without the player.
-    changed_pending: bool = False
-
-
-@dataclass(frozen=True)
-class Calendar:
-    """What the cog must do on Discord for a tournament's scheduled event."""
-
-    starts_at: float
-    ends_at: float
-
-
-def _game_loss_line(name: str) -> str:
-    return f"🟥 **{name}** received a game loss from the organisers and forfeits this table."
-
-
-@contextmanager
-def _lost_race() -> Iterator[None]:
-    """A change that another one beat (``TournamentChanged``) is refused; nothing was written."""
-    try:
-        yield
-    except TournamentChanged:
-        raise Refusal("The tournament changed just now; try again.") from None
-
-
-class TournamentService:
+class TournamentService(Organising):
     def __init__(self, tables: TableService, settings: ServerSettings | None = None) -> None:
         self.tables = tables
         self.store = tables.store
@@ -312,7 +222,7 @@ class TournamentService:
             if len(entrants) >= ceiling:
                 raise Refusal(f"**{record.name}** is full ({ceiling} entrants).")
             try:
-                with _lost_race():
+                with lost_race():
                     await self.store.add_entrant(tournament_id, record.revision, user_id=user_id, name=name[:64])
             except AlreadyEntered:
                 raise Refusal(f"You are already entered in **{record.name}**.") from None
@@ -347,7 +257,7 @@ class TournamentService:
             mine = [e for e in await self.store.entrants(tournament_id) if e.user_id == user_id and e.active]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**.")
-            with _lost_race():
+            with lost_race():
                 await self.store.remove_entrant(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
 
@@ -370,7 +280,7 @@ class TournamentService:
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
             for bot_name in names[:count]:
                 record = await self.get(tournament_id)
-                with _lost_race():
+                with lost_race():
                     await self.store.add_entrant(tournament_id, record.revision, user_id=None,
                                                  name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
             return await self.state(tournament_id)
@@ -382,7 +292,7 @@ class TournamentService:
             await self._require_organiser(record, user_id, is_manager, "open the check-in", roles)
             if record.checkin:
                 raise Refusal("The check-in is already open.")
-            with _lost_race():
+            with lost_race():
                 await self.store.open_checkin(tournament_id, record.revision)
             return await self.state(tournament_id)
 
@@ -399,7 +309,7 @@ class TournamentService:
             self._require_role(record, roles)
             if mine[0].checked_in:
                 raise Refusal("You have already checked in.")
-            with _lost_race():
+            with lost_race():
                 await self.store.check_in(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
 
@@ -432,7 +342,7 @@ class TournamentService:
             pure = [Entrant(e.id, e.name, e.is_bot, seeding[e.id][0], seeding[e.id][1]) for e in players]
             step = next_step(settings, pure, planned, [])
             plan = self._plan(record, step)
-            with _lost_race():
+            with lost_race():
                 await self.store.start_tournament(tournament_id, record.revision, planned_rounds=planned, lots=seeding,
                                                   no_shows=[e.id for e in no_shows], first=plan,
                                                   waitlisted=[e.id for e in waitlisted])
@@ -568,23 +478,6 @@ class TournamentService:
         self.tables.on_timers(None)
         return await self.tables.reload(table_id)
 
-    async def game_losses_due(self, table: TableRecord) -> list[SeatNotice]:
-        """Game losses given while a player had no table in play: their next table is forfeited."""
-        place = await self.store.place_of_table(table.id)
-        if place is None:
-            return []
-        entrants = {e.id: e for e in await self.store.entrants(place.tournament_id)}
-        notices = []
-        for penalty in await self.store.penalties(place.tournament_id):
-            if not (penalty.pending and penalty.kind == "game_loss" and penalty.entrant_id in place.seats):
-                continue
-            if await self.store.settle_penalty(penalty.id):
-                entrant = entrants[penalty.entrant_id]
-                notice = await self.tables.drop_seat(table.id, entrant.user_id or 0, _game_loss_line(entrant.name))
-                if notice is not None:
-                    notices.append(notice)
-        return notices
-
     async def mark_announced(self, tournament_id: int, number: int, level: int = 1) -> None:
         """Record that round ``number``'s pairings (level 1) or the event's end (level 2) were posted."""
         await self.store.mark_round_announced(tournament_id, number, level)
@@ -684,7 +577,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             await self._require_organiser(record, user_id, is_manager, "cancel the tournament", roles)
-            with _lost_race():
+            with lost_race():
                 await self.store.cancel_tournament(tournament_id, record.revision)
             places = [p for p in await self.store.round_places(tournament_id)
                       if p.status == "playing" and p.table_id is not None]
@@ -696,133 +589,6 @@ class TournamentService:
             except Refusal:
                 continue  # it finished meanwhile
         return closed
-
-    # ------------------------------------------------------- penalties, notes
-
-    async def _entrant_of(self, record: TournamentRecord, player_id: int) -> EntrantRecord:
-        mine = [e for e in await self.store.entrants(record.id) if e.user_id == player_id]
-        if not mine:
-            raise Refusal(f"<@{player_id}> is not entered in **{record.name}**.")
-        return mine[0]
-
-    async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
-                      reason: str, roles: Sequence[int] = ()) -> tuple[PenaltyRecord, list[SeatNotice]]:
-        """A warning (recorded), a game loss (the player's table in play is forfeited, else their next one),
-        or a disqualification (dropped at once, never champion, tables forfeited)."""
-        if kind not in PENALTY_KINDS:
-            raise Refusal(f"`kind` is one of {', '.join(f'`{k}`' for k in PENALTY_KINDS)}.")
-        text = " ".join(reason.split())[:MAX_NOTE]
-        if not text:
-            raise Refusal("Give a `reason`: it is kept with the penalty.")
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "give penalties", roles)
-            if not record.active:
-                raise Refusal(f"**{record.name}** is {record.status}: penalties are for events under way.")
-            entrant = await self._entrant_of(record, player_id)
-            if kind != "warning" and not entrant.active:
-                raise Refusal(f"**{entrant.name}** no longer plays in **{record.name}**.")
-            places: list[PlaceRecord] = []
-            if kind == "disqualify":
-                try:
-                    places = await self._withdraw(record, entrant, DISQUALIFIED)
-                except TournamentChanged:
-                    raise Refusal(f"**{entrant.name}** has just left **{record.name}**.") from None
-            elif kind == "game_loss":
-                places = [p for p in await self.store.round_places(tournament_id)
-                          if p.status == "playing" and p.table_id is not None and entrant.id in p.seats]
-            pending = kind == "game_loss" and not places
-            penalty_id = await self.store.add_penalty(tournament_id, entrant.id, kind, text, user_id, pending)
-        line = (_game_loss_line(entrant.name) if kind == "game_loss" else
-                f"⛔ **{entrant.name}** was disqualified from the tournament and forfeits.")
-        notices = [] if kind == "warning" else await self._forfeit_at(places, entrant, line)
-        found = [p for p in await self.store.penalties(tournament_id) if p.id == penalty_id]
-        return found[0], notices
-
-    async def note(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, text: str,
-                   roles: Sequence[int] = ()) -> PenaltyRecord:
-        """A note about an entrant that only organisers see."""
-        body = " ".join(text.split())[:MAX_NOTE]
-        if not body:
-            raise Refusal("The note is empty.")
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "write notes", roles)
-            entrant = await self._entrant_of(record, player_id)
-            penalty_id = await self.store.add_penalty(tournament_id, entrant.id, "note", body, user_id)
-        return next(p for p in await self.store.penalties(tournament_id) if p.id == penalty_id)
-
-    # --------------------------------------------------------------- calendar
-
-    @staticmethod
-    def calendar(record: TournamentRecord) -> Calendar | None:
-        """The scheduled event's times: from the start, its rounds' estimated length."""
-        if record.starts_at is None:
-            return None
-        rounds = record.planned_rounds or record.rounds or 4
-        return Calendar(record.starts_at, record.starts_at + estimated_length(rounds, record.round_time))
-
-    async def reschedule(self, tournament_id: int, user_id: int, is_manager: bool, starts_at: str,
-                         roles: Sequence[int] = ()) -> TournamentState:
-        """Move the start (``/tournament schedule``): the check-in and start timers move with it."""
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "move the start", roles)
-            record = await self._registering(tournament_id)
-            now = self.store.now()
-            start = parse_start(starts_at, now, (await self._server(record.guild_id)).timezone)
-            timers = [(START_TIMER, start)]
-            if not record.checkin:
-                timers.append((CHECKIN_TIMER, max(now, check_in_opens(start, record.checkin_minutes))))
-            with _lost_race():
-                await self.store.reschedule_tournament(tournament_id, record.revision, start, timers)
-        self.on_timers()
-        return await self.state(tournament_id)
-
-    async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
-        """The check-in timer: open the check-in (once); the state, for pinging the entrants, or None."""
-        if not await self.store.take_tournament_timer(tournament_id, CHECKIN_TIMER, started):
-            return None
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            if record.status != "registration" or record.checkin:
-                return None
-            with _lost_race():
-                await self.store.open_checkin(tournament_id, record.revision)
-        return await self.state(tournament_id)
-
-    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
-        """The start timer: start with those checked in; a refusal's text (too few) for the channel; or
-        None when there is nothing to do (the timer was taken, or the event already started)."""
-        if not await self.store.take_tournament_timer(tournament_id, START_TIMER, started):
-            return None
-        record = await self.get(tournament_id)
-        if record.status != "registration":
-            return None
-        try:
-            return await self.start(tournament_id, record.organiser_id, True)
-        except Refusal as exc:
-            return str(exc)
-
-    async def event_end_due(self, tournament_id: int, started: float) -> float | None:
-        """The scheduled event's end is near while the event still runs: push it later. Returns the new end."""
-        if not await self.store.take_tournament_timer(tournament_id, EVENT_END_TIMER, started):
-            return None
-        record = await self.get(tournament_id)
-        if record.status != "playing" or record.event_id is None:
-            return None
-        return await self.push_event_end(record)
-
-    async def push_event_end(self, record: TournamentRecord) -> float:
-        """The end to show while the event runs: the rounds left at their estimated length from now, and
-        a timer to push it again shortly before it comes."""
-        rounds = await self.store.tournament_rounds(record.id)
-        left = max(1, (record.planned_rounds or len(rounds)) - len(rounds) + 1)
-        end = max(record.event_end or 0.0, self.store.now() + estimated_length(left, record.round_time))
-        await self.store.set_tournament_event(record.id, record.event_id, end)
-        await self.store.set_tournament_timers(record.id, [(EVENT_END_TIMER, end - EVENT_END_MARGIN)])
-        self.on_timers()
-        return end
 
     # --------------------------------------------------------------- reading
 
