@@ -35,6 +35,7 @@ class Settings:
     bot_level: str = "normal"
     lobby_timeout: int = 3 * 86400
     game_channels: tuple[int, ...] = ()  # empty: any channel
+    web_pages: bool = False  # the server's public web pages (web/)
     #: The IANA zone that ``/tournament new starts_at:2026-12-01 18:00`` is read in.
     timezone: str = "UTC"
     #: The most entrants one tournament of this server may take (``max_entrants`` at most this).
@@ -47,7 +48,7 @@ class Settings:
 
 
 NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels",
-         "timezone", "max_entrants_limit", "tournament_organiser_role")
+         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role")
 HELP = {
     "turn_time": "default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)",
     "on_timeout": "what happens when a seat's time runs out: bot or forfeit",
@@ -57,6 +58,7 @@ HELP = {
     "bot_level": "level of new bot seats: random, easy, normal or hard",
     "lobby_timeout": "a lobby that has not started after this long closes itself (1m to 30d)",
     "game_channels": "where tables may be opened: any, or channel mentions/ids separated by spaces",
+    "web_pages": "public web pages of this server's tables, tournaments and leaderboards: on or off",
     "timezone": "the time zone of tournament start times, an IANA name such as Europe/Paris (default UTC)",
     "max_entrants_limit": f"the most entrants a tournament may take, 2 to {ENTRANTS_CEILING} (default "
                           f"{DEFAULT_ENTRANTS_LIMIT})",
@@ -79,7 +81,7 @@ def normalise(name: str, value: str) -> str:
         return str(seconds)
     if name == "on_timeout":
         return _choice(name, low, ON_TIMEOUT)
-    if name in ("thread", "reminders"):
+    if name in ("thread", "reminders", "web_pages"):
         return _choice(name, low, ON_OFF)
     if name == "bot_level":
         return _choice(name, low, BOT_LEVELS)
@@ -143,7 +145,7 @@ def parse(stored: dict[str, str], default_level: str = "normal") -> Settings:
             values[name] = int(raw)
         elif name == "tournament_organiser_role":
             values[name] = None if raw == "none" else int(raw)
-        elif name in ("thread", "reminders"):
+        elif name in ("thread", "reminders", "web_pages"):
             values[name] = raw == "on"
         elif name == "bot_delay":
             values[name] = float(raw)
@@ -163,8 +165,8 @@ def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
             ("thread", "on" if settings.thread else "off"), ("reminders", "on" if settings.reminders else "off"),
             ("bot_delay", f"{delay:g}s" + ("" if settings.bot_delay is not None else " (the process default)")),
             ("bot_level", settings.bot_level), ("lobby_timeout", describe(settings.lobby_timeout)),
-            ("game_channels", channels), ("timezone", settings.timezone),
-            ("max_entrants_limit", str(settings.max_entrants_limit)),
+            ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off"),
+            ("timezone", settings.timezone), ("max_entrants_limit", str(settings.max_entrants_limit)),
             ("tournament_organiser_role", "none" if settings.tournament_organiser_role is None
              else f"<@&{settings.tournament_organiser_role}>")]
 
@@ -184,6 +186,10 @@ class ServerSettings:
             cached = parse(await self.store.guild_settings(guild_id), self.default_level)
             self._cache[guild_id] = cached
         return cached
+
+    def cached(self, guild_id: int | None) -> Settings | None:
+        """A guild's settings if read since they last changed (every guild's are read at start), else None."""
+        return self._cache.get(guild_id or 0)
 
     def cached_delay(self, guild_id: int | None) -> float:
         """The bot pace for a guild, from the cache (filled by any earlier ``get``)."""
