@@ -89,7 +89,7 @@ def next_step(settings: Settings, entrants: Sequence[Entrant], planned_rounds: i
                              lambda: cut_champions(settings, seeds, cut_results))
     else:
         final = next_cut_round(settings, seeds, cut_results)
-        step = (NextStep(champion=cut_champions(settings, seeds, cut_results)) if final is None
+        step = (NextStep(champion=cut_champions(settings, seeds, cut_results, dropped)) if final is None
                 else NextStep(stage=CUT, round=Round(number, final.tables, final.byes)))
     return replace(step, seeds=tuple(seeds)) if fresh else step
 

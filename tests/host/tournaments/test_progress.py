@@ -156,3 +156,23 @@ def test_a_player_who_drops_after_a_bye_loses_the_next_match_by_walkover() -> No
     assert second.walkovers == (TableResult(sides=((1,), (3,)), places=(2, 1)),)
     played.append(StageRound(second.stage, second.walkovers))
     assert next_step(cfg, field, 2, played, dropped={1}).champion == (3,)
+
+
+def test_a_pod_cut_never_crowns_a_player_who_dropped() -> None:
+    """Issue 30, bug 2: the final pod ended with every side at first place (``/tournament advance``)
+    after the top seed dropped; the best seed still whole wins, not the one who left."""
+    cfg = make_settings("do_over", "swiss", table_size=4, top_cut=4, rounds=1)
+    played = _swiss_round(8, random.Random(6), cfg)
+    cut = next_step(cfg, entrants(8), 1, played)
+    assert cut.stage == CUT and cut.seeds is not None
+    seeds = cut.seeds
+    final = cut.round.tables[0]
+    drawn = TableResult(sides=final.sides, places=tuple(1 for _ in final.sides))
+    played = [*played, StageRound(CUT, (drawn,))]
+    assert next_step(cfg, entrants(8), 1, played, cut=seeds).champion == (seeds[0],)
+    assert next_step(cfg, entrants(8), 1, played, dropped={seeds[0]}, cut=seeds).champion == (seeds[1],)
+    assert next_step(cfg, entrants(8), 1, played, dropped=set(seeds), cut=seeds).champion is None
+    # The dropped player placed alone first (a result decided before the drop): the next place wins.
+    ranked = TableResult(sides=final.sides, places=tuple(1 if side == (seeds[2],) else 2 for side in final.sides))
+    played[-1] = StageRound(CUT, (ranked,))
+    assert next_step(cfg, entrants(8), 1, played, dropped={seeds[2]}, cut=seeds).champion == (seeds[0],)
