@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,9 @@ from host.tournaments import (
 )
 from tests.host.tournaments.helpers import (
     entrants,
+    improving_swap,
     matchings,
+    met_counts,
     met_pairs,
     past_pods,
     random_results,
@@ -300,3 +303,42 @@ def test_two_player_swiss_pairs_two_leaders_whenever_they_can_meet(n, rounds, se
                 assert frozenset(leaders) in {frozenset(t.seats) for t in rnd.tables}, (history, rnd)
         history.append(random_results(rnd, rng, ties=ties))
         dropped |= {e.id for e in field if rng.random() < drop_rate and len(field) - len(dropped) > 2}
+
+
+def _pods_after(n: int, size: int, rounds: int, seed: int, ties: bool = True):
+    cfg = make_settings("do_over", "swiss", table_size=size)
+    field = entrants(n)
+    rng = random.Random(seed)
+    history: list[PlayedRound] = []
+    for _ in range(rounds):
+        history.append(random_results(pair_swiss(cfg, field, history), rng, ties=ties))
+    return history, pair_swiss(cfg, field, history)
+
+
+@pytest.mark.parametrize(("n", "size", "rounds", "seed"), [(24, 4, 7, 0), (24, 4, 6, 1), (40, 4, 7, 0), (40, 4, 6, 2),
+                                                            (24, 3, 6, 0)])
+def test_pods_in_a_large_field_seat_no_more_met_pairs_than_a_swap_search(n, size, rounds, seed):
+    """Issue 30, bug 4: beyond the exhaustive search (12 players) the repair looked only at nearby
+    pods; in these events a single swap seated fewer met pairs (24 players: 17 met pairs where a swap
+    search found 16; 40 players: 9 where it found 3)."""
+    history, rnd = _pods_after(n, size, rounds, seed)
+    pods = [t.seats for t in rnd.tables]
+    assert improving_swap(pods, met_counts(history), past_pods(history)) is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(13, 48), size=st.sampled_from([3, 4, 5]), rounds=st.integers(1, 8), seed=st.integers(0, 2**32),
+       ties=st.booleans())
+def test_pod_met_pairs_never_exceed_a_swap_searchs(n, size, rounds, seed, ties):
+    """From our pods, no swap of two players lowers (repeated pods, met pairs): a local swap search
+    started from our result finds nothing better."""
+    history, rnd = _pods_after(n, size, rounds, seed, ties)
+    pods = [t.seats for t in rnd.tables]
+    assert improving_swap(pods, met_counts(history), past_pods(history)) is None, (n, size, rounds)
+
+
+def test_a_few_hundred_players_in_pods_are_a_swap_search_optimum():
+    """Larger fields, up to 1,024, are checked the same way by ``python -m bench.tournament``."""
+    history, rnd = _pods_after(130, 4, 7, 130)
+    pods = [t.seats for t in rnd.tables]
+    assert improving_swap(pods, met_counts(history), past_pods(history)) is None
