@@ -25,7 +25,10 @@ log = logging.getLogger(__name__)
 
 FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
                   app_commands.Choice(name="Round robin", value="round_robin"),
-                  app_commands.Choice(name="Single elimination", value="single_elimination")]
+                  app_commands.Choice(name="Single elimination", value="single_elimination"),
+                  app_commands.Choice(name="Double elimination", value="double_elimination")]
+TOP_CUT_FORMAT_CHOICES = [app_commands.Choice(name="Single elimination", value="single"),
+                          app_commands.Choice(name="Double elimination", value="double")]
 #: A round may last from a minute to four weeks.
 ROUND_TIME_BOUNDS = (60, 28 * 86400)
 MAX_ROUNDS = 64
@@ -41,8 +44,8 @@ def home_channel(interaction: discord.Interaction) -> int:
 
 
 class TournamentCog(commands.Cog):
-    tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin or "
-                                    "single elimination", guild_only=True)
+    tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin, "
+                                    "single or double elimination", guild_only=True)
 
     def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard,
                  settings: ServerSettings) -> None:
@@ -58,19 +61,21 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(name="new", description="Open registration for a tournament in this channel")
     @app_commands.describe(
-        game="Which game", format="swiss, round_robin or single_elimination",
+        game="Which game", format="swiss, round_robin, single_elimination or double_elimination",
         rounds="Swiss or round robin rounds (default: ⌈log₂ N⌉ for Swiss, every pair once for round robin)",
         table_size="Players per table (default: 4 for King Pedro, else 2)",
         top_cut="Swiss only: the top n play on by elimination (a power of two; with pods, the table size)",
         turn_time="Time per turn at the tables, e.g. 10m, 12h, 1d (default 1d)",
         round_time="Deadline of each round, e.g. 2d (default: none)",
-        options="Table options, as at /game new", name="The tournament's name")
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+        options="Table options, as at /game new", name="The tournament's name",
+        top_cut_format="A 2-player top cut as single (default) or double elimination")
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, top_cut_format=TOP_CUT_FORMAT_CHOICES)
     async def tournament_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                              format: app_commands.Choice[str], rounds: int | None = None,
                              table_size: int | None = None, top_cut: int | None = None,
                              turn_time: str | None = None, round_time: str | None = None,
-                             options: str | None = None, name: str | None = None) -> None:
+                             options: str | None = None, name: str | None = None,
+                             top_cut_format: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             if isinstance(interaction.channel, discord.Thread):
                 raise Refusal("Open a tournament in a text channel, not a thread: its tables get threads of "
@@ -89,7 +94,8 @@ class TournamentCog(commands.Cog):
             state = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
-                turn_time=clock, round_time=deadline, options=parse_options(options), name=name)
+                turn_time=clock, round_time=deadline, options=parse_options(options), name=name,
+                top_cut_format=None if top_cut_format is None else top_cut_format.value)
             out = signup_message(state, f"{interaction.user.mention} opened registration.")
             try:
                 message = await self.flow.reply(interaction, out, ephemeral=False)

@@ -199,6 +199,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE UNIQUE INDEX rated_once ON rated_tables (table_id);
     """,
+    # A Swiss event's 2-player top cut played as single or double elimination.
+    """
+    ALTER TABLE tournaments ADD COLUMN top_cut_format TEXT NOT NULL DEFAULT 'single';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

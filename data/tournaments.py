@@ -59,6 +59,8 @@ class TournamentRecord:
     cut_seeds: list[int] | None
     revision: int
     created_at: float
+    #: A 2-player top cut's bracket: ``single`` or ``double`` elimination.
+    top_cut_format: str = "single"
 
     @property
     def active(self) -> bool:
@@ -131,7 +133,7 @@ def _tournament(row: Any) -> TournamentRecord:
         checkin=bool(row["checkin"]), message_id=row["message_id"],
         champion=json.loads(row["champion"]) if row["champion"] else None,
         cut_seeds=json.loads(row["cut_seeds"]) if row["cut_seeds"] else None, revision=row["revision"],
-        created_at=row["created_at"])
+        created_at=row["created_at"], top_cut_format=row["top_cut_format"])
 
 
 def _entrant(row: Any) -> EntrantRecord:
@@ -228,16 +230,17 @@ class TournamentStore:
 
     async def create_tournament(self, *, guild_id: int | None, channel_id: int, name: str, game: str, format: str,
                                 table_size: int, top_cut: int, rounds: int | None, turn_time: int | None,
-                                round_time: int | None, options: dict[str, Any], organiser_id: int) -> int:
+                                round_time: int | None, options: dict[str, Any], organiser_id: int,
+                                top_cut_format: str = "single") -> int:
         now = self.now()
         try:
             async with self.transaction() as tx:
                 written = await tx.execute(
                     "INSERT INTO tournaments (guild_id, channel_id, name, game, format, table_size, top_cut, rounds,"
-                    " turn_time, round_time, options, organiser_id, status, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', ?, ?)",
+                    " turn_time, round_time, options, organiser_id, status, created_at, updated_at, top_cut_format)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', ?, ?, ?)",
                     (guild_id, channel_id, name, game, format, table_size, top_cut, rounds, turn_time, round_time,
-                     json.dumps(options, sort_keys=True), organiser_id, now, now))
+                     json.dumps(options, sort_keys=True), organiser_id, now, now, top_cut_format))
                 return int(written.lastrowid or 0)
         except IntegrityError as exc:
             raise TournamentBusy from exc

@@ -35,7 +35,7 @@ from host.errors import Refusal
 from host.replay import canonical
 from host.seat_changes import SeatNotice
 from host.tables import MAX_BOTS_NAMES, TableService
-from host.tournaments.bracket_view import MatchRow, bracket_view
+from host.tournaments.bracket_view import DoubleRows, MatchRow, bracket_view, double_bracket_view
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
 from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage, next_step
@@ -45,7 +45,8 @@ from host.tournaments.standings import standings
 
 log = logging.getLogger(__name__)
 
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
+FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination",
+                "double_elimination": "Double elimination"}
 #: Bot entrants one ``/tournament addbot`` may add, and in all.
 MAX_BOTS_AT_ONCE = 32
 MAX_ENTRANTS = 1024
@@ -144,7 +145,8 @@ class TournamentService:
 
     @staticmethod
     def settings_of(record: TournamentRecord) -> Settings:
-        return make_settings(record.game, record.format, record.table_size, record.top_cut, record.rounds)
+        return make_settings(record.game, record.format, record.table_size, record.top_cut, record.rounds,
+                             record.top_cut_format if record.top_cut else None)
 
     @staticmethod
     def _require_organiser(record: TournamentRecord, user_id: int, is_manager: bool, what: str,
@@ -157,9 +159,10 @@ class TournamentService:
 
     async def create(self, *, guild_id: int | None, channel_id: int, organiser_id: int, game: str, fmt: str,
                      rounds: int | None, table_size: int | None, top_cut: int | None, turn_time: int | None,
-                     round_time: int | None, options: dict[str, Any] | None, name: str | None) -> TournamentState:
+                     round_time: int | None, options: dict[str, Any] | None, name: str | None,
+                     top_cut_format: str | None = None) -> TournamentState:
         try:
-            settings = make_settings(game, fmt, table_size, top_cut or 0, rounds)
+            settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
@@ -168,7 +171,8 @@ class TournamentService:
             tournament_id = await self.store.create_tournament(
                 guild_id=guild_id, channel_id=channel_id, name=title, game=game, format=settings.format.value,
                 table_size=settings.table_size, top_cut=settings.top_cut, rounds=rounds, turn_time=turn_time,
-                round_time=round_time, options=merged, organiser_id=organiser_id)
+                round_time=round_time, options=merged, organiser_id=organiser_id,
+                top_cut_format=settings.top_cut_format)
         except TournamentBusy:
             busy = await self.store.active_tournament(channel_id)
             what = f" (**{busy.name}**, {busy.status})" if busy else ""
@@ -487,13 +491,16 @@ class TournamentService:
         history = [PlayedRound(r.results, r.byes) for r in self.played(state) if r.stage == stage]
         return state, standings(pure, history, dropped)
 
-    async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]], str] | None:
-        """The single-elimination bracket (the event's, or a 2-player top cut's once it began) with names."""
+    async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]] | DoubleRows, str] | None:
+        """The elimination bracket (the event's, or a 2-player top cut's once it began) with names: a list
+        of rounds for single elimination, both brackets and the grand final for double."""
         state = await self.state(tournament_id)
         record = state.record
         pure, _ = self.pure_entrants(state)
         played = self.played(state)
-        if record.format == Format.SINGLE_ELIMINATION.value:
+        double = (record.format == Format.DOUBLE_ELIMINATION.value
+                  or (record.format == Format.SWISS.value and record.top_cut_format == "double"))
+        if record.format in (Format.SINGLE_ELIMINATION.value, Format.DOUBLE_ELIMINATION.value):
             seeds, stage = seed_order(pure), ELIMINATION
         elif record.table_size == 2 and record.cut_seeds:
             seeds, stage = list(record.cut_seeds), CUT
@@ -503,4 +510,6 @@ class TournamentService:
             return None
         results = [res for r in played if r.stage == stage for res in r.results]
         title = f"{record.name} · {'top cut' if stage == CUT else 'bracket'}"
+        if double:
+            return double_bracket_view(seeds, results, state.names), title
         return bracket_view(seeds, results, state.names), title
