@@ -108,7 +108,8 @@ def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket",
         return HEADER_H + int((i + 0.5) * body / len(shown[c]))
 
     total = len(rounds)
-    span = f"rounds {start + 1}-{start + cols} of {total}" if cols < total else f"{total} rounds"
+    span = (f"rounds {start + 1}-{start + cols} of {total}" if cols < total
+            else f"{total} round" + ("s" if total > 1 else ""))
     headers = [Label(fit_text(f"{title} · {span}", px, width - 2 * MARGIN), px,
                      (MARGIN, 4, width - MARGIN, 4 + px + 10))]
     names: list[NameLabel] = []
@@ -154,14 +155,15 @@ def double_layouts(view: DoubleView, title: str = "Bracket") -> list[tuple[Layou
     """The sections of a double-elimination image, each with its top edge: the winners' bracket, the
     losers' bracket (when it has rounds) and the grand final, stacked at one width."""
     sections: list[tuple[Sequence[Sequence[MatchView]], str, list[str]]] = [
-        (view.winners, f"{title} · winners' bracket",
+        (view.winners, f"Winners' bracket · {title}",
          [f"Winners {i + 1}" if i + 1 < len(view.winners) else "Winners' final" for i in range(len(view.winners))])]
     if view.losers:
-        sections.append((view.losers, f"{title} · losers' bracket",
+        sections.append((view.losers, "Losers' bracket",
                          [f"Losers {i + 1}" if i + 1 < len(view.losers) else "Losers' final"
                           for i in range(len(view.losers))]))
-    sections.append((view.finals, f"{title} · grand final", ["Grand final", "Reset"][:len(view.finals)]))
-    widest = max(min(MAX_COLUMNS, len(rounds)) for rounds, _, _ in sections)
+    sections.append((view.finals, "Grand final", ["Grand final", "Reset"][:len(view.finals)]))
+    # At least two columns wide, so each section's heading and its span of rounds fit.
+    widest = max(2, *(min(MAX_COLUMNS, len(rounds)) for rounds, _, _ in sections))
     out: list[tuple[Layout, int]] = []
     top = 0
     for rounds, heading, names in sections:
