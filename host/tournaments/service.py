@@ -32,13 +32,14 @@ from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.pairing import PairingPool
 from host.replay import canonical
 from host.seat_changes import SeatNotice
 from host.tables import MAX_BOTS_NAMES, TableService
 from host.tournaments.bracket_view import DoubleRows, MatchRow, bracket_view, double_bracket_view
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
-from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage, next_step
+from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage
 from host.tournaments.refusals import TournamentRefusal
 from host.tournaments.settings import Settings, check_start, make_settings
 from host.tournaments.standings import standings
@@ -107,10 +108,12 @@ def _lost_race() -> Iterator[None]:
 
 
 class TournamentService:
-    def __init__(self, tables: TableService) -> None:
+    def __init__(self, tables: TableService, pairing: PairingPool | None = None) -> None:
         self.tables = tables
         self.store = tables.store
         self._locks: dict[int, asyncio.Lock] = {}
+        #: Pairs large fields in a worker process, off the event loop (issue 24).
+        self.pairing = pairing or PairingPool()
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -286,7 +289,7 @@ class TournamentService:
             seeding = {e.id: (lot, rated[e.user_id].ordinal if e.user_id in rated else 0.0)
                        for e, lot in zip(players, lots, strict=True)}
             pure = [Entrant(e.id, e.name, e.is_bot, seeding[e.id][0], seeding[e.id][1]) for e in players]
-            step = next_step(settings, pure, planned, [])
+            step = await self.pairing.next_step(settings, pure, planned, [])
             plan = self._plan(record, step)
             with _lost_race():
                 await self.store.start_tournament(tournament_id, record.revision, planned_rounds=planned, lots=seeding,
@@ -339,8 +342,8 @@ class TournamentService:
                     return done
                 settings = self.settings_of(state.record)
                 pure, dropped = self.pure_entrants(state)
-                step = next_step(settings, pure, state.record.planned_rounds or 0, self.played(state), dropped,
-                                 state.record.cut_seeds)
+                step = await self.pairing.next_step(settings, pure, state.record.planned_rounds or 0,
+                                                    self.played(state), dropped, state.record.cut_seeds)
                 try:
                     if step.round is None:
                         champion = list(step.champion or ())
