@@ -281,7 +281,7 @@ def main() -> int:
     ok = not bad and slowest <= PAIRING_BUDGET_MS
     print(f"pods      {len(POD_FIELDS)} field sizes {POD_FIELDS[0]}-{POD_FIELDS[-1]} in pods of 3 and 4, rounds "
           f"1-{min(args.rounds, 6)}: {len(bad)} rounds a single swap could improve, slowest round {slowest:.0f} ms "
-          f"(budget: none, and ≤ {PAIRING_BUDGET_MS:g} ms a round)  {verdict(ok)}")
+          f"(budget: no improving swap, ≤ {PAIRING_BUDGET_MS:g} ms a round)  {verdict(ok)}")
     if not ok:
         failures.append(f"pods: {'; '.join(bad[:5]) or 'none'}; slowest {slowest:.0f} ms")
 
