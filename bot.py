@@ -44,8 +44,6 @@ from host.tournaments.service import TournamentService
 
 log = logging.getLogger("deckhand")
 
-SANDBOX_MEMBERS = ("alice", "bob", "carol", "dave")
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -312,13 +310,10 @@ async def until_stopped(work: Awaitable[object], stop: asyncio.Future[None]) -> 
             await asyncio.gather(task, return_exceptions=True)
 
 
-WELCOME = ("👋 **Welcome to the Deckhand sandbox.** Type `/game new` to open a table, `/game join` to sit "
-           "down and `/game start` to deal; `/game addbot` fills empty seats. Switch members with "
-           "**Viewing as** at the top to play every seat.")
-
-
 async def run_sandbox(settings: Settings) -> None:
-    """The real bot, unchanged, inside SimCord, with a browser view of #games."""
+    """The real bot, unchanged, inside SimCord, with a browser view of #games and its threads."""
+    import sandbox
+
     # SimCord's gateway has no voice and reports intents its own way: those start-up
     # warnings (some logged while simcord is imported) are harmless, and they alarm a newcomer.
     for noisy in ("discord.client", "discord.state"):
@@ -330,28 +325,8 @@ async def run_sandbox(settings: Settings) -> None:
     bot = create_bot(sandbox_settings)
     with stop_signals() as stop:
         try:
-            await _sandbox(bot, settings, stop)
+            await sandbox.serve(bot, settings.sandbox_port, lambda work: until_stopped(work, stop), bot.close)
         finally:
-            await bot.close()
-
-
-async def _sandbox(bot: DeckhandBot, settings: Settings, stop: asyncio.Future[None]) -> None:
-    import simcord
-
-    async with simcord.run(bot, check_errors=False) as env:
-        guild = env.create_guild("Deckhand Sandbox")
-        channel = guild.create_text_channel("games")
-        members = [guild.add_member(env.create_user(name)) for name in SANDBOX_MEMBERS]
-        games = bot.get_channel(channel.id)
-        if isinstance(games, discord.TextChannel):
-            await games.send(WELCOME)
-        async with env.preview(channel, viewers=members, layout="channel",
-                               port=settings.sandbox_port) as preview:
-            print(f"\nDeckhand sandbox is running: open {preview.url}\n"
-                  "Play in #games; switch 'Viewing as' between alice, bob, carol and dave. Ctrl-C stops.\n",
-                  flush=True)
-            await until_stopped(preview.wait_closed(), stop)
-            # Close inside SimCord, so in-flight answers still reach the channel.
             await bot.close()
 
 

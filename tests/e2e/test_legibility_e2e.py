@@ -98,6 +98,10 @@ import bot as deckhand
 
 class Preview:
     url = "http://sandbox.invalid/"
+    _pages = {}
+    _active_action = None
+    def _publish(self, page, **kwargs):
+        return None
     async def wait_closed(self):  # the browser closes at once: the sandbox stops
         return None
 
@@ -107,15 +111,17 @@ async def preview(self, channel, **kwargs):
         print("MESSAGE:", message.content, flush=True)
     yield Preview()
 
-real_sandbox = deckhand._sandbox
+import sandbox as deckhand_sandbox
 
-async def sandbox(bot, settings, stop):
-    import simcord  # imported here, as _sandbox does, so its import-time warnings are seen as they are
+real_serve = deckhand_sandbox.serve
+
+async def serve(*args):
+    import simcord  # imported here, as the sandbox does, so its import-time warnings are seen as they are
 
     simcord.Env.preview = preview
-    await real_sandbox(bot, settings, stop)
+    await real_serve(*args)
 
-deckhand._sandbox = sandbox
+deckhand_sandbox.serve = serve
 sys.exit(deckhand.main(["--sandbox"]))  # as bot.py --sandbox, logging set up as there
 """
 
