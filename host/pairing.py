@@ -33,7 +33,8 @@ PAIRING_NICENESS = 10
 class PairingPool:
     """One lazily started worker process for the pairings of large fields; ``close()`` stops it."""
 
-    def __init__(self, inline_up_to: int = INLINE_UP_TO) -> None:
+    def __init__(self, inline_up_to: int | None = None) -> None:
+        #: ``None``: the module's ``INLINE_UP_TO`` at each call.
         self.inline_up_to = inline_up_to
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
@@ -55,7 +56,8 @@ class PairingPool:
         """``progress.next_step``, in the worker when the field is large (or always, once closed: inline)."""
         args = (settings, list(entrants), planned_rounds, list(played), frozenset(dropped),
                 None if cut is None else list(cut))
-        if len(entrants) <= self.inline_up_to or self._closed:
+        limit = INLINE_UP_TO if self.inline_up_to is None else self.inline_up_to
+        if len(entrants) <= limit or self._closed:
             return next_step(*args)
         loop = asyncio.get_running_loop()
         try:

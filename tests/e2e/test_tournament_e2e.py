@@ -265,3 +265,26 @@ async def test_a_double_elimination_top_cut_and_its_refusals(world: Any, db_path
     # loser of the first takes the second).
     assert len(cut) in (2, 3)
     assert json.loads(record["champion"])[0] in json.loads(record["cut_seeds"])
+
+
+async def test_rounds_paired_in_the_worker_process(world: Any, db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every field goes to the pairing worker here (large fields do in a running bot): the rounds are
+    seated and played to a champion exactly as when paired inline."""
+    from bot import DeckhandBot
+
+    monkeypatch.setattr("host.pairing.INLINE_UP_TO", 0)
+    alice = await pace_bots(world)
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=2)
+    await alice.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=5, level="easy")
+    await alice.slash(world.channel, "tournament start")
+    assert any(b.tournaments is not None and b.tournaments.pairing.started for b in DeckhandBot._live)
+    assert len(rows(db_path, "SELECT * FROM tournament_tables WHERE round = 1")) == 3
+    rng = random.Random(8)
+    for _ in range(3):
+        if tournament(db_path)["status"] == "finished":
+            break
+        await play_round(world, db_path, rng)
+    record = tournament(db_path)
+    assert record["status"] == "finished" and len(json.loads(record["champion"])) == 1
+    assert len(rows(db_path, "SELECT * FROM rounds")) == 2
