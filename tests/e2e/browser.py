@@ -43,7 +43,26 @@ class Composer:
         self.page = page
 
     async def command(self, name: str, *options: tuple[str, str], pick: dict[str, str] | None = None) -> None:
-        """Type ``/name``, fill each option (typed text, or a suggestion picked by its label), then send."""
+        """Type ``/name``, fill each option (typed text, or a suggestion picked by its label), then send.
+
+        The view is live: a bot message that lands while a command is being typed republishes it, and the
+        preview then refuses the send as stale without running it (the command stays in the box). A member
+        sends it again; so does this, up to three times.
+        """
+        from playwright.async_api import TimeoutError as StillInTheBox
+
+        for attempt in range(3):
+            await self._type_command(name, options, pick or {})
+            await self.page.locator("#send-message").click()
+            try:
+                await self.page.locator("#channel-composer-input").wait_for(timeout=10_000)
+                return
+            except StillInTheBox:  # refused as stale, not run: send it again
+                if attempt == 2:
+                    raise
+                await self.page.locator("button.command-context-close").click()
+
+    async def _type_command(self, name: str, options: tuple[tuple[str, str], ...], pick: dict[str, str]) -> None:
         page = self.page
         box = page.locator("#channel-composer-input")
         await box.click()
@@ -54,11 +73,9 @@ class Composer:
         await page.locator("button.command-chip").wait_for()
         for option, value in options:
             await self._fill(option, value, pick=False)
-        for option, label in (pick or {}).items():
+        for option, label in pick.items():
             await self._fill(option, label, pick=True)
         await page.wait_for_timeout(200)
-        await page.locator("#send-message").click()
-        await page.locator("#channel-composer-input").wait_for()
 
     async def offers(self, name: str, option: str) -> bool:
         """Whether ``/name``'s ``option`` suggests anything to the member viewing now (the command is left)."""
