@@ -293,8 +293,7 @@ def test_two_player_swiss_pairs_two_leaders_whenever_they_can_meet(n, rounds, se
         rnd = pair_swiss(cfg, field, history, dropped)
         seated = [p for t in rnd.tables for p in t.seats]
         rows = [r for r in standings(field, history, dropped) if r.entrant in seated]
-        top = rows[0].points
-        leaders = [r.entrant for r in rows if r.points == top]
+        leaders = [r.entrant for r in rows if r.points == rows[0].points]
         if len(leaders) == 2:
             met = met_pairs(history)
             rest = [p for p in seated if p not in leaders]
@@ -302,7 +301,9 @@ def test_two_player_swiss_pairs_two_leaders_whenever_they_can_meet(n, rounds, se
             if together:
                 assert frozenset(leaders) in {frozenset(t.seats) for t in rnd.tables}, (history, rnd)
         history.append(random_results(rnd, rng, ties=ties))
-        dropped |= {e.id for e in field if rng.random() < drop_rate and len(field) - len(dropped) > 2}
+        for e in field:
+            if rng.random() < drop_rate and len(field) - len(dropped) > 2:
+                dropped.add(e.id)
 
 
 def _pods_after(n: int, size: int, rounds: int, seed: int, ties: bool = True):
