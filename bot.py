@@ -16,7 +16,7 @@ import signal
 import sys
 import weakref
 from collections.abc import Awaitable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import discord
@@ -29,7 +29,9 @@ from cogs.controls import ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
+from cogs.metrics_hooks import instrument
 from cogs.presenter import RENDER_POOL
+from cogs.profile import ProfileCog
 from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
@@ -41,6 +43,8 @@ from host.settings import ServerSettings
 from host.shards import Shards
 from host.thinking import BotPool
 from host.tournaments.service import TournamentService
+from web.config import WebSettings
+from web.logs import setup_logging as setup_log_format
 
 log = logging.getLogger("deckhand")
 
@@ -59,6 +63,10 @@ class Settings:
     #: SHARD_COUNT and SHARD_IDS: this process runs those shards (an AutoShardedBot) and serves
     #: their guilds; None (the default) runs one unsharded bot that serves every guild.
     shards: Shards | None = None
+    #: WEB_PORT, WEB_HOST and PUBLIC_URL: the web pages (web/); no port, no server in this process.
+    web: WebSettings = field(default_factory=lambda: WebSettings(None, "0.0.0.0", "", ""))
+    #: LOG_FORMAT: text, or json (one JSON object a line).
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -74,6 +82,8 @@ class Settings:
             sandbox_port=int(port) if port.isdigit() else None,
             bot_level=level if (level := os.environ.get("BOT_LEVEL", "").strip().lower()) in BOT_LEVELS else "normal",
             shards=Shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
+            web=WebSettings.from_env(),
+            log_format=os.environ.get("LOG_FORMAT", "text").strip().lower() or "text",
         )
 
 
@@ -140,6 +150,9 @@ class DeckhandBot(commands.Bot):
         self.control_handler = self.route_control
         await self.add_cog(TournamentCog(self.tournaments, self.tournament_flow, self.guard, self.server_settings))
         await self.add_cog(RatingsCog(self.store, self.guard))
+        await self.add_cog(ProfileCog(self, self.store, self.server_settings, self.tournaments, self.guard,
+                                      self.settings.web))
+        instrument(self)
         self.tree.on_error = self.on_app_command_error
         if self.settings.shards is not None and 0 not in self.settings.shards.ids:
             # Slash commands belong to the application, not to a shard: one process registers them for all
@@ -217,7 +230,7 @@ class DeckhandBot(commands.Bot):
         if self.scheduler is not None:
             await self.scheduler.close()
         self.control_handler = None
-        for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog"):
+        for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog", "ProfileCog"):
             if self.get_cog(cog) is not None:
                 await self.remove_cog(cog)
         await super().close()
@@ -270,11 +283,9 @@ def create_bot(settings: Settings | None = None) -> DeckhandBot:
     return DeckhandBot(settings) if settings.shards is None else ShardedDeckhandBot(settings)
 
 
-def setup_logging(level: str) -> None:
-    logging.basicConfig(level=getattr(logging, level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # discord.py logs the gateway URL and session, never the token; keep its chatter down.
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+def setup_logging(level: str, fmt: str = "text") -> None:
+    """Plain lines, or with LOG_FORMAT=json one JSON object a line."""
+    setup_log_format(level, fmt)
 
 
 @contextlib.contextmanager
@@ -321,13 +332,20 @@ async def run_sandbox(settings: Settings) -> None:
     sandbox_settings = Settings(token=None, database_path=os.environ.get("SANDBOX_DATABASE_PATH", "").strip()
                                 or os.path.join("var", "sandbox.sqlite3"), database_url=None,
                                 dev_guild_id=None, log_level=settings.log_level, bot_delay=settings.bot_delay,
-                                sandbox_port=settings.sandbox_port, bot_level=settings.bot_level)
+                                sandbox_port=settings.sandbox_port, bot_level=settings.bot_level,
+                                web=sandbox_web(settings.web))
     bot = create_bot(sandbox_settings)
     with stop_signals() as stop:
         try:
             await sandbox.serve(bot, settings.sandbox_port, lambda work: until_stopped(work, stop), bot.close)
         finally:
             await bot.close()
+
+
+def sandbox_web(web: WebSettings) -> WebSettings:
+    """The sandbox serves the web pages too: on WEB_PORT, else on a free port (printed at start)."""
+    port = web.port if web.port is not None else 0
+    return WebSettings(port, "127.0.0.1", web.public_url if web.port is not None else "", web.database)
 
 
 async def run_discord(settings: Settings) -> None:
@@ -350,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     settings = Settings.from_env()
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, settings.log_format)
     try:
         if args.sandbox or not settings.token:
             if not args.sandbox:

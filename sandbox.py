@@ -209,6 +209,10 @@ async def serve(bot: commands.Bot, port: int | None, until: Callable[[Awaitable[
                   "Play in #games; switch 'Viewing as' between alice, bob, carol and dave "
                   "(alice manages the server); /sandbox go moves the view to a thread. Ctrl-C stops.\n",
                   flush=True)
+            web = getattr(bot.get_cog("ProfileCog"), "server", None)
+            if web is not None:  # the web pages (docs/operators.md, "Web pages"), on WEB_PORT or a free port
+                print(f"Web pages: http://127.0.0.1:{web.port}/s/{world.guild.id} "
+                      "(alice turns them on: /config set setting:web_pages value:on)\n", flush=True)
             try:
                 await until(preview.wait_closed())
             finally:

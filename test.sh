@@ -10,10 +10,21 @@ fi
 # a package is missing from the venv.
 stamp=.venv/.installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
-    || ! .venv/bin/python -c "import discord, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, simcord, pytest, pytest_asyncio, hypothesis, ruff" 2>/dev/null; then
+    || ! .venv/bin/python -c "import discord, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, jinja2, prometheus_client, simcord, pytest, pytest_asyncio, hypothesis, ruff" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[dev]"
   touch "$stamp"
+fi
+# The browser tests (tests/web/test_browser.py) drive Debian's Chromium: install it when it is missing and
+# this user can (root, or sudo without a password); without it they skip with the reason (CI=true: fail).
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
+  as_root=""
+  if [ "$(id -u)" != 0 ] && sudo -n true 2>/dev/null; then as_root="sudo -n"; fi
+  if [ "$(id -u)" = 0 ] || [ -n "$as_root" ]; then
+    echo "installing Debian's chromium for the browser tests" >&2
+    ($as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq chromium) \
+      >/dev/null 2>&1 || echo "could not install chromium: the browser tests will skip" >&2
+  fi
 fi
 .venv/bin/python -m ruff check .
 exec .venv/bin/python -m pytest -q "$@"

@@ -14,6 +14,7 @@ import discord
 import render
 from cogs.controls import ActButton, ActSelect, stateless_view
 from cogs.menu import NAV, Menu, build_menu
+from cogs.web_links import table_link
 from data.store import TableRecord
 from engines import get_engine
 from host import HandInfo, TableService
@@ -155,7 +156,7 @@ async def table_message(tables: TableService, table: TableRecord, lines: list[st
     last = recent[-1].replace("**", "") if recent else None
     image = await drawn(table.id, render.table_png, table.game, view, names, last)
     alt = render.alt_text(table.game, view, names, last)
-    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png", alt)], controls, embed)
+    return Outgoing(_clip("\n".join(body)), [_png(image, "table.png", alt)], table_link(controls, table), embed)
 
 
 def hand_controls(info: HandInfo, prefix: str = "") -> discord.ui.View | None:
@@ -236,4 +237,4 @@ def lobby_message(table: TableRecord, note: str = "") -> Outgoing:
     if table.status == "lobby":
         for verb, label, style in LOBBY_VERBS:
             view.add_item(ActButton(f"dh:l:{table.id}:{verb}", label, style))
-    return Outgoing(note, embed=embed, view=view, mentions=discord.AllowedMentions.none())
+    return Outgoing(note, embed=embed, view=table_link(view, table), mentions=discord.AllowedMentions.none())

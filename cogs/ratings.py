@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import web_links
 from cogs.game import GAME_CHOICES
 from cogs.guard import Guard, tell
+from cogs.web_links import with_link
 from data.store import Store
 from engines import GAME_TITLES
 from host.tournaments.pages import safe_name
+from host.web import LeaderboardPage, LeaderLine, leaderboard_csv
 
 #: Players need this many rated games to appear on a leaderboard, which shows this many.
 MIN_GAMES = 5
@@ -44,7 +49,13 @@ class RatingsCog(commands.Cog):
                 return
             lines = [f"**{name}**'s ratings (the first number is μ − 3σ, which leaderboards sort by):"]
             lines += [rating_line(GAME_TITLES.get(r.game, r.game), r.mu, r.sigma, r.games) for r in found]
-            await tell(interaction, "\n".join(lines))
+            links = web_links.LINKS
+            url = await links.player(interaction.guild_id, who.id) if links is not None else None
+            if url is None:
+                await tell(interaction, "\n".join(lines))
+                return
+            await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True,
+                                                    view=with_link(None, url, "Player page"))
 
         await self.guard.run(interaction, work)
 
@@ -65,7 +76,17 @@ class RatingsCog(commands.Cog):
             embed = discord.Embed(title=f"{title} leaderboard", description="\n".join(lines),
                                   colour=discord.Colour.gold())
             embed.set_footer(text=f"openskill (Plackett–Luce), μ − 3σ; players with {MIN_GAMES}+ rated games.")
-            await interaction.response.send_message(embed=embed, ephemeral=True,
+            # The same rows as a spreadsheet (columns in the docs' "Web pages" section), names as members show.
+            names = {r.user_id: m.display_name if (m := interaction.guild and interaction.guild.get_member(r.user_id))
+                     else f"Player {r.user_id}" for r in rows}
+            page = LeaderboardPage(interaction.guild_id or 0, game.value, title, [
+                LeaderLine(i, names[r.user_id], r.user_id, r.ordinal, r.mu, r.sigma, r.games)
+                for i, r in enumerate(rows, start=1)])
+            csv_file = discord.File(io.BytesIO(leaderboard_csv(page)), filename=f"leaderboard-{game.value}.csv")
+            links = web_links.LINKS
+            url = links.leaderboard(interaction.guild_id, game.value) if links is not None else None
+            view = with_link(None, url, "Leaderboard page") or discord.utils.MISSING
+            await interaction.response.send_message(embed=embed, ephemeral=True, file=csv_file, view=view,
                                                     allowed_mentions=discord.AllowedMentions.none())
 
         await self.guard.run(interaction, work)

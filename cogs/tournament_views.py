@@ -12,6 +12,7 @@ import discord
 
 from cogs.controls import ActButton, stateless_view
 from cogs.presenter import Outgoing
+from cogs.web_links import tournament_link
 from data.tournaments import PlaceRecord, RoundRecord
 from host.durations import describe
 from host.tournaments.models import Standing
@@ -86,7 +87,7 @@ def signup_message(state: TournamentState, note: str = "") -> Outgoing:
         embed.set_footer(text=f"Registration is closed ({r.status}). /tournament standings and /tournament status "
                               "follow the event.")
         view = None
-    return Outgoing(note, embed=embed, view=view, mentions=_quiet())
+    return Outgoing(note, embed=embed, view=tournament_link(view, r), mentions=_quiet())
 
 
 def round_title(state: TournamentState, rnd: RoundRecord) -> str:
@@ -160,7 +161,7 @@ def standings_message(state: TournamentState, rows: Sequence[Standing], page: in
         on.item.disabled = page == len(pages)
         view.add_item(back)
         view.add_item(on)
-    return Outgoing("", embed=embed, view=view, mentions=_quiet())
+    return Outgoing("", embed=embed, view=tournament_link(view, state.record), mentions=_quiet())
 
 
 def status_message(state: TournamentState, threads: Mapping[int, int]) -> Outgoing:
@@ -193,7 +194,7 @@ def status_message(state: TournamentState, threads: Mapping[int, int]) -> Outgoi
             break
         text += ("\n" if text else "") + line
     embed = discord.Embed(title=f"🏆 {r.name} · {r.status}", description=text, colour=GOLD)
-    return Outgoing("", embed=embed, mentions=_quiet())
+    return Outgoing("", embed=embed, view=tournament_link(None, r), mentions=_quiet())
 
 
 def champion_line(state: TournamentState) -> str:

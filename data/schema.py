@@ -199,7 +199,22 @@ MIGRATIONS: list[str] = [
     );
     CREATE UNIQUE INDEX rated_once ON rated_tables (table_id);
     """,
-    # A Swiss event's 2-player top cut played as single or double elimination.
+    # 5: web pages. Whether @everyone can view a channel (the bot records it; the web process has no
+    # Discord connection), and which members hid their player page.
+    """
+    CREATE TABLE web_channels (
+        channel_id INTEGER NOT NULL PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        public     INTEGER NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    CREATE TABLE web_profiles (
+        user_id    INTEGER NOT NULL PRIMARY KEY,
+        hidden     INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX results_by_user ON results (user_id);
+    """,
+    # 6: a Swiss event's 2-player top cut played as single or double elimination.
     """
     ALTER TABLE tournaments ADD COLUMN top_cut_format TEXT NOT NULL DEFAULT 'single';
     """,

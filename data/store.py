@@ -27,6 +27,7 @@ from data.settings import SettingsStore
 from data.sql import ShardSet, shard_filter
 from data.timers import LOBBY, TABLE_WIDE, TimerPlan, TimerRecord, TimerStore, write_plan
 from data.tournaments import TournamentStore, record_tournament_result
+from data.web import WebStore
 
 __all__ = ["ACTIVE", "ActionRecord", "ChannelBusy", "IntegrityError", "SeatRecord", "StaleVersion", "Store",
            "TableRecord", "Tx", "TxClosed", "Written"]
@@ -118,7 +119,7 @@ class ActionRecord:
     at: float
 
 
-class Store(TimerStore, SettingsStore, TournamentStore, RatingStore):
+class Store(TimerStore, SettingsStore, TournamentStore, RatingStore, WebStore):
     """The one store interface: every write through :meth:`transaction`, reads of committed data only."""
 
     # asyncpg's pools hold sockets and a SQLite store's checkpoint runs in a worker thread: a store

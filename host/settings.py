@@ -31,12 +31,14 @@ class Settings:
     bot_level: str = "normal"
     lobby_timeout: int = 3 * 86400
     game_channels: tuple[int, ...] = ()  # empty: any channel
+    web_pages: bool = False  # the server's public web pages (web/)
 
     def allows_channel(self, channel_id: int) -> bool:
         return not self.game_channels or channel_id in self.game_channels
 
 
-NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels")
+NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels",
+         "web_pages")
 HELP = {
     "turn_time": "default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)",
     "on_timeout": "what happens when a seat's time runs out: bot or forfeit",
@@ -46,6 +48,7 @@ HELP = {
     "bot_level": "level of new bot seats: random, easy, normal or hard",
     "lobby_timeout": "a lobby that has not started after this long closes itself (1m to 30d)",
     "game_channels": "where tables may be opened: any, or channel mentions/ids separated by spaces",
+    "web_pages": "public web pages of this server's tables, tournaments and leaderboards: on or off",
 }
 
 
@@ -64,7 +67,7 @@ def normalise(name: str, value: str) -> str:
         return str(seconds)
     if name == "on_timeout":
         return _choice(name, low, ON_TIMEOUT)
-    if name in ("thread", "reminders"):
+    if name in ("thread", "reminders", "web_pages"):
         return _choice(name, low, ON_OFF)
     if name == "bot_level":
         return _choice(name, low, BOT_LEVELS)
@@ -99,7 +102,7 @@ def parse(stored: dict[str, str], default_level: str = "normal") -> Settings:
             values[name] = None if raw == "off" else int(raw)
         elif name == "lobby_timeout":
             values[name] = int(raw)
-        elif name in ("thread", "reminders"):
+        elif name in ("thread", "reminders", "web_pages"):
             values[name] = raw == "on"
         elif name == "bot_delay":
             values[name] = float(raw)
@@ -119,7 +122,7 @@ def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
             ("thread", "on" if settings.thread else "off"), ("reminders", "on" if settings.reminders else "off"),
             ("bot_delay", f"{delay:g}s" + ("" if settings.bot_delay is not None else " (the process default)")),
             ("bot_level", settings.bot_level), ("lobby_timeout", describe(settings.lobby_timeout)),
-            ("game_channels", channels)]
+            ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off")]
 
 
 class ServerSettings:
@@ -137,6 +140,10 @@ class ServerSettings:
             cached = parse(await self.store.guild_settings(guild_id), self.default_level)
             self._cache[guild_id] = cached
         return cached
+
+    def cached(self, guild_id: int | None) -> Settings | None:
+        """A guild's settings if read since they last changed (every guild's are read at start), else None."""
+        return self._cache.get(guild_id or 0)
 
     def cached_delay(self, guild_id: int | None) -> float:
         """The bot pace for a guild, from the cache (filled by any earlier ``get``)."""

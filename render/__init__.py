@@ -5,6 +5,9 @@ Each game has ``render/<game_id>.py`` with::
     table_image(view: dict, names: list[str]) -> PIL.Image.Image
     hand_image(view: dict, seat: int, names: list[str]) -> PIL.Image.Image
 
+``table_image`` also takes ``placings`` (each seat's place, 1 = first): the table is over, however it
+ended, and the picture is the final one (nobody to act, the placings drawn); ``alt_text`` takes the same.
+
 ``view`` is exactly ``engine.view(state, None)`` (table) or
 ``engine.view(state, seat)`` (hand); ``names`` are the seat names.
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -40,11 +44,13 @@ def _module(game_id: str) -> ModuleType:
     return importlib.import_module(f"render.{game_id}")
 
 
-def table_png(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None) -> bytes:
+def table_png(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None,
+              placings: Sequence[int] | None = None) -> bytes:
     """The table image as PNG; with ``last_action`` (the public label of the last move, names
-    filled in), a one-line strip above it says what just happened."""
+    filled in), a one-line strip above it says what just happened. With ``placings`` (each seat's place,
+    1 = first) the table is over, however it ended: the final picture, nobody to act, the placings drawn."""
     with _DRAWING:
-        img = _module(game_id).table_image(view, names)
+        img = _module(game_id).table_image(view, names, placings)
         if last_action:
             img = with_last_action(img, last_action)
         return to_png(img)

@@ -7,8 +7,11 @@ Built from the same public view as the image, so it can hold no hidden card. Dis
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from render.common import finished
+from render.words import count, ordinal
 
 MAX_ALT = 1024
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -26,7 +29,7 @@ def _fill(text: str, names: list[str]) -> str:
 
 
 def _turn(view: dict[str, Any], names: list[str]) -> str:
-    if view.get("over"):
+    if view.get("over") or view.get("placings") is not None:
         return "Game over."
     acting = view.get("to_act", [])
     if not acting:
@@ -36,15 +39,15 @@ def _turn(view: dict[str, Any], names: list[str]) -> str:
 
 
 def _places(view: dict[str, Any], names: list[str]) -> str:
-    outcome = view.get("outcome")
-    if not view.get("over") or not outcome:
+    outcome = view.get("placings") or (view.get("outcome") if view.get("over") else None)
+    if not outcome:
         return ""
-    order = sorted(range(len(outcome)), key=lambda s: outcome[s])
-    return "Placings: " + ", ".join(f"{outcome[s]}. {_name(names, s)}" for s in order) + "."
+    order = sorted(range(len(outcome)), key=lambda s: (outcome[s], s))
+    return "Placings: " + ", ".join(f"{ordinal(outcome[s])} {_name(names, s)}" for s in order) + "."
 
 
 def _cards(k: int) -> str:
-    return f"{k} card" if k == 1 else f"{k} cards"
+    return count(k, "card")
 
 
 def _kp_card(code: str) -> str:
@@ -70,7 +73,7 @@ def _do_over(view: dict[str, Any], names: list[str]) -> list[str]:
 
 def _pedwar(view: dict[str, Any], names: list[str]) -> list[str]:
     out = []
-    if view.get("active") is not None and not view.get("over"):
+    if view.get("active") is not None and not view.get("over") and view.get("placings") is None:
         out.append(f"Turn {view.get('turn', '?')}, {_name(names, view['active'])} is the active player.")
     out.append("Scores: " + ", ".join(f"{_name(names, p['seat'])} {p.get('score', 0)}"
                                       f" ({_cards(len(p.get('collection', [])))} collected)"
@@ -94,7 +97,7 @@ def _king_pedro(view: dict[str, Any], names: list[str]) -> list[str]:
     scores = view.get("scores", [])
     for t, members in enumerate(teams):
         who = " and ".join(_name(names, s) for s in members)
-        out.append(f"{who}: {scores[t] if t < len(scores) else 0} points.")
+        out.append(f"{who}: {count(scores[t] if t < len(scores) else 0, 'point')}.")
     out[-1:] = [out[-1] + f" Target {view['target']}."] if out and view.get("target") else out[-1:]
     if view.get("trump"):
         bidder = view.get("bidder")
@@ -158,12 +161,15 @@ TITLES = {"do_over": "Do Over!", "pedwar": "Pedwar", "king_pedro": "King Pedro",
           "ogre_cheerleaders": "Ogre Cheerleaders", "pentawar": "Pentawar"}
 
 
-def alt_text(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None) -> str:
-    """Describe the public table view in a few sentences (≤ 1024 characters).
+def alt_text(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None,
+             placings: Sequence[int] | None = None) -> str:
+    """Describe the public table view in a few sentences (≤ 1024 characters); with ``placings`` (each seat's
+    place, 1 = first) the table is over however it ended, as the final picture shows it: nobody to act.
 
     ``last_action`` is the public label of the last move (e.g. "carol plays 7"), which the view
     does not hold; the host knows it from the action log.
     """
+    view = finished(view, placings)
     parts = [f"{TITLES.get(game_id, game_id)} table."]
     turn = _turn(view, names)
     if turn:
@@ -174,7 +180,8 @@ def alt_text(game_id: str, view: dict[str, Any], names: list[str], last_action: 
     places = _places(view, names)
     if places:
         parts.insert(2, places)
-    status = _fill(str(view.get("status", "")), names)
+    # the engine's status tells a game in progress ("Turn 7, carol: play phase"): not a finished one's
+    status = _fill(str(view.get("status", "")), names) if view.get("placings") is None else ""
     if status:
         parts.append(status.rstrip(".") + ".")
     text = " ".join(parts)

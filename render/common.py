@@ -7,11 +7,14 @@ any script and emoji are drawn as glyphs, and truncation never cuts a grapheme.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render import png, text
+from render.words import ordinal
 
 Color = tuple[int, int, int]
 
@@ -22,6 +25,9 @@ PAPER: Color = (250, 248, 240)
 WHITE: Color = (255, 255, 255)
 GOLD: Color = (246, 196, 69)
 GREY: Color = (150, 150, 150)
+#: secondary labels on the felt: 4.5:1 or more on FELT and FELT_DARK (WCAG AA), which GREY is not
+MUTED: Color = (200, 200, 200)
+MUTED_ON_PAPER: Color = (90, 90, 90)   # the same on a paper card: 6.5:1
 HIGHLIGHT: Color = (255, 221, 0)
 CARD_BACK: Color = (52, 73, 140)
 
@@ -143,3 +149,25 @@ def to_png(img: Image.Image) -> bytes:
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()
+
+
+def finished(view: dict[str, Any], placings: Sequence[int] | None) -> dict[str, Any]:
+    """The view as the final picture draws it. With ``placings`` (each seat's place, 1 = first) the table is
+    over however it ended (last move, resignation, forfeit, timeout, abandon), whatever the engine's view
+    says: nobody is to act and the placings are drawn; an empty list is a table over without a result (an
+    abandoned one). Without (None), the view as it is."""
+    if placings is None:
+        return view
+    return {**view, "to_act": [], "placings": list(placings)}
+
+
+def placings_line(placings: Sequence[int], names: list[str]) -> str:
+    """ "Final: 1st alice · 2nd bob · 2nd carol" in order of place (seats as their names); no placings (an
+    abandoned table) is "Game over: no result"."""
+    if not placings:
+        return "Game over: no result"
+    order = sorted(range(len(placings)), key=lambda s: (placings[s], s))
+    def name(s: int) -> str:
+        return names[s] if s < len(names) and names[s] else f"Seat {s + 1}"
+
+    return "Final: " + " · ".join(f"{ordinal(placings[s])} {name(s)}" for s in order)

@@ -7,6 +7,7 @@ direction were unclear.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -18,21 +19,24 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
     WHITE,
     Color,
     card_back,
+    finished,
     make_palette,
     new_canvas,
     paste_card,
+    placings_line,
     text_width,
 )
 from render.common import draw_text as _draw
 from render.common import to_palette as _to_palette
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count
 
 BIG_W, BIG_H = 120, 168       # pile and hand cards
 MINI_W, MINI_H = 66, 90       # face-up reserve cards in the seat rows
@@ -47,14 +51,18 @@ NOW_BG: Color = (58, 52, 16)
 SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
     # code: (big label, small line, ink, background)
     edition.BOMB: ("BOMB", "removes pile", WHITE, (28, 28, 32)),
-    edition.DO_OVER: ("DO", "value 0", WHITE, (46, 150, 76)),
+    edition.DO_OVER: ("DO", "value 0", WHITE, (30, 115, 55)),
     edition.REVERSE: ("REV", "reverse", WHITE, (40, 92, 190)),
 }
 
 
+#: what a card too narrow for its name at the smallest legible size shows instead (a reserve's mini cards)
+NARROW = {edition.BOMB: "💣"}
+
+
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
-    inks = [WHITE, GOLD, GREY, HIGHLIGHT, INK, NUMBER_INK, (120, 140, 210)]
+    inks = [WHITE, GOLD, MUTED, HIGHLIGHT, INK, NUMBER_INK, (120, 140, 210)]
     grounds = [FELT, FELT_DARK, NOW_BG, NUMBER_BG, CARD_BACK, *(st[3] for st in SPECIAL_STYLE.values())]
     return make_palette(inks, grounds)
 
@@ -75,6 +83,8 @@ def face(code: str, w: int = BIG_W, h: int = BIG_H) -> Image.Image:
     label_, sub, ink, bg = SPECIAL_STYLE.get(code, (code, "highest" if code == "11" else "", NUMBER_INK,
                                                     NUMBER_BG))
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(6, w // 9), fill=bg, outline=INK, width=2)
+    if text_width(label_, SMALL, True) > w - 8:
+        label_ = NARROW.get(code, label_)
     big = _largest(label_, (int(h * 0.46), int(h * 0.36), int(h * 0.3), SMALL), w - 8)
     big = max(big, SMALL)
     cy = h // 2 - (h // 10 if sub and h >= 120 else 0)
@@ -87,12 +97,12 @@ def face(code: str, w: int = BIG_W, h: int = BIG_H) -> Image.Image:
 @lru_cache(maxsize=8)
 def empty_slot(w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT_DARK)
-    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=6, outline=GREY, width=2)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w - 1, h - 1), radius=6, outline=MUTED, width=2)
     return img
 
 
 def _cards(k: int) -> str:
-    return f"{k} card" if k == 1 else f"{k} cards"
+    return count(k, "card")
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -109,15 +119,20 @@ def play_order(view: dict[str, Any]) -> list[int]:
     return [(start + i * step) % n for i in range(n)]
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     n = view["num_players"]
-    swap = view.get("phase") == "swap"
-    over = bool(view.get("over"))
+    placings = view.get("placings")
+    swap = view.get("phase") == "swap" and placings is None
+    over = bool(view.get("over")) or placings is not None
     to_act = set(view.get("to_act", []))
 
     # ---- header: title and the one line that says what is going on
     turns = f"turn {view.get('turns', 0) + 1} of max {view.get('max_turns', '?')}"
-    if over:
+    if placings is not None and not view.get("over"):
+        line = placings_line(placings, names)
+    elif over:
         winner = view.get("winner")
         line = f"{_name(names, winner)} wins!" if winner is not None else "Turn limit reached"
     elif swap:
@@ -129,7 +144,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HEAD_H)
         label(img, (2 * PAD, PAD), "Do Over!", TITLE, GOLD, box, bold=True)
-        label(img, (WIDTH - 2 * PAD, PAD + 4), turns, SMALL, GREY, box, "ra")
+        label(img, (WIDTH - 2 * PAD, PAD + 4), turns, SMALL, MUTED, box, "ra")
         label(img, (2 * PAD, 54), line, BODY, HIGHLIGHT if not over else GOLD, box, bold=True, inset=2 * PAD)
 
     strips = [Strip(HEAD_H, head, ("head", turns, line, over))]
@@ -145,7 +160,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     # ---- seats, in the order of play
     ltr = view.get("direction", "clockwise") == "clockwise"
     strips.append(Strip(ORDER_H, lambda img, d: _order_line(img, ltr), ("order", ltr)))
-    outcome = view.get("outcome") if over else None
+    outcome = (view.get("outcome") or placings) if over else None
     for k, s in enumerate(play_order(view)):
         seat = view["seats"][s]
         acting = s in to_act
@@ -156,8 +171,9 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         if swap:
             state = "ready" if seat.get("ready") else "swapping"
         else:
-            state = {"hand": "from Hand", "up": "from face-up", "down": "flips blind"}.get(seat.get("source") or "",
-                                                                                       "")
+            # Playing from the Hand goes without saying; the line fits beside the reserve at the smallest
+            # legible size only in short words.
+            state = {"up": "face-up", "down": "blind"}.get(seat.get("source") or "", "")
         detail = f"Hand {seat['hand_count']} · {seat.get('down_count', sum(seat['down']))} down"
         info = f"{detail} · {state}" if state else detail
         # What the three reserve slots show: a face-up card, a back, or nothing.
@@ -194,7 +210,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, top: tuple[str, ...], valu
     px, py = 2 * PAD + 4, cy + 2 * PAD
     if not top:
         img.paste(empty_slot(BIG_W, BIG_H), (px, py))
-        label(img, (px + BIG_W // 2, py + BIG_H // 2), "empty", SMALL, GREY, centre, "mm")
+        label(img, (px + BIG_W // 2, py + BIG_H // 2), "empty", SMALL, MUTED, centre, "mm")
     for i, code in enumerate(top):
         paste_card(img, face(code), (px + i * 40, py), highlight=(i == len(top) - 1))
     vx = px + BIG_W + 40 * 3 + 24
@@ -206,7 +222,7 @@ def _centre(img: Image.Image, d: ImageDraw.ImageDraw, top: tuple[str, ...], valu
     if draw_count:
         label(img, (dx + 50, py + 70), str(draw_count), BIG, WHITE, centre, "mm", bold=True)
     label(img, (dx + 50, py + 150), "draw pile", SMALL, WHITE, centre, "ma")
-    label(img, (px, py + BIG_H + 14), f"Out of the game: {removed}", SMALL, GREY, centre)
+    label(img, (px, py + BIG_H + 14), f"Out of the game: {removed}", SMALL, MUTED, centre)
 
 
 def _order_line(img: Image.Image, ltr: bool) -> None:
@@ -227,7 +243,7 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, row: _SeatRow) -> None:
     reserve_x = right - 3 * (MINI_W + 6) - 8
     name_box = (box[0] + 84, box[1], reserve_x - 8, box[3])
     label(img, (name_box[0], y + 12), row.name, BODY, GOLD if row.acting else WHITE, name_box, bold=True)
-    label(img, (name_box[0], y + 60), row.info, SMALL, GREY, name_box)
+    label(img, (name_box[0], y + 60), row.info, SMALL, MUTED, name_box)
     for j, slot in enumerate(row.reserve):
         rx = reserve_x + j * (MINI_W + 6)
         card = face(slot, MINI_W, MINI_H) if isinstance(slot, str) else (
@@ -251,7 +267,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     step = (WIDTH - 2 * PAD) // per_row
     rows = max(1, -(-len(groups) // per_row))
     hand_h = rows * (BIG_H + 44)
-    height = 120 + hand_h + 60 + BIG_H + 80
+    height = 120 + hand_h + 60 + BIG_H + 80 + 36  # + the pile numbers under the Reserve
     img, _ = new_canvas(WIDTH, height)
     me = view["seats"][seat]
     acting = seat in view.get("to_act", [])
@@ -272,14 +288,14 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     hand_box = (0, y0, WIDTH, y0 + hand_h)
     if not groups:
         label(img, (2 * PAD, y0 + 20), "Your Hand is empty: you play from your Reserve.", BODY, WHITE, hand_box)
-    for k, (code, count) in enumerate(groups):
+    for k, (code, many) in enumerate(groups):
         x = PAD + (k % per_row) * step + (step - BIG_W) // 2
         y = y0 + (k // per_row) * (BIG_H + 44)
         playable = view.get("phase") == "play" and acting and me.get("source") == "hand" and (
             not code.isdigit() or int(code) >= pv)
         paste_card(img, face(code), (x, y + 6), highlight=playable)
-        if count > 1:
-            label(img, (x + BIG_W // 2, y + BIG_H + 10), f"×{count}", SMALL, GOLD, hand_box, "ma", bold=True)
+        if many > 1:
+            label(img, (x + BIG_W // 2, y + BIG_H + 10), f"×{many}", SMALL, GOLD, hand_box, "ma", bold=True)
     ry = y0 + hand_h + 10
     half = WIDTH // 2
     res_box = (0, ry, half, height)
@@ -291,12 +307,14 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         img.paste(card, (x, ry + 44))
         if me["down"][j] and me["up"][j] is None:
             label(img, (x + 50, ry + 114), "?", BIG, WHITE, res_box, "mm", bold=True)
-    label(img, (2 * PAD, ry + 196), f"{me.get('down_count', sum(me['down']))} face down under them",
-          SMALL, GREY, res_box)
+        # numbered as the swap and play menus number them ("into face-up Reserve pile 1")
+        label(img, (x + 50, ry + 190), f"pile {j + 1}", SMALL, GOLD, (x - 8, ry + 186, x + 108, ry + 224), "ma")
+    label(img, (2 * PAD, ry + 232), f"{me.get('down_count', sum(me['down']))} face down under them",
+          SMALL, MUTED, res_box)
     pile_box = (half, ry, WIDTH, height)
     label(img, (half + PAD, ry), f"Pile: value {pv}", BODY, WHITE, pile_box, bold=True)
     for i, code in enumerate(view.get("pile", [])[-3:]):
         img.paste(face(code, 100, 140), (half + PAD + i * 44, ry + 44))
-    label(img, (half + PAD, ry + 196), f"Draw pile {view.get('draw_count', 0)} · {view.get('direction', '')}",
-          SMALL, GREY, pile_box)
+    label(img, (half + PAD, ry + 232), f"Draw pile {view.get('draw_count', 0)} · {view.get('direction', '')}",
+          SMALL, MUTED, pile_box)
     return to_palette(img)

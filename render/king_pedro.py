@@ -9,6 +9,7 @@ Trumps have a gold border and tint; cards legal now get a cyan frame, so the two
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -20,24 +21,27 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
     PAPER,
     WHITE,
     Color,
     card_back,
     draw_text,
+    finished,
     make_palette,
     new_canvas,
+    placings_line,
     to_palette,
 )
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count, ordinal
 
-SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (20, 130, 60)}
+SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (15, 105, 45)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
-TEAM_COLOURS: tuple[Color, Color] = ((110, 175, 255), (255, 150, 70))
+TEAM_COLOURS: tuple[Color, Color] = ((150, 205, 255), (255, 180, 115))
 TEAM_NAMES = ("Team A", "Team B")
 TRUMP_TINT: Color = (255, 243, 200)
 LEGAL: Color = (40, 220, 255)      # cyan: never confused with the gold trump border
@@ -146,7 +150,7 @@ def _frame(img: Image.Image, xy: tuple[int, int], w: int, h: int, colour: Color,
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     grounds = [FELT, FELT_DARK, BOX_BG, FOLDED_BG, PAPER, TRUMP_TINT, CARD_BACK]
-    inks = [INK, WHITE, GOLD, GREY, HIGHLIGHT, LEGAL, *SUIT_COLOURS.values(), *TEAM_COLOURS, NOTE_INK]
+    inks = [INK, WHITE, GOLD, MUTED, HIGHLIGHT, LEGAL, *SUIT_COLOURS.values(), *TEAM_COLOURS, NOTE_INK]
     return make_palette(inks, grounds, (0.33, 0.66), room=150)
 
 
@@ -160,6 +164,8 @@ SEAT_H = 92
 
 
 def _who_acts(view: dict[str, Any], names: list[str]) -> str:
+    if view.get("placings") is not None and not view.get("over"):
+        return placings_line(view["placings"], names)
     if view.get("over"):
         w = view.get("winner")
         if w == "tie":
@@ -173,7 +179,9 @@ def _who_acts(view: dict[str, Any], names: list[str]) -> str:
     return f"{len(acting)} players {verb}"
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     trump = view.get("trump")
     bidder = view.get("bidder")
     bid = view.get("bid")
@@ -183,7 +191,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HEAD_H)
         label(img, (2 * PAD, PAD), "King Pedro", TITLE, GOLD, box, bold=True)
-        label(img, (WIDTH - 2 * PAD, PAD + 4), rnd, SMALL, GREY, box, "ra")
+        label(img, (WIDTH - 2 * PAD, PAD + 4), rnd, SMALL, MUTED, box, "ra")
         label(img, (2 * PAD, 52), who, BODY, HIGHLIGHT, box, bold=True, inset=2 * PAD)
 
     strips = [Strip(HEAD_H, head, ("head", rnd, who))]
@@ -193,9 +201,9 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         pts = view.get("round_points", [0, 0])[team]
         tricks = view.get("tricks_won", [0, 0])[team]
         if view.get("phase") == "playing" and bid and bidder is not None and bidder % 2 == team:
-            line = f"{pts} of {bid} bid · {tricks} tricks"
+            line = f"{pts} of {bid} bid · {count(tricks, 'trick')}"
         elif view.get("phase") == "playing":
-            line = f"{pts} points · {tricks} tricks this round"
+            line = f"{count(pts, 'point')} · {count(tricks, 'trick')} this round"
         else:
             line = ""
         first, second = _name(names, team), _name(names, team + 2)
@@ -244,7 +252,7 @@ def _team_band(img: Image.Image, d: ImageDraw.ImageDraw, team: int, first: str, 
                           BODY, room, bold=True)
     label(img, (box[0] + 2 * PAD, y + 8), team_line, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
     if line:
-        label(img, (box[0] + 2 * PAD, y + 48), line, SMALL, WHITE, left, inset=PAD)
+        label(img, (box[0] + 2 * PAD, y + 44), line, SMALL, WHITE, left, inset=PAD)
     right = (box[2] - sw, box[1], box[2], box[3])
     label(img, (box[2] - 2 * PAD, y + (TEAM_H - PAD) // 2), score, BIG, GOLD, right, "rm", bold=True)
 
@@ -256,11 +264,11 @@ def _contract(img: Image.Image, d: ImageDraw.ImageDraw, bid: Any, bidder_name: s
     box = panel(d, (PAD, y, WIDTH - PAD, y + CONTRACT_H - PAD), BOX_BG)
     if bid:
         label(img, (box[0] + 2 * PAD, y + 8), f"Bid {bid} by {bidder_name}", BODY, GOLD,
-              (box[0], box[1], box[2] - 300, box[3]), bold=True, inset=PAD)
+              (box[0], box[1], box[2] - 340, box[3]), bold=True, inset=PAD)
     else:
-        label(img, (box[0] + 2 * PAD, y + 8), "No bid yet", BODY, GREY, box, bold=True)
+        label(img, (box[0] + 2 * PAD, y + 8), "No bid yet", BODY, MUTED, box, bold=True)
     if trump and other:
-        tx = box[2] - 290
+        tx = box[2] - 330  # room for "+ the 5 of Diamonds" at the smallest legible size
         d.rounded_rectangle((tx, y + 8, tx + 56, y + 64), radius=8, fill=PAPER, outline=GOLD, width=3)
         p = pip(trump, 44)
         img.paste(p, (tx + 6, y + 14), p)
@@ -268,7 +276,7 @@ def _contract(img: Image.Image, d: ImageDraw.ImageDraw, bid: Any, bidder_name: s
         label(img, (tx + 68, y + 6), f"Trump {SUIT_NAMES[trump]}", SMALL, WHITE, tbox, inset=PAD)
         label(img, (tx + 68, y + 36), f"+ the 5 of {SUIT_NAMES[other]}", SMALL, GOLD, tbox, inset=PAD)
     elif bid:
-        label(img, (box[2] - 2 * PAD, y + 14), "trump not named", SMALL, GREY, box, "ra")
+        label(img, (box[2] - 2 * PAD, y + 14), "trump not named", SMALL, MUTED, box, "ra")
 
 
 #: Every view field ``_middle`` reads: its strip's key.
@@ -306,7 +314,7 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
                   TEAM_COLOURS[seat % 2], cell, "ma")
             tag = "winning" if i == win and current else ("won" if i == win else ("led" if i == 0 else ""))
             if tag:
-                label(img, (cell[0] + slot // 2 - 2, cy + h + 40), tag, SMALL, WINNING if i == win else GREY,
+                label(img, (cell[0] + slot // 2 - 2, cy + h + 40), tag, SMALL, WINNING if i == win else MUTED,
                       cell, "ma", bold=True)
         return
     # before play: the auction, newest last, two columns
@@ -314,17 +322,17 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
     # (who, what, colour): the name is shortened, never what they did
     lines: list[tuple[str, str, Color]] = []
     if phase in ("passing", "discarding"):
-        for frm, to, count in view.get("trump_passes", []):
-            lines.append((_name(names, frm), f"passed {count} to {_name(names, to)}"[:40], WHITE))
+        for frm, to, many in view.get("trump_passes", []):
+            lines.append((_name(names, frm), f"passed {many} to {_name(names, to)}"[:40], WHITE))
         for seat in view.get("folded", []):
-            lines.append((_name(names, seat), "folded", GREY))
+            lines.append((_name(names, seat), "folded", MUTED))
         ups = view.get("faceup_discards", [])
         if ups:
             lines.append(("", "Face-up discards: " + ", ".join(c for _, c in ups), WHITE))
         title = "Passing trumps" if phase == "passing" else "Reducing hands to 6"
     else:
         calls = view.get("auction", [])
-        title = f"Auction ({len(calls)} calls)" if calls else "Auction: no calls yet"
+        title = f"Auction ({count(len(calls), 'call')})" if calls else "Auction: no calls yet"
         last = view.get("last_round")
         if last and not calls:
             verdict = "made it" if last["made"] else "was set"
@@ -351,6 +359,9 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
 def _seat_tags(view: dict[str, Any], seat: int, acting: bool, folded: bool) -> str:
     """The seat's tag line: every view field a seat row reads beyond its name and card count ends up here."""
     tags = []
+    placings = view.get("placings")
+    if placings is not None and seat < len(placings):
+        tags.append(ordinal(placings[seat]))
     if acting:
         tags.append("to act")
     if view.get("dealer") == seat:
@@ -365,7 +376,7 @@ def _seat_tags(view: dict[str, Any], seat: int, acting: bool, folded: bool) -> s
             tags.append("passed" if calls[-1] == "pass" else f"bid {calls[-1]}")
     down = view.get("facedown_counts", [0, 0, 0, 0])[seat]
     if down:
-        tags.append(f"{down} discarded face down")
+        tags.append(f"{down} face down")  # discarded: the short form fits beside the hand
     return " · ".join(tags)
 
 
@@ -376,16 +387,16 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, ac
     box = panel(d, (PAD, y, WIDTH - PAD, y + SEAT_H), FOLDED_BG if folded else BOX_BG,
                 HIGHLIGHT if acting else None, 4)
     team = seat % 2
-    right_w = 170
+    right_w = 186  # the backs, then "13 cards" clear of them at the smallest legible size
     left = (box[0], box[1], box[2] - right_w, box[3])
     label(img, (box[0] + 2 * PAD, y + 8), name, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
-    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else GREY, left, inset=PAD)
+    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else MUTED, left, inset=PAD)
     right = (box[2] - right_w, box[1], box[2], box[3])
     if n and not folded:
         back = card_back(34, 48)
         for i in range(min(n, 3)):
             img.paste(back, (right[0] + 6 + i * 12, y + 22))
-    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), f"{n} card{'s' if n != 1 else ''}", SMALL, WHITE, right, "rm")
+    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), count(n, "card"), SMALL, WHITE, right, "rm")
 
 
 # ---------------------------------------------------------------- hand
@@ -434,7 +445,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         hint = "Your turn"
     else:
         hint = "Waiting for others"
-    label(img, (2 * PAD, 92), hint, BODY, HIGHLIGHT if mine else GREY, head, bold=mine, inset=2 * PAD)
+    label(img, (2 * PAD, 92), hint, BODY, HIGHLIGHT if mine else MUTED, head, bold=mine, inset=2 * PAD)
     y = 156
     for i, card in enumerate(hand):
         r, c = divmod(i, per_row)
@@ -445,7 +456,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         if acting and legal:
             _frame(img, (x, cy), HW, HH, LEGAL, 5)
     if not hand:
-        label(img, (2 * PAD, y + 20), "No cards in play.", BODY, GREY, (0, y, WIDTH, y + HH))
+        label(img, (2 * PAD, y + 20), "No cards in play.", BODY, MUTED, (0, y, WIDTH, y + HH))
     y += rows * (HH + 20)
     if trick:
         box = (PAD, y, WIDTH - PAD, y + SH + 100)
@@ -464,8 +475,8 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         y += SH + 110
     if extra:
         what = "Your face-down discards" if view.get("facedown_discards") else "Your folded cards"
-        label(img, (2 * PAD, y), f"{what}: {', '.join(extra)}", SMALL, GREY, (0, y, WIDTH, y + 50), inset=2 * PAD)
+        label(img, (2 * PAD, y), f"{what}: {', '.join(extra)}", SMALL, MUTED, (0, y, WIDTH, y + 50), inset=2 * PAD)
         y += 60
-    legend = "Gold border: trump · cyan frame: legal now · white frame: winning"
-    label(img, (2 * PAD, y + 10), legend, SMALL, GREY, (0, y, WIDTH, height), inset=2 * PAD)
+    legend = "Frames: gold trump · cyan legal now · white winning"
+    label(img, (2 * PAD, y + 10), legend, SMALL, MUTED, (0, y, WIDTH, height), inset=2 * PAD)
     return to_palette(img, _palette())

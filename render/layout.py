@@ -1,10 +1,11 @@
 """Phone-first layout: sizes, panels and labels that fit where they are put.
 
-Discord shows an image in a phone's channel column about 400 px wide. Table images are drawn
-800 px wide (sharp on 2x screens) and everything scales with them, so a text of SMALL = 22 px
-shows as 11 px, the legible minimum. Every label is fitted to the panel it is drawn in (an
-ellipsis at a grapheme boundary, never a clip), and the panel is recorded with it so tests can
-check that nothing escapes its panel or overlaps another text.
+Discord shows an image in a phone's channel column 310 px wide on a 412 px phone. Table images are
+drawn 800 px wide (sharp on 2x screens) and everything scales with them, so a text of SMALL = 26 px
+shows as 10 px there, the legible minimum (tests/render/test_legibility.py measures it, and contrast).
+Every label is fitted to the panel it is drawn in (an ellipsis at a grapheme boundary, never a clip),
+and the panel is recorded with it so tests can check that nothing escapes its panel or overlaps another
+text.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from render.common import Color
 WIDTH = 800
 PHONE = 400
 SCALE = WIDTH // PHONE
-SMALL = 11 * SCALE     # the smallest text a player needs: 11 px on the phone
+SMALL = 26          # the smallest text a player needs: 10 px on a 412 px phone, which shows 800 px as 310
 BODY = 13 * SCALE
 TITLE = 16 * SCALE
 BIG = 22 * SCALE
@@ -53,7 +54,7 @@ def fit_name(name: str, rest: str, size: int, room: int, bold: bool = False) -> 
     ("Bob Zürich Übersp… to play", never "Bob Zürich Überspieler of Ca…")."""
     if text.text_width(name + rest, size, bold) <= room:
         return name + rest
-    keep = max(room - text.text_width(rest, size, bold), room * 3 // 10)
+    keep = max(room - text.text_width(rest, size, bold), room // 5)
     return text.fit(name, size, keep, bold) + rest
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -15,32 +15,35 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
     PAPER,
     WHITE,
     Color,
     draw_text,
+    finished,
     fit_text,
     fixed_palette,
     paste_card,
+    placings_line,
     text_width,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_name, fit_names, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count
 
 TEAM_COLORS: dict[str, Color] = {
-    "O": (232, 118, 24),   # orange
-    "S": (52, 140, 64),    # swamp green
+    "O": (180, 85, 10),    # orange
+    "S": (40, 120, 50),    # swamp green
     "C": (128, 78, 190),   # club purple
-    "U": (36, 120, 206),   # unicorn blue
+    "U": (30, 105, 190),   # unicorn blue
 }
 FIELD_W, FIELD_H = 112, 150
 FIELD_STEP = 128
 HAND_W, HAND_H, HAND_GAP = 248, 330, 12
 DEALT: Color = (170, 170, 170)
-RESOLVING: Color = (255, 90, 60)
+RESOLVING: Color = (255, 140, 120)
 CHOSEN: Color = (40, 220, 255)
 OPTION_COLOURS: tuple[Color, ...] = ((255, 221, 0), (40, 220, 255), (255, 120, 200), (150, 240, 150))
 KEYWORD = {1: "join", 2: "move", 3: "swap", 4: "take", 5: "bench", 6: "steal", 7: "deck", 8: "draw 2",
@@ -81,7 +84,8 @@ def field_face(card: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=9, fill=PAPER, outline=INK, width=2)
     d.rounded_rectangle((2, 2, w - 3, 34), radius=7, fill=col)
-    draw_text(img, (w // 2, 18), fit_text(BAND[team], SMALL, w - 8), SMALL, WHITE, "mm")
+    # the band is the card's whole width less its border: "Unicorns" just fits at the smallest legible size
+    draw_text(img, (w // 2, 18), fit_text(BAND[team], SMALL, w - 2), SMALL, WHITE, "mm")
     draw_text(img, (w // 2, 78), str(num), 56, col, "mm", bold=True)
     draw_text(img, (w // 2, h - 22), KEYWORD[num], SMALL, INK, "mm")
     return img
@@ -117,8 +121,8 @@ def _name(names: list[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
 
 
-def _rows(count: int, per_row: int) -> int:
-    return max(1, -(-count // per_row))
+def _rows(n_cards: int, per_row: int) -> int:
+    return max(1, -(-n_cards // per_row))
 
 
 def _positions(field: list[str], cards: list[str]) -> tuple[int, int]:
@@ -144,8 +148,8 @@ def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     options = pend.get("options") or []
     h = _field_height(view)
     box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
-    label(img, (3 * PAD, y + 6), f"Field: {len(field)} cards", SMALL, WHITE, box, bold=True)
-    label(img, (box[2] - 2 * PAD, y + 6), "read left to right, row by row", SMALL, GREY,
+    label(img, (3 * PAD, y + 6), f"Field: {count(len(field), 'card')}", SMALL, WHITE, box, bold=True)
+    label(img, (box[2] - 2 * PAD, y + 6), "read left to right, row by row", SMALL, MUTED,
           (box[0] + 260, box[1], box[2], box[1] + 40), "ra")
     dealt = {c for rec in view.get("dealt_formations", []) for c in rec}
     resolving, chosen = pend.get("card"), pend.get("chosen")
@@ -156,17 +160,20 @@ def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         x = 2 * PAD + c * FIELD_STEP
         cy = y + 40 + r * row_h + 30
         cell = (x - 6, cy - 30, x + FIELD_STEP - 10, cy)
-        label(img, (x + FIELD_W // 2, cy - 28), str(i + 1), SMALL, GOLD if i in (0, len(field) - 1) else GREY,
+        label(img, (x + FIELD_W // 2, cy - 28), str(i + 1), SMALL, GOLD if i in (0, len(field) - 1) else MUTED,
               cell, "ma", bold=i in (0, len(field) - 1))
         below = cy + FIELD_H + 8 + 14 * len(options)
+        short = len(field) == 2  # two cards have no room for both ends' words
         if i == 0:
-            label(img, (x, below), "◀ left end", SMALL, GOLD, (x - 6, below, x + FIELD_STEP + 40, below + 30))
+            label(img, (x, below), "◀ left" if short else "◀ left end", SMALL, GOLD,
+                  (x - 6, below, x + FIELD_STEP + 40, below + 34))
         elif i == len(field) - 1:
-            label(img, (x + FIELD_W, below), "right end ▶", SMALL, GOLD,
-                  (max(box[0], x - FIELD_STEP), below, box[2], below + 30), "ra")
+            # a last card alone at the start of its row has only its own width for the words
+            label(img, (x + FIELD_W, below), "right ▶" if short or c == 0 else "right end ▶", SMALL, GOLD,
+                  (max(box[0], x - FIELD_STEP), below, box[2], below + 34), "ra")
         elif c == PER_ROW - 1:
-            label(img, (x + FIELD_W, below), "next row ↓", SMALL, GREY,
-                  (x - FIELD_STEP + 40, below, box[2], below + 30), "ra")
+            label(img, (x + FIELD_W, below), "next row ↓", SMALL, MUTED,
+                  (x - FIELD_STEP + 40, below, box[2], below + 34), "ra")
         paste_card(img, field_face(card), (x, cy))
         if card in (resolving, chosen):
             colour = RESOLVING if card == resolving else CHOSEN
@@ -179,7 +186,7 @@ def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                 by = cy + FIELD_H + 6 + 14 * k
                 d.rectangle((x - 4, by, x + FIELD_STEP - 8, by + 8), fill=OPTION_COLOURS[k % len(OPTION_COLOURS)])
     if not field:
-        label(img, (3 * PAD, y + 60), "(empty)", SMALL, GREY, box)
+        label(img, (3 * PAD, y + 60), "(empty)", SMALL, MUTED, box)
     return box[3] + PAD
 
 
@@ -200,13 +207,14 @@ def _notes(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
             kind = " + ".join(f.get("kinds") or [])  # team / sequence / number
             parts.append(f"{a + 1}-{b} {kind}".strip())
         points = sum(int(c[1:]) for f in option for c in f["cards"])
-        out.append((f"Option {k + 1}: cards " + ", ".join(parts) + f" ({points} pts)",
+        out.append((f"Option {k + 1}: cards " + ", ".join(parts) + f" ({count(points, 'pt')})",
                     OPTION_COLOURS[k % len(OPTION_COLOURS)]))
     ls = view.get("last_scoring")
     if ls and ls.get("highlight"):
         cards = [ls["field"][i] for i in ls["highlight"] if i < len(ls["field"])]
-        out.append(("Just scored by " + fit_name(_name(names, ls["seat"]), f": {' '.join(cards)}", SMALL, 560),
-                    GOLD))
+        # the notes panel leaves 728 px for a line; only the name is shortened
+        out.append((fit_names([("Just scored by ", False), (_name(names, ls["seat"]), True),
+                               (f": {' '.join(cards)}", False)], SMALL, 728), GOLD))
     line = f"Deck {view.get('deck_count', 0)} · bench {view.get('bench_count', 0)}"
     if view.get("bench_top"):
         line += f" (top {view['bench_top']})"
@@ -221,6 +229,8 @@ def _notes(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
 
 
 def _title(view: dict[str, Any], names: list[str]) -> tuple[str, str]:
+    if view.get("placings") is not None and not view.get("over"):
+        return "", placings_line(view["placings"], names)
     if view.get("over"):
         return "", _fill(view.get("status", "Game over"), names)
     pend = view.get("pending") or {}
@@ -237,7 +247,7 @@ def _player_panel(img: Image.Image, d: ImageDraw.ImageDraw, name: str, score: st
     label(img, (box[2] - 2 * PAD, y + ROW_H // 2), score, BODY, GOLD, right, "rm", bold=True)
     left = (box[0], box[1], box[2] - 200, box[3])
     label(img, (box[0] + 2 * PAD, y + 8), name, BODY, GOLD if acting else WHITE, left, bold=True, inset=PAD)
-    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else GREY, left, inset=PAD)
+    label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else MUTED, left, inset=PAD)
 
 
 def _field_key(view: dict[str, Any]) -> Hashable:
@@ -267,7 +277,9 @@ def _notes_strip(notes: list[tuple[str, Color]]) -> Strip:
     return Strip(12 + 34 * len(notes) + PAD, lambda img, d: _notes_panel(img, d, notes), ("notes", tuple(notes)))
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     n = view.get("num_players", len(names))
     notes = _notes(view, names)
     who, what = _title(view, names)
@@ -279,7 +291,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
 
     strips = [Strip(HEAD_H, head, ("head", who, what))]
     to_act = set(view.get("to_act", []))
-    outcome = view.get("outcome")
+    outcome = view.get("outcome") or view.get("placings")
     for q in range(n):
         acting = q in to_act
         tags = []
@@ -290,7 +302,7 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
         if q == view.get("first"):
             tags.append("first player")
         tags.append(f"{view['scored_counts'][q]} scored · {view['hand_counts'][q]} in hand")
-        name, score, tag_line = _name(names, q), f"{view['scores'][q]} pts", " · ".join(tags)
+        name, score, tag_line = _name(names, q), count(view["scores"][q], "pt"), " · ".join(tags)
 
         def player(img: Image.Image, d: ImageDraw.ImageDraw, name: str = name, score: str = score,
                    tag_line: str = tag_line, acting: bool = acting) -> None:
@@ -308,10 +320,10 @@ def _mix(a: Color, b: Color, t: float) -> Color:
 
 def _palette_image() -> Image.Image:
     """A fixed palette: the colours this renderer draws, blends for anti-aliased edges, a colour cube."""
-    keys = [FELT, FELT_DARK, GOLD, GREY, HIGHLIGHT, INK, PAPER, WHITE, CARD_BACK, DEALT, RESOLVING, CHOSEN,
+    keys = [FELT, FELT_DARK, GOLD, MUTED, HIGHLIGHT, INK, PAPER, WHITE, CARD_BACK, DEALT, RESOLVING, CHOSEN,
             *OPTION_COLOURS, *TEAM_COLORS.values()]
     cols: list[Color] = list(keys)
-    for bg, fg in [(FELT, WHITE), (FELT_DARK, WHITE), (FELT_DARK, GOLD), (FELT_DARK, GREY), (FELT_DARK, HIGHLIGHT),
+    for bg, fg in [(FELT, WHITE), (FELT_DARK, WHITE), (FELT_DARK, GOLD), (FELT_DARK, MUTED), (FELT_DARK, HIGHLIGHT),
                    (PAPER, INK), (FELT_DARK, RESOLVING), (FELT_DARK, CHOSEN)]:
         cols += [_mix(bg, fg, t) for t in (0.25, 0.5, 0.75)]
     for team in TEAM_COLORS.values():
@@ -342,7 +354,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     per_row = (WIDTH - 2 * PAD + HAND_GAP) // (HAND_W + HAND_GAP)
     rows = _rows(len(hand), per_row)
     notes = _notes(view, names) if acting else []
-    count = f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}"
+    held = f"Your hand: {count(len(hand), 'card')}"
     if acting and pend:
         sub = f"Your turn: {pend.get('prompt', '')}"
     else:
@@ -350,15 +362,15 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, 106)
-        label(img, (2 * PAD, PAD), count, TITLE, GOLD, box, bold=True)
+        label(img, (2 * PAD, PAD), held, TITLE, GOLD, box, bold=True)
         label(img, (2 * PAD, 56), sub, BODY, HIGHLIGHT if acting else WHITE, box, bold=acting, inset=2 * PAD)
 
-    strips = [Strip(110, head, ("hand head", count, sub, acting))]
+    strips = [Strip(110, head, ("hand head", held, sub, acting))]
     row_h = HAND_H + HAND_GAP
     if not hand:
 
         def no_cards(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
-            label(img, (2 * PAD, 10), "(no cards)", BODY, GREY, (0, 0, WIDTH, row_h))
+            label(img, (2 * PAD, 10), "(no cards)", BODY, MUTED, (0, 0, WIDTH, row_h))
 
         strips.append(Strip(row_h, no_cards, "no cards"))
     for r in range(rows if hand else 0):

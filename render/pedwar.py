@@ -9,6 +9,7 @@ and the hidden Goal.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -19,20 +20,24 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
+    MUTED_ON_PAPER,
     PAPER,
     WHITE,
     Color,
     draw_text,
+    finished,
     fixed_palette,
     new_canvas,
     paste_card,
+    placings_line,
     to_palette,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, panel
 from render.strips import Strip, stack
+from render.words import count, ordinal
 
 CW, CH = 100, 140
 HEAD_H = 100
@@ -40,7 +45,7 @@ HEAD_H = 100
 COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "R": ((206, 52, 52), WHITE),
     "B": ((48, 92, 204), WHITE),
-    "G": ((34, 139, 70), WHITE),
+    "G": ((25, 115, 55), WHITE),
     "Y": ((247, 205, 52), INK),
 }
 COLOUR_NAMES = {"R": "Red", "B": "Blue", "G": "Green", "Y": "Yellow"}
@@ -105,8 +110,8 @@ def maneuver_face(kind: str, w: int = 100, h: int = 140) -> Image.Image:
 def empty_slot(w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, outline=GREY, width=2)
-    draw_text(img, (w // 2, h // 2), "taken", SMALL, GREY, "mm")
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=8, outline=MUTED, width=2)
+    draw_text(img, (w // 2, h // 2), "taken", SMALL, MUTED, "mm")
     return img
 
 
@@ -180,14 +185,14 @@ def _info_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     info = [f"Object deck {view['object_deck']} · Maneuver deck {view['maneuver_deck']} · "
             f"discards {view['maneuver_discard']}"]
     if view["discarded"]:
-        info.append(f"Discarded this turn: {' '.join(view['discarded'])} ({view['pips']} pips)")
+        info.append(f"Discarded this turn: {' '.join(view['discarded'])} ({count(view['pips'], 'pip')})")
     if view["phase"] in ("action", "trump") and view["actions"]:
         info.append(f"Actions used: {view['actions_used']} of {view['actions']}")
     if view["spent"]:
         info.append(f"Taken by Overpower: {' '.join(view['spent'])}")
     box = panel(d, (PAD, y, WIDTH - PAD, y + 12 + 34 * len(info)), FELT_DARK)
     for i, line in enumerate(info):
-        label(img, (3 * PAD, y + 6 + 34 * i), line, SMALL, WHITE if i else GREY, box, inset=2 * PAD)
+        label(img, (3 * PAD, y + 6 + 34 * i), line, SMALL, WHITE if i else MUTED, box, inset=2 * PAD)
     return box[3] + PAD
 
 
@@ -213,24 +218,26 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], nam
     # Two different marks in two different forms: a yellow frame and the words "to act" for
     # whoever must act now; an "active" chip for the player whose turn it is.
     box = panel(d, (PAD, y, WIDTH - PAD, y + h), FELT_DARK, HIGHLIGHT if acting else None, 4)
-    score = f"{p['score']} pts" if not over else f"{p['final_score']} pts"
+    score = count(p["score"] if not over else p["final_score"], "pt")
     right = (box[2] - 220, box[1], box[2], box[1] + 52)
     sbox = label(img, (box[2] - 2 * PAD, y + 4), score, BODY, GOLD, right, "ra", bold=True)
     tags = []
     if over:
         tags.append(f"place {p['place']}")
+    if "place_now" in p:
+        tags.append(ordinal(p["place_now"]))
     if active and not over:
         tags.append("active")
     if acting:
         tags.append("to act")
     tags.append(f"hand {p['hand_count']}")
-    tag_box = label(img, (sbox[0] - 2 * PAD, y + 10), " · ".join(tags), SMALL, HIGHLIGHT if acting else GREY,
+    tag_box = label(img, (sbox[0] - 2 * PAD, y + 10), " · ".join(tags), SMALL, HIGHLIGHT if acting else MUTED,
                     (box[0] + 200, box[1], sbox[0] - PAD, box[1] + 52), "ra")
     label(img, (box[0] + 2 * PAD, y + 6), name, BODY, _seat_colour(seat),
           (box[0], box[1], tag_box[0] - PAD, box[1] + 52), bold=True, inset=PAD)
     cx, cy = box[0] + 2 * PAD, y + 52
     if not p["collection"]:
-        label(img, (cx, cy + 12), "no cards yet", SMALL, GREY, box)
+        label(img, (cx, cy + 12), "no cards yet", SMALL, MUTED, box)
     for group in _grouped(p["collection"]):
         for card in group:
             if cx + MINI_W > box[2] - 2 * PAD:
@@ -248,10 +255,15 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], nam
             label(img, (box[0] + 2 * PAD, by), line, SMALL, WHITE, box, inset=2 * PAD)
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     over = view["over"]
     to_act = set(view["to_act"])
-    if over:
+    placings = view.get("placings")
+    if placings is not None and not over:
+        line = placings_line(placings, names)
+    elif over:
         line = "Game over: every Goal revealed"
     else:
         line = f"{', '.join(_name(names, s) for s in view['to_act'])} to act · {view['phase']}"
@@ -276,7 +288,9 @@ def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
     strips.append(Strip(12 + 34 * n_info + PAD, lambda img, d: _info_block(img, d, view, 0), ("info", info)))
     for p in view["players"]:
         seat = p["seat"]
-        name, acting, active = _name(names, seat), seat in to_act, seat == view["active"]
+        name, acting, active = _name(names, seat), seat in to_act, seat == view["active"] and placings is None
+        if placings is not None and not over and seat < len(placings):
+            p = {**p, "place_now": placings[seat]}
 
         def player(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any] = p, name: str = name,
                    acting: bool = acting, active: bool = active) -> None:
@@ -301,10 +315,10 @@ def _palette() -> Image.Image:
     felts = (FELT, FELT_DARK)
     pairs: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = []
     for ground in felts:
-        pairs += [(fg, ground) for fg in (WHITE, GOLD, HIGHLIGHT, GREY, INK, *SEAT_COLOURS)]
+        pairs += [(fg, ground) for fg in (WHITE, GOLD, HIGHLIGHT, MUTED, INK, *SEAT_COLOURS)]
     for bg, fg in COLOURS.values():
         pairs += [(fg, bg), (INK, bg), (INK, FELT), (INK, FELT_DARK)]
-    pairs += [(fg, PAPER) for fg in (INK, GREY, GOLD)]
+    pairs += [(fg, PAPER) for fg in (INK, MUTED_ON_PAPER, GOLD)]
     for bg in MANEUVER_BG.values():
         pairs += [(INK, bg), (pip, bg), (GOLD, bg)]
     pairs += [(fg, chip) for fg in (HIGHLIGHT, WHITE, *SEAT_COLOURS)]
@@ -329,15 +343,15 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     img, d = new_canvas(WIDTH, height)
     pips = sum(PIPS[k] for k in hand)
     head = (0, 0, WIDTH, 146)
-    title = f"Your hand: {len(hand)} Maneuver card{'' if len(hand) == 1 else 's'}, {pips} pips"
+    title = f"Your hand: {count(len(hand), 'Maneuver card')}, {count(pips, 'pip')}"
     label(img, (2 * PAD, PAD), title, TITLE, GOLD, head, bold=True, inset=2 * PAD)
     mine = seat in view.get("to_act", [])
-    label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, head,
+    label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else MUTED, head,
           bold=mine)
     label(img, (2 * PAD, 96), view.get("status", ""), SMALL, WHITE, head, inset=2 * PAD)
     y = 150
     if not hand:
-        label(img, (2 * PAD, y + 30), "No Maneuver cards", BODY, GREY, (0, y, WIDTH, y + hh))
+        label(img, (2 * PAD, y + 30), "No Maneuver cards", BODY, MUTED, (0, y, WIDTH, y + hh))
     step = (WIDTH - 2 * PAD) // per_row
     for i, kind in enumerate(hand):
         r, c = divmod(i, per_row)
@@ -349,7 +363,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     goal = view.get("goal")
     label(img, (3 * PAD, y + 8), f"Your Goal: {goal}" if goal else "Your Goal", BODY, INK, box, bold=True)
     secret = "revealed: the game is over" if view.get("over") else "secret until the end"
-    label(img, (box[2] - 2 * PAD, y + 14), secret, SMALL, GREY, (box[0] + 300, box[1], box[2], box[3]), "ra")
+    label(img, (box[2] - 2 * PAD, y + 14), secret, SMALL, MUTED_ON_PAPER, (box[0] + 300, box[1], box[2], box[3]), "ra")
     held = set()
     for p in view.get("players", []):
         if p["seat"] == seat:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -18,18 +18,21 @@ from render.common import (
     FELT,
     FELT_DARK,
     GOLD,
-    GREY,
     HIGHLIGHT,
     INK,
+    MUTED,
     WHITE,
     card_back,
     draw_text,
+    finished,
     fit_text,
     fixed_palette,
     paste_card,
+    placings_line,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
 from render.strips import Strip, stack
+from render.words import count, ordinal
 
 Color = tuple[int, int, int]
 
@@ -67,9 +70,9 @@ def _palette() -> Image.Image:
     several times faster (and smaller) than an RGB one.
     """
     kinds = [edition.COLOURS[k] for k in edition.KINDS]
-    base = [FELT, FELT_DARK, INK, WHITE, GOLD, GREY, HIGHLIGHT, CARD_BACK, BACK_INNER, PANEL_LINE, STAR_EDGE,
+    base = [FELT, FELT_DARK, INK, WHITE, GOLD, MUTED, HIGHLIGHT, CARD_BACK, BACK_INNER, PANEL_LINE, STAR_EDGE,
             SLOT, SHADOW, *kinds]
-    pairs = [(bg, fg) for bg in (FELT, FELT_DARK) for fg in (WHITE, GOLD, GREY, HIGHLIGHT, INK, SLOT)]
+    pairs = [(bg, fg) for bg in (FELT, FELT_DARK) for fg in (WHITE, GOLD, MUTED, HIGHLIGHT, INK, SLOT)]
     pairs += [(c, _ink(c)) for c in kinds] + [(c, WHITE) for c in kinds]
     pairs += [(CARD_BACK, WHITE), (GOLD, INK), (FELT, CARD_BACK), (FELT_DARK, WHITE), (INK, HIGHLIGHT)]
     colours = list(dict.fromkeys(base + [_blend(bg, fg, s) for bg, fg in pairs for s in (0.25, 0.5, 0.75)]))
@@ -137,11 +140,15 @@ def _sigil(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, i
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=3)
 
 
+#: the narrowest card every kind's name fits on whole at the smallest legible size
+_NAME_W = max(text.text_width(name, SMALL) for name in edition.NAMES.values()) + 6
+
+
 @lru_cache(maxsize=128)
 def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     """A dragon card: the kind's colour, its two-letter mark at the top (visible when covered), a big sigil,
     and on cards big enough for every kind's name (100 px wide), the name."""
-    bg = edition.COLOURS.get(kind, GREY)
+    bg = edition.COLOURS.get(kind, MUTED)
     ink = _ink(bg)
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
@@ -151,7 +158,7 @@ def dragon_card(kind: str, w: int, h: int) -> Image.Image:
     draw_text(img, (5, 3), mark, top, ink)
     _sigil(d, edition.SIGILS.get(kind, ""), w - 5 - top * 0.4, 3 + top * 0.55, top * 0.4, ink, bg)
     _sigil(d, edition.SIGILS.get(kind, ""), w / 2, h * 0.56, min(w, h) * 0.27, ink, bg)
-    if h >= 110 and w >= 100:  # narrower, "Sapphire" would be cut: the mark and sigil say it
+    if h >= 110 and w >= _NAME_W:  # narrower, "Sapphire" would be cut: the mark and sigil say it
         name = edition.NAMES.get(kind, kind)
         size = SMALL
         draw_text(img, (w // 2, h - 4), fit_text(name, size, w - 6), size, ink, "md")
@@ -189,7 +196,7 @@ def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0:
     pts = war_points(x0, y0)
     for p in range(5):  # the across-lines: the star
         d.line([pts[p], pts[(p + 2) % 5]], fill=GOLD, width=4)
-    label(img, (x0 + PAD, y0 + 4), "The pentawar", SMALL, GOLD, box, bold=True)
+    label(img, (x0 + PAD, y0), "The pentawar", SMALL, GOLD, box)  # not bold: clear of the 0 badge
     for p, (px, py) in enumerate(pts):
         x, y = int(px - WAR_W / 2), int(py - WAR_H / 2)
         if p == altered:
@@ -222,7 +229,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], n
     else:
         img.paste(_slot(SMALL_W, SMALL_H), (dx, y0 + 2 * PAD), _slot(SMALL_W, SMALL_H))
     label(img, (dx + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6), f"discard {view.get('discard_count', 0)}", SMALL,
-          WHITE, (dx - 20, y0, box[2], box[3]), "ma")
+          WHITE, (dx - 40, y0, box[2], box[3]), "ma")
     resh = view.get("reshuffle") or {}
     if not resh.get("allowed"):
         lines = ["No reshuffle", "(2-3 players)"]
@@ -230,7 +237,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], n
         lines = ["Reshuffled once:", "last deck"] if resh.get("done") else ["One reshuffle", "of the discards left"]
     ty = y0 + 2 * PAD + SMALL_H + 44
     for i, line in enumerate(lines):
-        label(img, (x, ty + 30 * i), line, SMALL, GREY, box, inset=PAD)
+        label(img, (x, ty + 30 * i), line, SMALL, MUTED, box, inset=PAD)
     label(img, (x, ty + 70), f"Turn {view.get('turn_number', 1)}", SMALL, WHITE, box, inset=PAD)
     pending = view.get("pending")
     if pending:
@@ -249,7 +256,7 @@ def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], n
         label(img, (x, py), "War altered", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
         label(img, (x, py + 32), f"by {_name(names, int(altered.get('seat', 0)))}", SMALL, WHITE, box, inset=PAD)
         label(img, (x, py + 64), f"position {pos}: {kind}", SMALL, WHITE, box, inset=PAD)
-        label(img, (x, py + 96), f"replaced {old}", SMALL, GREY, box, inset=PAD)
+        label(img, (x, py + 96), f"replaced {old}", SMALL, MUTED, box, inset=PAD)
 
 
 def _grouped(cards: list[str]) -> list[tuple[str, int]]:
@@ -271,22 +278,22 @@ def _draw_tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]
     tableau = view.get("tableau") or []
     h = _tableau_height(view)
     box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
-    label(img, (3 * PAD, y + 6), f"Shared tableau: {len(tableau)} card{'s' if len(tableau) != 1 else ''}", SMALL,
+    label(img, (3 * PAD, y + 6), f"Shared tableau: {count(len(tableau), 'card')}", SMALL,
           GOLD, box, bold=True)
     if not tableau:
-        label(img, (3 * PAD, y + 44), "empty", SMALL, GREY, box)
+        label(img, (3 * PAD, y + 44), "empty", SMALL, MUTED, box)
     per_row = (WIDTH - 4 * PAD) // TAB_STEP
-    for i, (kind, count) in enumerate(_grouped(tableau)):
+    for i, (kind, many) in enumerate(_grouped(tableau)):
         x = 3 * PAD + (i % per_row) * TAB_STEP
         cy = y + 44 + (i // per_row) * (TAB_H + 40)
         paste_card(img, dragon_card(kind, TAB_W, TAB_H), (x, cy))
-        label(img, (x + TAB_W // 2, cy + TAB_H + 4), f"×{count}", SMALL, WHITE,
+        label(img, (x + TAB_W // 2, cy + TAB_H + 4), f"×{many}", SMALL, WHITE,
               (x - 3, cy, x + TAB_STEP - 3, cy + TAB_H + 36), "ma", bold=True)
     return box[3] + PAD
 
 
 WING_ROW_H = WING_H + 36 + 24
-NAME_COL = 236
+NAME_COL = 250
 
 
 @lru_cache(maxsize=32)
@@ -326,14 +333,14 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     if line2:
         label(img, (box[0] + 2 * PAD, y + 40), line2, BODY, colour, left, bold=True, inset=PAD)
     tags = []
-    outcome = view.get("outcome")
+    outcome = view.get("outcome") or view.get("placings")
     if outcome and seat < len(outcome):
-        tags.append({1: "1st", 2: "2nd", 3: "3rd"}.get(outcome[seat], f"{outcome[seat]}th"))
+        tags.append(ordinal(outcome[seat]))
     if acting:
         tags.append("to act")
     label(img, (box[0] + 2 * PAD, y + 80), " · ".join(tags), SMALL, HIGHLIGHT if acting else GOLD, left, inset=PAD)
     label(img, (box[0] + 2 * PAD, y + 112), f"wing {n_wing}/5 · hand {counts[seat] if seat < len(counts) else 0}",
-          SMALL, GREY, left, inset=PAD)
+          SMALL, MUTED, left, inset=PAD)
     covers = {"A": "C", "B": "D", "C": "E", "D": "E"}
     for i, place in enumerate(PLACES):
         x = box[0] + NAME_COL + i * WING_STEP
@@ -343,16 +350,17 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
         if cell:
             img.paste(_wing_card(cell["kind"], bool(cell.get("covered"))), (x, cy))
             if cell.get("covered"):
-                label(img, (x + WING_W // 2, cy + WING_H - 8), f"under {covers[place]}", SMALL, WHITE, spot, "md",
-                      bold=True)
+                label(img, (x + WING_W // 2, cy + WING_H - 8), f"under {covers[place]}", SMALL, WHITE, spot, "md")
         else:
             img.paste(_slot(WING_W, WING_H), (x, cy), _slot(WING_W, WING_H))
-        label(img, (x + WING_W // 2, cy + WING_H + 4), place, SMALL, WHITE if cell else SLOT, spot, "ma", bold=True)
+        label(img, (x + WING_W // 2, cy + WING_H + 4), place, SMALL, WHITE if cell else MUTED, spot, "ma", bold=True)
     return box[3] + PAD
 
 
 def _header_texts(view: dict[str, Any], names: list[str]) -> tuple[str, str, str]:
     """What the header's second line says: (game-over line, or "" and who acts, what they do)."""
+    if view.get("placings") is not None and not view.get("over"):
+        return placings_line(view["placings"], names), "", ""
     if view.get("over"):
         return f"Game over: {_sub(str(view.get('end_reason') or ''), names)}", "", ""
     acting = view.get("to_act", [])
@@ -422,7 +430,9 @@ def _wing_strip(view: dict[str, Any], seat: int, names: list[str]) -> Strip:
     return Strip(WING_ROW_H, lambda img, d: _draw_wing_row(img, d, view, seat, names, 0), _wing_key(view, seat, names))
 
 
-def table_image(view: dict[str, Any], names: list[str]) -> Image.Image:
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+    view = finished(view, placings)
     n = int(view.get("num_players", len(names)))
     texts = _header_texts(view, names)
     strips = [Strip(HEAD_H, lambda img, d: _header(img, texts), ("head", texts)),
@@ -444,19 +454,19 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     per_row = 7
     rows = max(1, math.ceil(len(hand) / per_row))
     n = int(view.get("num_players", 0)) or len(view.get("wings", []))
-    count = f"Your hand: {len(hand)} card{'s' if len(hand) != 1 else ''}"
+    held = f"Your hand: {count(len(hand), 'card')}"
     mine = seat in view.get("to_act", [])
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HAND_HEAD_H - 4)
-        label(img, (2 * PAD, PAD), count, TITLE, GOLD, box, bold=True)
-        label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else GREY, box,
+        label(img, (2 * PAD, PAD), held, TITLE, GOLD, box, bold=True)
+        label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else MUTED, box,
               bold=mine)
-        label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, GREY, box,
+        label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, MUTED, box,
               inset=2 * PAD)
 
     # The heading gives the first row the pixels its cards' frames reach into.
-    strips = [Strip(HAND_HEAD_H - FRAME_REACH, head, ("hand head", count, mine))]
+    strips = [Strip(HAND_HEAD_H - FRAME_REACH, head, ("hand head", held, mine))]
     step = (WIDTH - 2 * PAD) // per_row
     for r in range(rows):
         # Each card with whether it is framed: all that a row's strip shows.
@@ -465,7 +475,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         def hand_row(img: Image.Image, d: ImageDraw.ImageDraw, cards: tuple[tuple[str, bool], ...] = cards) -> None:
             y = FRAME_REACH
             if not cards:
-                label(img, (2 * PAD, y + 30), "No cards in hand", BODY, GREY, (0, y, WIDTH, y + HAND_H))
+                label(img, (2 * PAD, y + 30), "No cards in hand", BODY, MUTED, (0, y, WIDTH, y + HAND_H))
             for i, (kind, framed) in enumerate(cards):
                 x = PAD + i * step + (step - HAND_W) // 2
                 paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y), highlight=framed)

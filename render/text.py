@@ -200,6 +200,10 @@ class Drawn:
     box: tuple[int, int, int, int]
     canvas: tuple[int, int]
     within: tuple[int, int, int, int] | None = None
+    #: the ink colour, and the colours of the pixels the glyphs cover with how many each (most first),
+    #: read before drawing: the legibility tests compute contrast against the text's actual background
+    fill: Color | None = None
+    ground: tuple[tuple[Color, int], ...] = ()
 
 
 _recorder: list[list[Drawn]] = []
@@ -230,7 +234,8 @@ def replay(drawn: list[Drawn], part: tuple[int, int], dy: int, canvas: tuple[int
 
     for t in drawn:
         if t.canvas == part:
-            t = Drawn(t.text, t.size, moved(t.box), canvas, None if t.within is None else moved(t.within))
+            t = Drawn(t.text, t.size, moved(t.box), canvas, None if t.within is None else moved(t.within), t.fill,
+                      t.ground)
         for rec in _recorder:
             rec.append(t)
 
@@ -252,12 +257,26 @@ def draw(target: Image.Image | ImageDraw.ImageDraw, xy: tuple[float, float], tex
     x = xy[0] - {"l": 0, "m": width / 2, "r": width}[h] - pad
     y = xy[1] - {"a": 0, "t": 0, "m": (ascent + descent) / 2, "s": ascent, "d": ascent + descent}[v] - pad
     x, y = round(x) + ix, round(y) + iy
+    box = (x, y, x + ink.width, y + ink.height)
+    ground = _ground(img, ink, box) if _recorder else ()
     # Only the ink's box is pasted: a tenth of the padded line's area, and pasting is most of a label's cost.
     img.paste(ink, (x, y), ink)
-    box = (x, y, x + ink.width, y + ink.height)
     for rec in _recorder:
-        rec.append(Drawn(text, size, box, img.size, within))
+        rec.append(Drawn(text, size, box, img.size, within, fill, ground))
     return box
+
+
+def _ground(img: Image.Image, ink: Image.Image, box: tuple[int, int, int, int]) -> tuple[tuple[Color, int], ...]:
+    """The colours under the glyphs' solid ink (alpha at least half) before they are drawn, most first:
+    only while recording, for the contrast checks."""
+    behind = img.crop(box).convert("RGB").tobytes()
+    alpha = ink.getchannel("A").tobytes()
+    counts: dict[Color, int] = {}
+    for i, a in enumerate(alpha):
+        if a >= 128:
+            colour = (behind[3 * i], behind[3 * i + 1], behind[3 * i + 2])
+            counts[colour] = counts.get(colour, 0) + 1
+    return tuple(sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 @lru_cache(maxsize=4096)

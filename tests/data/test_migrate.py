@@ -64,6 +64,9 @@ async def fill(path: str) -> dict[str, int]:
     await tables.resign(7, 101)
     await store.set_guild_setting(7, "turn_time", "3600", 8)
     await store.set_dm_notify(8, True)
+    # The web pages' facts: a public channel, a hidden player page.
+    await store.set_channel_public(7, 6, True)
+    await store.set_profile_hidden(8, True)
     # A tournament: entrants, a round with a table and a bye, a result, and the rating it moved.
     cup = TournamentService(tables)
     tid = (await cup.create(guild_id=7, channel_id=8, organiser_id=8, game="pedwar", fmt="swiss", rounds=2,

@@ -185,6 +185,9 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
         "drop_entrant": lambda t: store.drop_entrant(1, 1),
         "cancel_tournament": lambda t: store.cancel_tournament(1, 5),
         "advance_tournament": lambda t: store.advance_tournament(1, 1, champion=[1]),
+        # The web pages' two facts.
+        "set_channel_public": lambda t: store.set_channel_public(1, 1, True),
+        "set_profile_hidden": lambda t: store.set_profile_hidden(7, True),
     }
     writes = {name for name, fn in inspect.getmembers(Store, inspect.iscoroutinefunction)
               if not name.startswith("_") and name not in READS}
@@ -200,4 +203,8 @@ READS = {"get_table", "active_table", "all_tables", "actions", "results", "schem
          "settings_log", "dm_notify", "tables_in_guild", "latest_table", "seat_events", "unposted_tables",
          "tournament", "active_tournament", "latest_tournament", "running_tournaments", "entrants",
          "tournament_rounds", "round_places", "place_of_table", "tournament_byes", "unannounced_finals",
-         "ratings_of", "ratings_for", "leaderboard", "rated_tables"}
+         "ratings_of", "ratings_for", "leaderboard", "rated_tables",
+         # The web pages' reads (data/web.py) and the database probe of /healthz.
+         "known_channel", "channel_facts", "public_channels", "hidden_profiles", "recent_tables",
+         "guild_tournaments", "played_by", "played_channels", "entered_by", "table_channels", "open_counts",
+         "table_versions", "tournament_stamp", "probe", "seat_names"}

@@ -106,3 +106,21 @@ def test_one_card_is_singular_and_a_reversed_direction_is_written_out():
     assert "clockwise" in texts and "Order of play ↓" in texts
     _, drawn = render_checked(lambda: table_image({**v, "direction": "counterclockwise"}, NAMES[:4]))
     assert "reversed: counterclockwise" in [t.text for t in drawn]
+
+
+def test_the_hand_numbers_the_reserve_piles_as_the_swap_menu_does():
+    import re
+
+    from engines import get_engine
+    from render import text as T
+    from render.do_over import hand_image
+
+    eng = get_engine("do_over")
+    s = eng.new_game(4, 7)
+    menu = {int(m.group(1)) for a in eng.legal_actions(s, 0) if a.startswith("swap:")
+            for m in [re.search(r"Reserve pile (\d)", eng.describe(s, a))] if m}
+    assert menu == {1, 2, 3}
+    with T.recording() as drawn:
+        hand_image(eng.view(s, 0), 0, ["alice", "bob", "carol", "dave"])
+    piles = sorted((t.box[0], t.text) for t in drawn if re.fullmatch(r"pile \d", t.text))
+    assert [text for _, text in piles] == [f"pile {n}" for n in sorted(menu)]  # left to right, 1 to 3

@@ -1,0 +1,175 @@
+"""The web side of the bot: ``/profile``, ``/tournament export``, the facts the pages need (which channels
+@everyone can view), and the web server itself when ``WEB_PORT`` is set."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import web_links
+from cogs.guard import Guard, tell
+from cogs.presenter import drawn
+from cogs.web_links import WebLinks, with_link
+from host import Refusal
+from host.settings import ServerSettings
+from host.tournaments.service import TournamentService
+from host.web import PublicSite
+from web.app import WebServer, make_app
+from web.config import WebSettings
+
+if TYPE_CHECKING:
+    from discord.ext.commands import Bot
+
+log = logging.getLogger(__name__)
+
+#: The commands after which the channel's visibility is recorded: where tables and tournaments are made.
+RECORDED_AFTER = {"game new", "tournament new", "game join", "game status", "tournament join"}
+
+
+def everyone_sees(channel: object) -> bool:
+    """Whether @everyone can view ``channel`` (for a thread: its parent, and the thread is not private)."""
+    if isinstance(channel, discord.Thread):
+        if channel.type == discord.ChannelType.private_thread or channel.parent is None:
+            return False
+        channel = channel.parent
+    if not isinstance(channel, discord.abc.GuildChannel):
+        return False
+    return bool(channel.permissions_for(channel.guild.default_role).view_channel)
+
+
+class ProfileCog(commands.Cog):
+    def __init__(self, bot: Bot, store: object, settings: ServerSettings, events: TournamentService,
+                 guard: Guard, web: WebSettings) -> None:
+        self.bot = bot
+        self.settings = settings
+        self.events = events
+        self.guard = guard
+        self.web = web
+        self.site = PublicSite(events.store, draw=drawn)
+        self.links = WebLinks(events.store, settings, web.public_url)
+        self.server: WebServer | None = None
+
+        # /tournament export joins the tournament group (cogs/tournament.py) from here, as a plain function:
+        # discord.py reads a bound method's parameters wrongly.
+        @app_commands.describe(format="csv (a spreadsheet) or json")
+        @app_commands.choices(format=[app_commands.Choice(name="csv", value="csv"),
+                                      app_commands.Choice(name="json", value="json")])
+        async def export(interaction: discord.Interaction, format: app_commands.Choice[str]) -> None:
+            await self._export(interaction, format)
+
+        self.export_command = app_commands.Command(
+            name="export", description="Download this channel's tournament: standings, rounds, results, tie-breakers",
+            callback=export)
+
+    async def cog_load(self) -> None:
+        await self.links.load()
+        web_links.LINKS = self.links
+        group = self.bot.tree.get_command("tournament")
+        if isinstance(group, app_commands.Group) and group.get_command("export") is None:
+            group.add_command(self.export_command)
+        if self.web.port is not None:
+            app = make_app(self.site, gateway=self.gateway_problem, gateway_latency=lambda: self.bot.latency,
+                           public_url=self.web.public_url)
+            self.server = WebServer(app, self.web.host, self.web.port)
+            # Started in a context of its own: the connections it serves are the outside world's, not work the
+            # bot started (SimCord, in the sandbox and the benchmarks, waits for all of the bot's own work).
+            # (Created from an empty context, so that nothing marks the task or what it spawns as the bot's.)
+            await contextvars.Context().run(asyncio.get_running_loop().create_task, self.server.start())
+            if not self.links.public_url:  # no PUBLIC_URL: links use the address the pages are served at
+                host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
+                self.links.public_url = f"http://{host}:{self.server.port}"
+            log.info("web pages at http://%s:%d/ (links use %s)", self.web.host, self.server.port,
+                     self.links.public_url)
+
+    async def cog_unload(self) -> None:
+        if web_links.LINKS is self.links:
+            web_links.LINKS = None
+        if self.server is not None:
+            await self.server.stop()
+
+    def gateway_problem(self) -> str | None:
+        if self.bot.is_closed():
+            return "the bot is closed"
+        if not self.bot.is_ready():
+            return "the gateway is not ready"
+        return None
+
+    # ------------------------------------------------------------------ commands
+
+    @app_commands.command(name="profile", description="Show or hide your player page on this server's web pages")
+    @app_commands.describe(visibility="hidden: your page 404s and your name links nowhere; visible: shown again")
+    @app_commands.choices(visibility=[app_commands.Choice(name="hidden", value="hidden"),
+                                      app_commands.Choice(name="visible", value="visible")])
+    async def profile(self, interaction: discord.Interaction, visibility: app_commands.Choice[str]) -> None:
+        async def work() -> None:
+            hidden = visibility.value == "hidden"
+            await self.events.store.set_profile_hidden(interaction.user.id, hidden)
+            if hidden:
+                text = "Your player page is now **hidden**: it is not found, and your name links nowhere."
+            else:
+                text = "Your player page is now **visible** on the web pages of servers that turned them on."
+                url = await self.links.player(interaction.guild_id, interaction.user.id)
+                if url:
+                    await interaction.response.send_message(text, ephemeral=True, view=with_link(None, url))
+                    return
+            await tell(interaction, text)
+
+        await self.guard.run(interaction, work)
+
+    async def _export(self, interaction: discord.Interaction, format: app_commands.Choice[str]) -> None:
+        async def work() -> None:
+            channel = interaction.channel
+            home = channel.parent_id if isinstance(channel, discord.Thread) and channel.parent_id else \
+                interaction.channel_id or 0
+            record = await self.events.latest(home)
+            found = await self.site.export(None, record.id, format.value, check=False)
+            if found is None:
+                raise Refusal("That tournament does not exist.")
+            data, name = found
+            note = (f"**{record.name}**: standings with the tie-breakers, and every round's pairings and results "
+                    f"({format.value.upper()}).")
+            await interaction.response.send_message(
+                note, ephemeral=True, file=discord.File(io.BytesIO(data), filename=name),
+                view=with_link(None, self.links.tournament(record)))
+
+        await self.guard.run(interaction, work)
+
+    # ------------------------------------------------------------------ what the pages need
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: discord.Interaction,
+                                        command: app_commands.Command | app_commands.ContextMenu) -> None:
+        name = command.qualified_name
+        try:
+            if name in RECORDED_AFTER and interaction.guild_id and interaction.channel is not None:
+                await self.links.record(interaction.guild_id, interaction.channel.id,
+                                        everyone_sees(interaction.channel))
+            elif name == "config set" and interaction.guild is not None:
+                # Pages just turned on: record every channel of the server, so tables made before are served.
+                for channel in interaction.guild.channels:
+                    if isinstance(channel, discord.TextChannel | discord.ForumChannel):
+                        await self.links.record(interaction.guild.id, channel.id, everyone_sees(channel))
+        except Exception:
+            log.warning("could not record whether a channel is public", exc_info=True)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        if after.id in self.links.channels:
+            await self.links.record(after.guild.id, after.id, everyone_sees(after))
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if channel.id in self.links.channels:
+            await self.links.record(channel.guild.id, channel.id, False)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        if after.id in self.links.channels:
+            await self.links.record(after.guild.id, after.id, everyone_sees(after))

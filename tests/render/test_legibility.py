@@ -1,0 +1,69 @@
+"""Phone legibility, measured: every label of every title's table and hand pictures, at its largest table,
+is at least 10 px high and has 4.5:1 contrast against the pixels behind it when shown 310 px wide."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from functools import partial
+
+import pytest
+
+from engines import GAME_IDS, get_engine
+from engines.bots import RandomBot
+from render import text as T
+from tests.render.layout_check import render_checked
+from tests.render.legibility import DISPLAY, MIN_CONTRAST, MIN_PX, contrast, problems, shown_px, worst_contrast
+from tests.render.names import LONG_NAMES
+
+PLAIN = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hal"]
+
+
+def test_the_measures_themselves():
+    assert round(contrast((255, 255, 255), (0, 0, 0)), 1) == 21.0
+    assert round(contrast((150, 150, 150), (16, 66, 42)), 2) == 3.87  # the old grey on dark felt: too faint
+    faint = T.Drawn("x", 22, (0, 0, 9, 9), (800, 100), None, (150, 150, 150), (((16, 66, 42), 50),))
+    assert shown_px(faint, 800) == pytest.approx(22 * DISPLAY / 800) and shown_px(faint, 800) < MIN_PX
+    assert worst_contrast(faint) < MIN_CONTRAST
+    assert len(problems([faint], 800)) == 2
+    # a sliver of another colour under a label (a panel's border) does not count; a real share does
+    edge = T.Drawn("x", 26, (0, 0, 9, 9), (800, 100), None, (255, 255, 255),
+                   (((16, 66, 42), 95), ((255, 255, 255), 5)))
+    assert problems([edge], 800) == []
+    half = T.Drawn("x", 26, (0, 0, 9, 9), (800, 100), None, (255, 255, 255),
+                   (((16, 66, 42), 50), ((250, 248, 240), 50)))
+    assert problems([half], 800)
+
+
+def _states(game: str, n: int, seed: int, every: int):
+    eng = get_engine(game)
+    s = eng.new_game(n, seed)
+    bot = RandomBot(seed)
+    for step in range(3000):
+        if step % every == 0 or eng.is_over(s):
+            yield eng, s
+        if eng.is_over(s):
+            return
+        seat = eng.to_act(s)[0]
+        s = eng.apply(s, seat, bot.choose(eng, s, seat))
+
+
+@pytest.mark.parametrize("names", [PLAIN, LONG_NAMES], ids=["plain", "long"])
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_label_is_legible_at_phone_width(game, names):
+    eng = get_engine(game)
+    mod = importlib.import_module(f"render.{game}")
+    n = eng.max_players
+    names = (names * 2)[:n]
+    checked = 0
+    for _, s in _states(game, n, seed=3, every=23):
+        pictures = [partial(mod.table_image, json.loads(json.dumps(eng.view(s, None))), names)]
+        pictures += [partial(mod.hand_image, json.loads(json.dumps(eng.view(s, seat))), seat, names)
+                     for seat in range(n)]
+        for draw in pictures:
+            with T.recording() as drawn:  # every text, card faces included (render_checked keeps the main canvas)
+                img, _ = render_checked(draw, max_ratio=4)
+            bad = problems(drawn, img.width)
+            assert not bad, f"{game}: {bad[:5]}"
+            checked += len(drawn)
+    assert checked > 100
