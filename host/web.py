@@ -393,7 +393,7 @@ class PublicSite:
                                     [names.get(e, f"Entrant {e}") for e in state.round_byes(r.number)]))
         standings = [self._standing(s, names, users, linkable) for s in rows] if state.rounds else []
         champion = [names.get(e, f"Entrant {e}") for e in (record.champion or [])]
-        bracket = (record.format == "single_elimination" or bool(record.cut_seeds)) and \
+        bracket = (record.format in ("single_elimination", "double_elimination") or bool(record.cut_seeds)) and \
             await self.events.bracket(record.id) is not None
         return TournamentPage(
             guild_id, record.id, record.name, record.game, state.title, FORMAT_NAMES.get(record.format, record.format),
