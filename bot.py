@@ -249,6 +249,8 @@ class DeckhandBot(commands.Bot):
             self.store = None
         if self.bot_pool is not None:
             await asyncio.to_thread(self.bot_pool.close)
+        if self.tournaments is not None:
+            await asyncio.to_thread(self.tournaments.pairing.close)
         log.info("stopped cleanly")
 
 

@@ -31,7 +31,10 @@ log = logging.getLogger(__name__)
 
 FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
                   app_commands.Choice(name="Round robin", value="round_robin"),
-                  app_commands.Choice(name="Single elimination", value="single_elimination")]
+                  app_commands.Choice(name="Single elimination", value="single_elimination"),
+                  app_commands.Choice(name="Double elimination", value="double_elimination")]
+TOP_CUT_FORMAT_CHOICES = [app_commands.Choice(name="Single elimination", value="single"),
+                          app_commands.Choice(name="Double elimination", value="double")]
 #: A round may last from a minute to four weeks.
 ROUND_TIME_BOUNDS = (60, 28 * 86400)
 MAX_ROUNDS = 64
@@ -63,8 +66,8 @@ def home_channel(interaction: discord.Interaction) -> int:
 
 
 class TournamentCog(commands.Cog):
-    tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin or "
-                                    "single elimination", guild_only=True)
+    tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin, "
+                                    "single or double elimination", guild_only=True)
 
     def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard,
                  settings: ServerSettings) -> None:
@@ -80,7 +83,7 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(name="new", description="Open registration for a tournament in this channel")
     @app_commands.describe(
-        game="Which game", format="swiss, round_robin or single_elimination",
+        game="Which game", format="swiss, round_robin, single_elimination or double_elimination",
         rounds="Swiss or round robin rounds (default: ⌈log₂ N⌉ for Swiss, every pair once for round robin)",
         table_size="Players per table (default: 4 for King Pedro, else 2)",
         top_cut="Swiss only: the top n play on by elimination (a power of two; with pods, the table size)",
@@ -90,15 +93,17 @@ class TournamentCog(commands.Cog):
         starts_at="Start by itself at this time: 2026-12-01 18:00 (server time zone), in 2h, or <t:…:F>",
         checkin_minutes="With starts_at: the check-in opens this many minutes before the start (default 30)",
         role="Only members with this role may enter", max_entrants="At most this many play; later sign-ups wait",
-        late_join_rounds="Swiss: players may still join until this round begins")
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+        late_join_rounds="Swiss: players may still join until this round begins",
+        top_cut_format="A 2-player top cut as single (default) or double elimination")
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, top_cut_format=TOP_CUT_FORMAT_CHOICES)
     async def tournament_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                              format: app_commands.Choice[str], rounds: int | None = None,
                              table_size: int | None = None, top_cut: int | None = None,
                              turn_time: str | None = None, round_time: str | None = None,
                              options: str | None = None, name: str | None = None, starts_at: str | None = None,
                              checkin_minutes: int | None = None, role: discord.Role | None = None,
-                             max_entrants: int | None = None, late_join_rounds: int | None = None) -> None:
+                             max_entrants: int | None = None, late_join_rounds: int | None = None,
+                             top_cut_format: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             if isinstance(interaction.channel, discord.Thread):
                 raise Refusal("Open a tournament in a text channel, not a thread: its tables get threads of "
@@ -123,7 +128,8 @@ class TournamentCog(commands.Cog):
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
                 turn_time=clock, round_time=deadline, options=parse_options(options), name=name,
                 starts_at=starts_at, checkin_minutes=checkin_minutes, role_id=role.id if role else None,
-                max_entrants=max_entrants, late_join_rounds=late_join_rounds)
+                max_entrants=max_entrants, late_join_rounds=late_join_rounds,
+                top_cut_format=None if top_cut_format is None else top_cut_format.value)
             note = f"{interaction.user.mention} opened registration."
             if state.record.starts_at is not None:
                 await self.flow.create_event(state.record)

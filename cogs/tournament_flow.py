@@ -140,14 +140,10 @@ class TournamentFlow:
         if found is None:
             return None
         rounds, title = found
-        views = [[render.bracket.MatchView(*m) for m in r] for r in rounds]
+        views = render.bracket.views(rounds)
         # Tens of ms for a big event, and /tournament status draws it each time: off the loop, as tables are.
         png = await drawn(tournament_id, render.bracket.bracket_png, views, title)
-        alt = f"{title}: " + "; ".join(
-            f"{m.top or 'bye'} against {m.bottom or 'bye'}" + (
-                f", {(m.top if m.winner == 0 else m.bottom)} won" if m.winner is not None else "")
-            for r in views for m in r if m.top or m.bottom)
-        return bracket_file(png, alt)
+        return bracket_file(png, render.bracket.alt_text(views, title))
 
     async def _post_bracket(self, channel: Any, tournament_id: int) -> None:
         file = await self.bracket(tournament_id)

@@ -33,12 +33,12 @@ def _quiet() -> discord.AllowedMentions:
 def format_line(state: TournamentState) -> str:
     r = state.record
     parts = [state.title, FORMAT_NAMES.get(r.format, r.format), f"tables of {r.table_size}"]
-    if r.format != "single_elimination":
+    if r.format not in ("single_elimination", "double_elimination"):
         rounds = r.planned_rounds or r.rounds
         parts.append(f"{rounds} rounds" if rounds else
                      ("⌈log₂ N⌉ rounds" if r.format == "swiss" else "every pair meets once"))
     if r.top_cut:
-        parts.append(f"top cut {r.top_cut}")
+        parts.append(f"top cut {r.top_cut}" + (" (double elimination)" if r.top_cut_format == "double" else ""))
     return " · ".join(parts)
 
 
@@ -153,7 +153,7 @@ def round_title(state: TournamentState, rnd: RoundRecord) -> str:
         if state.record.table_size > 2:
             return "Top cut: the final table"
         return f"Top cut, round {cut_rounds.index(rnd) + 1}"
-    if state.record.format == "single_elimination":
+    if state.record.format in ("single_elimination", "double_elimination"):
         return f"Round {rnd.number}"
     return f"Round {rnd.number} of {state.record.planned_rounds}"
 
@@ -178,7 +178,8 @@ def pairings_messages(state: TournamentState, rnd: RoundRecord, threads: Mapping
         lines.append(f"**Table {place.position + 1}**{where}: {sides_text(place, names)}")
     byes = state.round_byes(rnd.number)
     if byes:
-        scored = " (1 point each)" if state.record.format != "single_elimination" and rnd.stage != CUT else ""
+        bracket = state.record.format in ("single_elimination", "double_elimination")
+        scored = " (1 point each)" if not bracket and rnd.stage != CUT else ""
         lines.append(f"**Bye**{scored}: " + ", ".join(safe_name(names.get(e, "?")) for e in byes))
     if rnd.due:
         lines.append(f"This round ends <t:{int(rnd.due)}:R>; then the organiser can `/tournament advance`.")

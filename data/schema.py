@@ -246,6 +246,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX tournament_timers_by_due ON tournament_timers (due);
     """,
+    # 7: a Swiss event's 2-player top cut played as single or double elimination.
+    """
+    ALTER TABLE tournaments ADD COLUMN top_cut_format TEXT NOT NULL DEFAULT 'single';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

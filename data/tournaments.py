@@ -78,6 +78,8 @@ class TournamentRecord:
     role_id: int | None = None
     max_entrants: int | None = None
     late_join_rounds: int = 0
+    #: A 2-player top cut's bracket: ``single`` or ``double`` elimination.
+    top_cut_format: str = "single"
 
     @property
     def active(self) -> bool:
@@ -169,7 +171,8 @@ def _tournament(row: Any) -> TournamentRecord:
         cut_seeds=json.loads(row["cut_seeds"]) if row["cut_seeds"] else None, revision=row["revision"],
         created_at=row["created_at"], starts_at=row["starts_at"], checkin_minutes=row["checkin_minutes"],
         event_id=row["event_id"], event_end=row["event_end"], role_id=row["role_id"],
-        max_entrants=row["max_entrants"], late_join_rounds=row["late_join_rounds"])
+        max_entrants=row["max_entrants"], late_join_rounds=row["late_join_rounds"],
+        top_cut_format=row["top_cut_format"])
 
 
 def _entrant(row: Any) -> EntrantRecord:
@@ -270,7 +273,7 @@ class TournamentStore:
                                 round_time: int | None, options: dict[str, Any], organiser_id: int,
                                 starts_at: float | None = None, checkin_minutes: int = 30,
                                 role_id: int | None = None, max_entrants: int | None = None,
-                                late_join_rounds: int = 0,
+                                late_join_rounds: int = 0, top_cut_format: str = "single",
                                 timers: Sequence[tuple[str, float]] = ()) -> int:
         """Open registration; ``timers`` (kind, due) are the calendar's, written in the same transaction."""
         now = self.now()
@@ -279,11 +282,11 @@ class TournamentStore:
                 written = await tx.execute(
                     "INSERT INTO tournaments (guild_id, channel_id, name, game, format, table_size, top_cut, rounds,"
                     " turn_time, round_time, options, organiser_id, status, created_at, updated_at, starts_at,"
-                    " checkin_minutes, role_id, max_entrants, late_join_rounds)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', ?, ?, ?, ?, ?, ?, ?)",
+                    " checkin_minutes, role_id, max_entrants, late_join_rounds, top_cut_format)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, name, game, format, table_size, top_cut, rounds, turn_time, round_time,
                      json.dumps(options, sort_keys=True), organiser_id, now, now, starts_at, checkin_minutes,
-                     role_id, max_entrants, late_join_rounds))
+                     role_id, max_entrants, late_join_rounds, top_cut_format))
                 tournament_id = int(written.lastrowid or 0)
                 await self._set_timers(tx, tournament_id, timers, now)
                 return tournament_id

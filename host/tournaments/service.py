@@ -33,17 +33,18 @@ from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.pairing import PairingPool
 from host.replay import canonical
 from host.seat_changes import SeatNotice
 from host.settings import ENTRANTS_CEILING, ServerSettings
 from host.settings import Settings as ServerConfig
 from host.tables import MAX_BOTS_NAMES, TableService
-from host.tournaments.bracket_view import MatchRow, bracket_view
+from host.tournaments.bracket_view import DoubleRows, MatchRow, bracket_view, double_bracket_view
 from host.tournaments.calendar import check_checkin_minutes, check_in_opens, parse_start
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
 from host.tournaments.organising import Organising
-from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage, next_step
+from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage
 from host.tournaments.refusals import TournamentRefusal
 from host.tournaments.settings import Settings, check_start, make_settings, needed_entrants
 from host.tournaments.standings import standings
@@ -55,7 +56,8 @@ __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome"
 
 log = logging.getLogger(__name__)
 
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
+FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination",
+                "double_elimination": "Double elimination"}
 #: Bot entrants one ``/tournament addbot`` may add, and in all.
 MAX_BOTS_AT_ONCE = 32
 MAX_ENTRANTS = ENTRANTS_CEILING
@@ -64,7 +66,8 @@ MAX_LATE_ROUND = 16
 
 
 class TournamentService(Organising):
-    def __init__(self, tables: TableService, settings: ServerSettings | None = None) -> None:
+    def __init__(self, tables: TableService, settings: ServerSettings | None = None,
+                 pairing: PairingPool | None = None) -> None:
         self.tables = tables
         self.store = tables.store
         #: The servers' settings (organiser role, entrant limit); None in tests that need none.
@@ -72,6 +75,8 @@ class TournamentService(Organising):
         #: Called when a tournament timer was written (the bot pokes the tournament scheduler).
         self.on_timers: Callable[[], None] = lambda: None
         self._locks: dict[int, asyncio.Lock] = {}
+        #: Pairs large fields in a worker process, off the event loop (issue 24).
+        self.pairing = pairing or PairingPool()
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -107,7 +112,8 @@ class TournamentService(Organising):
 
     @staticmethod
     def settings_of(record: TournamentRecord) -> Settings:
-        return make_settings(record.game, record.format, record.table_size, record.top_cut, record.rounds)
+        return make_settings(record.game, record.format, record.table_size, record.top_cut, record.rounds,
+                             record.top_cut_format if record.top_cut else None)
 
     async def is_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool,
                            roles: Sequence[int] = ()) -> bool:
@@ -135,9 +141,10 @@ class TournamentService(Organising):
                      rounds: int | None, table_size: int | None, top_cut: int | None, turn_time: int | None,
                      round_time: int | None, options: dict[str, Any] | None, name: str | None,
                      starts_at: str | None = None, checkin_minutes: int | None = None, role_id: int | None = None,
-                     max_entrants: int | None = None, late_join_rounds: int | None = None) -> TournamentState:
+                     max_entrants: int | None = None, late_join_rounds: int | None = None,
+                     top_cut_format: str | None = None) -> TournamentState:
         try:
-            settings = make_settings(game, fmt, table_size, top_cut or 0, rounds)
+            settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
@@ -170,7 +177,7 @@ class TournamentService(Organising):
                 table_size=settings.table_size, top_cut=settings.top_cut, rounds=rounds, turn_time=turn_time,
                 round_time=round_time, options=merged, organiser_id=organiser_id, starts_at=start,
                 checkin_minutes=minutes, role_id=role_id, max_entrants=max_entrants, late_join_rounds=late,
-                timers=timers)
+                top_cut_format=settings.top_cut_format, timers=timers)
         except TournamentBusy:
             busy = await self.store.active_tournament(channel_id)
             what = f" (**{busy.name}**, {busy.status})" if busy else ""
@@ -340,7 +347,7 @@ class TournamentService(Organising):
             seeding = {e.id: (lot, rated[e.user_id].ordinal if e.user_id in rated else 0.0)
                        for e, lot in zip(players, lots, strict=True)}
             pure = [Entrant(e.id, e.name, e.is_bot, seeding[e.id][0], seeding[e.id][1]) for e in players]
-            step = next_step(settings, pure, planned, [])
+            step = await self.pairing.next_step(settings, pure, planned, [])
             plan = self._plan(record, step)
             with lost_race():
                 await self.store.start_tournament(tournament_id, record.revision, planned_rounds=planned, lots=seeding,
@@ -394,8 +401,8 @@ class TournamentService(Organising):
                     return done
                 settings = self.settings_of(state.record)
                 pure, dropped = self.pure_entrants(state)
-                step = next_step(settings, pure, state.record.planned_rounds or 0, self.played(state), dropped,
-                                 state.record.cut_seeds)
+                step = await self.pairing.next_step(settings, pure, state.record.planned_rounds or 0,
+                                                    self.played(state), dropped, state.record.cut_seeds)
                 try:
                     if step.round is None:
                         champion = list(step.champion or ())
@@ -600,13 +607,16 @@ class TournamentService(Organising):
         history = [PlayedRound(r.results, r.byes) for r in self.played(state) if r.stage == stage]
         return state, standings(pure, history, dropped)
 
-    async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]], str] | None:
-        """The single-elimination bracket (the event's, or a 2-player top cut's once it began) with names."""
+    async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]] | DoubleRows, str] | None:
+        """The elimination bracket (the event's, or a 2-player top cut's once it began) with names: a list
+        of rounds for single elimination, both brackets and the grand final for double."""
         state = await self.state(tournament_id)
         record = state.record
         pure, _ = self.pure_entrants(state)
         played = self.played(state)
-        if record.format == Format.SINGLE_ELIMINATION.value:
+        double = (record.format == Format.DOUBLE_ELIMINATION.value
+                  or (record.format == Format.SWISS.value and record.top_cut_format == "double"))
+        if record.format in (Format.SINGLE_ELIMINATION.value, Format.DOUBLE_ELIMINATION.value):
             seeds, stage = seed_order(pure), ELIMINATION
         elif record.table_size == 2 and record.cut_seeds:
             seeds, stage = list(record.cut_seeds), CUT
@@ -616,4 +626,6 @@ class TournamentService(Organising):
             return None
         results = [res for r in played if r.stage == stage for res in r.results]
         title = f"{record.name} · {'top cut' if stage == CUT else 'bracket'}"
+        if double:
+            return double_bracket_view(seeds, results, state.names), title
         return bracket_view(seeds, results, state.names), title

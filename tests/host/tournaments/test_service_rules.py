@@ -271,14 +271,32 @@ EVENTS = [("swiss", 2, "pedwar", 0), ("swiss", 3, "do_over", 0), ("single_elimin
           ("swiss", 4, "do_over", 0)]
 
 
+#: With the pod top cut's fix (a dropped player never wins the final pod) and double elimination:
+#: a King Pedro final table, a 3-player final pod, double elimination, and a double-elimination top cut.
+MORE_EVENTS = [("swiss", 4, "king_pedro", 4, None), ("swiss", 3, "do_over", 3, None),
+               ("double_elimination", 2, "pedwar", 0, None), ("swiss", 2, "pedwar", 4, "double")]
+
+
 @pytest.mark.parametrize("seed", range(14))
 async def test_random_drops_and_restarts_never_seat_or_crown_a_dropped_player(store: Store, seed: int) -> None:
-    rng = random.Random(seed)
     fmt, size, game, cut = EVENTS[seed % len(EVENTS)]
+    await drops_and_restarts(store, seed, fmt, size, game, cut, None)
+
+
+@pytest.mark.parametrize("seed", range(12))
+async def test_random_drops_never_seat_or_crown_a_dropped_player_in_pod_cuts_or_double_elimination(
+        store: Store, seed: int) -> None:
+    await drops_and_restarts(store, seed, *MORE_EVENTS[seed % len(MORE_EVENTS)])
+
+
+async def drops_and_restarts(store: Store, seed: int, fmt: str, size: int, game: str, cut: int,
+                             cut_format: str | None) -> None:
+    """Random drops at random moments, with restarts: nobody who dropped is seated or crowned."""
+    rng = random.Random(seed)
     svc = service(store, seed)
     count = rng.randint(max(4, cut), 11)
     tid = await new_event(svc, game=game, fmt=fmt, table_size=size, rounds=None if fmt != "swiss" else 3,
-                          top_cut=cut or None)
+                          top_cut=cut or None, top_cut_format=cut_format)
     for uid in range(50, 50 + count):
         await svc.join(tid, uid, f"p{uid}")
     await svc.start(tid, 1, False)
