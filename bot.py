@@ -42,11 +42,13 @@ from host import TableRecord, TableService
 from host.clock import Scheduler
 from host.events import AsyncSignal, Signal
 from host.long_games import LongGameService
+from host.pairing import PairingPool
 from host.ratings import RatingService
 from host.settings import ServerSettings
 from host.shards import Shards
 from host.thinking import BotPool
 from host.tournaments.service import TournamentService
+from host.tournaments.timers import TournamentTimerSource
 from host.web import PublicSite
 from host.web_links import WebLinks
 from web.app import WebServer, make_app
@@ -164,6 +166,10 @@ class Services:
     scheduler: Scheduler
     tournaments: TournamentService
     tournament_flow: TournamentFlow
+    #: The same scheduler class over the tournament timers (check-in, start, a scheduled event's end).
+    tournament_scheduler: Scheduler
+    #: Pairs large fields in a worker process (closed at stop).
+    pairing: PairingPool
     cogs: tuple[commands.Cog, ...]
 
     async def route_control(self, interaction: discord.Interaction, control: controls.Control,
@@ -236,16 +242,23 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Servic
                      on_finished=table_finished)
     scheduler = Scheduler(store, flow.fire, shards=settings.shards)
     timers_changed.connect(scheduler.poke)
-    tournaments = TournamentService(tables)
+    tournament_timers_changed: Signal[float | None] = Signal()
+    pairing = PairingPool()
+    tournaments = TournamentService(tables, server_settings, pairing,
+                                    on_timers=lambda: tournament_timers_changed(None))
     tournament_flow = TournamentFlow(bot, tournaments, flow, guard)
     table_finished.connect(tournament_flow.on_table_finished)
+    tournament_scheduler = Scheduler(TournamentTimerSource(store), tournament_flow.fire,  # type: ignore[arg-type]
+                                     shards=settings.shards)
+    tournament_timers_changed.connect(tournament_scheduler.poke)
     cogs = (GameCog(tables, LongGameService(store, tables, server_settings), guard, flow, server_settings),
             ConfigCog(server_settings, guard),
             TournamentCog(tournaments, tournament_flow, guard, server_settings),
             RatingsCog(RatingService(store), guard),
             ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
                        WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
-    return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow, cogs)
+    return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow,
+                    tournament_scheduler, pairing, cogs)
 
 
 #: How long a clean stop waits for interactions in flight to finish their commit.
@@ -355,6 +368,7 @@ class DeckhandBot(commands.Bot):
         await services.tournament_flow.resume()
         if not self._closing:
             services.scheduler.start()
+            services.tournament_scheduler.start()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
@@ -396,6 +410,7 @@ class DeckhandBot(commands.Bot):
         services = self.services
         if services is not None:
             await services.scheduler.close()
+            await services.tournament_scheduler.close()
             await services.flow.tasks.close()  # a next round being seated, cut short: it resumes at the next start
         self.control_handler = None
         for cog in ("GameCog", "ConfigCog", "TournamentCog", "RatingsCog", "ProfileCog"):
@@ -407,6 +422,7 @@ class DeckhandBot(commands.Bot):
             self.store = None
         if services is not None:
             await asyncio.to_thread(services.bot_pool.close)
+            await asyncio.to_thread(services.pairing.close)
         log.info("stopped cleanly")
 
 

@@ -12,6 +12,13 @@ Three budgets, on the pure functions of ``host.tournaments`` (and the store, for
                read and written in the SQLite transaction that records the table's result.
   standings  - ``standings`` (points, OPP, OOPP) then ``standings_pages`` (embed-sized text) for N
                entrants after R rounds; budget on the median of 5 runs.
+  pods      - pods of 3 and 4 at field sizes from 13 to 1,024, rounds 1..R: no single swap of two
+               players seats fewer met pairs (repeated pods first), and each round within the pairing
+               budget.
+  loop lag  - the lateness of a 1 ms timer on the event loop while Swiss rounds of 1,024 entrants
+               (2-player and pods of 4) are paired through ``host.pairing.PairingPool``, as the bot
+               pairs them: budget ≤ 50 ms worst and ≤ 10 ms p99. The same figures with the pairing
+               inline on the loop are printed beside them.
 For information: a 2-player Swiss round of N entrants (maximum-weight matching) and a bracket image.
 """
 
@@ -19,14 +26,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import random
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bench._common import finish, header, median, percentile, verdict
 from data.ratings import RatingPlan
 from data.store import SeatRecord, Store
+from host.pairing import PairingPool
 from host.tournaments import (
     Entrant,
     PlayedRound,
@@ -39,9 +50,13 @@ from host.tournaments import (
     standings,
     standings_pages,
 )
+from host.tournaments.progress import StageRound, next_step
 from render.bracket import MatchView, bracket_png
 
 PAIRING_BUDGET_MS = 1000.0
+LAG_WORST_BUDGET_MS = 50.0
+LAG_P99_BUDGET_MS = 10.0
+POD_FIELDS = (13, 24, 40, 64, 100, 257, 512, 1000, 1024)
 RATING_BUDGET_MS = 5.0
 STANDINGS_BUDGET_MS = 200.0
 
@@ -80,6 +95,110 @@ async def _stored_rating(tables: int) -> tuple[float, float]:
             return sum(times[True]) / tables, sum(times[False]) / tables
         finally:
             await store.close()
+
+
+def _pod_cost(pods, met: Counter, past: set) -> tuple[int, int]:
+    return (sum(frozenset(p) in past for p in pods),
+            sum(met.get(frozenset(pair), 0) for p in pods for pair in itertools.combinations(p, 2)))
+
+
+def _improving_swap(pods, met: Counter, past: set) -> bool:
+    """Whether swapping two players between two pods lowers (repeated pods, met pairs)."""
+    for a, b in itertools.combinations(pods, 2):
+        before = _pod_cost((a, b), met, past)
+        if before == (0, 0):
+            continue
+        for x, y in itertools.product(range(len(a)), range(len(b))):
+            if _pod_cost(((*a[:x], b[y], *a[x + 1:]), (*b[:y], a[x], *b[y + 1:])), met, past) < before:
+                return True
+    return False
+
+
+def _pods_check(rounds: int) -> tuple[list[str], float]:
+    """Fields whose pods a swap search could improve, and the slowest round in ms."""
+    bad: list[str] = []
+    slowest = 0.0
+    for n in POD_FIELDS:
+        for size in (3, 4):
+            cfg = make_settings("do_over", "swiss", table_size=size)
+            field = [Entrant(id=i, name=f"P{i}", lot=i) for i in range(1, n + 1)]
+            rng = random.Random(n * 10 + size)
+            history: list[PlayedRound] = []
+            met: Counter = Counter()
+            past: set = set()
+            for number in range(1, rounds + 1):
+                t = time.perf_counter()
+                rnd = pair_swiss(cfg, field, history)
+                slowest = max(slowest, _ms(t))
+                pods = [t.seats for t in rnd.tables]
+                if _improving_swap(pods, met, past):
+                    bad.append(f"{n} in pods of {size}, round {number}")
+                played = _results(rnd, rng)
+                history.append(played)
+                for result in played.results:
+                    players = [p for side in result.sides for p in side]
+                    past.add(frozenset(players))
+                    met.update(frozenset(pair) for pair in itertools.combinations(players, 2))
+    return bad, slowest
+
+
+async def _loop_lag(work: Callable[[], Awaitable[object]]) -> list[float]:
+    """The lateness (ms) of every tick of a 1 ms timer while ``work`` runs."""
+    lags: list[float] = []
+    done = False
+
+    async def tick() -> None:
+        while not done:
+            t = time.perf_counter()
+            await asyncio.sleep(0.001)
+            lags.append((time.perf_counter() - t - 0.001) * 1000)
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0.005)
+    await work()
+    done = True
+    await ticker
+    return lags
+
+
+def _lag_fields(entrants: int) -> list[tuple[str, object, list, list[StageRound]]]:
+    rng = random.Random(5)
+    out = []
+    for label, game, size in (("2-player", "pedwar", 2), ("pods of 4", "do_over", 4)):
+        cfg = make_settings(game, "swiss", table_size=size, rounds=8)
+        field = [Entrant(id=i, name=f"P{i}", lot=i) for i in range(1, entrants + 1)]
+        history: list[PlayedRound] = []
+        for _ in range(4):
+            history.append(_results(pair_swiss(cfg, field, history), rng))
+        out.append((label, cfg, field, [StageRound("swiss", h.results, h.byes) for h in history]))
+    return out
+
+
+async def _lag_figures(entrants: int, repeats: int) -> dict[str, tuple[float, float, int]]:
+    """(worst, p99, ticks) of the loop's lag, pairing through the worker and inline."""
+    fields = _lag_fields(entrants)
+    pool = PairingPool()
+    try:
+        _, cfg, field, _ = fields[0]
+        await pool.next_step(cfg, field, 8, [])  # the worker starts outside the measurement, as in a running bot
+
+        async def in_worker() -> None:
+            for _ in range(repeats):
+                for _, cfg, field, played in fields:
+                    await pool.next_step(cfg, field, 8, played)
+
+        async def inline() -> None:
+            for _, cfg, field, played in fields:
+                next_step(cfg, field, 8, played)
+                await asyncio.sleep(0)
+
+        out = {}
+        for name, work in (("worker", in_worker), ("inline", inline)):
+            lags = await _loop_lag(work)
+            out[name] = (max(lags), percentile(lags, 99), len(lags))
+        return out
+    finally:
+        pool.close()
 
 
 def main() -> int:
@@ -156,6 +275,27 @@ def main() -> int:
           f"(budget ≤ {STANDINGS_BUDGET_MS:g} ms)  {verdict(ok)}")
     if not ok:
         failures.append(f"standings {med:.0f} ms > {STANDINGS_BUDGET_MS:g} ms")
+
+    # Pods: a swap search finds nothing better, at every size checked up to 1,024.
+    bad, slowest = _pods_check(min(args.rounds, 6))
+    ok = not bad and slowest <= PAIRING_BUDGET_MS
+    print(f"pods      {len(POD_FIELDS)} field sizes {POD_FIELDS[0]}-{POD_FIELDS[-1]} in pods of 3 and 4, rounds "
+          f"1-{min(args.rounds, 6)}: {len(bad)} rounds a single swap could improve, slowest round {slowest:.0f} ms "
+          f"(budget: no improving swap, ≤ {PAIRING_BUDGET_MS:g} ms a round)  {verdict(ok)}")
+    if not ok:
+        failures.append(f"pods: {'; '.join(bad[:5]) or 'none'}; slowest {slowest:.0f} ms")
+
+    # The event loop while 1,024 entrants are paired.
+    lag = asyncio.run(_lag_figures(1024, 3))
+    worst, p99, ticks = lag["worker"]
+    ok = worst <= LAG_WORST_BUDGET_MS and p99 <= LAG_P99_BUDGET_MS
+    iworst, ip99, _ = lag["inline"]
+    print(f"loop lag  1 ms timer while Swiss rounds of 1024 entrants (2-player and pods of 4, 3 times) are paired "
+          f"in the worker: worst {worst:.1f} ms, p99 {p99:.1f} ms over {ticks} ticks (budget worst ≤ "
+          f"{LAG_WORST_BUDGET_MS:g} ms, p99 ≤ {LAG_P99_BUDGET_MS:g} ms)  {verdict(ok)}; inline on the loop: "
+          f"worst {iworst:.0f} ms, p99 {ip99:.0f} ms")
+    if not ok:
+        failures.append(f"loop lag worst {worst:.1f} ms, p99 {p99:.1f} ms")
 
     # Information only.
     duel_field = field

@@ -55,3 +55,15 @@ async def reply(interaction: discord.Interaction, out: Outgoing, *,
             kwargs.pop("view")
         return await interaction.edit_original_response(**kwargs)
     return await interaction.followup.send(ephemeral=ephemeral, wait=True, **out.send_kwargs())
+
+
+async def announce(interaction: discord.Interaction, text: str, mentions: list[int]) -> None:
+    """A public result after a private deferral: posted in the channel, and the organiser told the same."""
+    allowed = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in mentions])
+    channel = interaction.channel
+    if isinstance(channel, discord.abc.Messageable):
+        try:
+            await channel.send(text[:2000], allowed_mentions=allowed)
+        except discord.HTTPException:
+            log.warning("could not post a tournament announcement in channel %s", interaction.channel_id)
+    await reply(interaction, Outgoing(text[:2000], mentions=discord.AllowedMentions.none()), ephemeral=True)

@@ -9,12 +9,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.answers import defer, reply
+from cogs.answers import announce, defer, reply
 from cogs.game import GAME_CHOICES, LEVEL_CHOICES
 from cogs.guard import Guard, is_manager, tell
 from cogs.presenter import Outgoing
 from cogs.tournament_flow import TournamentFlow
-from cogs.tournament_views import signup_message, standings_message, status_message
+from cogs.tournament_views import (
+    joined_text,
+    penalties_text,
+    signup_message,
+    standings_message,
+    status_message,
+)
 from cogs.web_links import linked_view
 from host import Refusal
 from host.durations import TURN_TIME_BOUNDS, parse_duration
@@ -27,11 +33,30 @@ log = logging.getLogger(__name__)
 
 FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
                   app_commands.Choice(name="Round robin", value="round_robin"),
-                  app_commands.Choice(name="Single elimination", value="single_elimination")]
+                  app_commands.Choice(name="Single elimination", value="single_elimination"),
+                  app_commands.Choice(name="Double elimination", value="double_elimination")]
+TOP_CUT_FORMAT_CHOICES = [app_commands.Choice(name="Single elimination", value="single"),
+                          app_commands.Choice(name="Double elimination", value="double")]
 #: A round may last from a minute to four weeks.
 ROUND_TIME_BOUNDS = (60, 28 * 86400)
 MAX_ROUNDS = 64
 DEFAULT_TURN_TIME = "1d"
+
+
+PENALTY_CHOICES = [app_commands.Choice(name="warning", value="warning"),
+                   app_commands.Choice(name="game_loss", value="game_loss"),
+                   app_commands.Choice(name="disqualify", value="disqualify")]
+
+
+def role_ids(interaction: discord.Interaction) -> list[int]:
+    """The invoking member's roles, as plain ids for host to check."""
+    return [r.id for r in getattr(interaction.user, "roles", ())]
+
+
+def can_manage_events(interaction: discord.Interaction) -> bool:
+    """Whether the bot may create and edit this server's scheduled events."""
+    me = interaction.guild.me if interaction.guild is not None else None
+    return bool(me is not None and me.guild_permissions.manage_events)
 
 
 def home_channel(interaction: discord.Interaction) -> int:
@@ -42,21 +67,9 @@ def home_channel(interaction: discord.Interaction) -> int:
     return interaction.channel_id or 0
 
 
-async def announce(interaction: discord.Interaction, text: str, mentions: list[int]) -> None:
-    """A public result after a private deferral: posted in the channel, and the organiser told the same."""
-    allowed = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in mentions])
-    channel = interaction.channel
-    if isinstance(channel, discord.abc.Messageable):
-        try:
-            await channel.send(text[:2000], allowed_mentions=allowed)
-        except discord.HTTPException:
-            log.warning("could not post a tournament announcement in channel %s", interaction.channel_id)
-    await reply(interaction, Outgoing(text[:2000], mentions=discord.AllowedMentions.none()), ephemeral=True)
-
-
 class TournamentCog(commands.Cog):
-    tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin or "
-                                    "single elimination", guild_only=True)
+    tournament = app_commands.Group(name="tournament", description="Run a tournament: Swiss, round robin, "
+                                    "single or double elimination", guild_only=True)
 
     def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard,
                  settings: ServerSettings) -> None:
@@ -72,19 +85,27 @@ class TournamentCog(commands.Cog):
 
     @tournament.command(name="new", description="Open registration for a tournament in this channel")
     @app_commands.describe(
-        game="Which game", format="swiss, round_robin or single_elimination",
+        game="Which game", format="swiss, round_robin, single_elimination or double_elimination",
         rounds="Swiss or round robin rounds (default: ⌈log₂ N⌉ for Swiss, every pair once for round robin)",
         table_size="Players per table (default: 4 for King Pedro, else 2)",
         top_cut="Swiss only: the top n play on by elimination (a power of two; with pods, the table size)",
         turn_time="Time per turn at the tables, e.g. 10m, 12h, 1d (default 1d)",
         round_time="Deadline of each round, e.g. 2d (default: none)",
-        options="Table options, as at /game new", name="The tournament's name")
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+        options="Table options, as at /game new", name="The tournament's name",
+        starts_at="Start by itself at this time: 2026-12-01 18:00 (server time zone), in 2h, or <t:…:F>",
+        checkin_minutes="With starts_at: the check-in opens this many minutes before the start (default 30)",
+        role="Only members with this role may enter", max_entrants="At most this many play; later sign-ups wait",
+        late_join_rounds="Swiss: players may still join until this round begins",
+        top_cut_format="A 2-player top cut as single (default) or double elimination")
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, top_cut_format=TOP_CUT_FORMAT_CHOICES)
     async def tournament_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                              format: app_commands.Choice[str], rounds: int | None = None,
                              table_size: int | None = None, top_cut: int | None = None,
                              turn_time: str | None = None, round_time: str | None = None,
-                             options: str | None = None, name: str | None = None) -> None:
+                             options: str | None = None, name: str | None = None, starts_at: str | None = None,
+                             checkin_minutes: int | None = None, role: discord.Role | None = None,
+                             max_entrants: int | None = None, late_join_rounds: int | None = None,
+                             top_cut_format: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             if isinstance(interaction.channel, discord.Thread):
                 raise Refusal("Open a tournament in a text channel, not a thread: its tables get threads of "
@@ -100,11 +121,21 @@ class TournamentCog(commands.Cog):
             deadline = (None if round_time is None else
                         parse_duration(round_time, low=ROUND_TIME_BOUNDS[0], high=ROUND_TIME_BOUNDS[1],
                                        what="round_time"))
+            if starts_at is not None and not can_manage_events(interaction):
+                raise Refusal("A tournament with `starts_at` gets a Discord scheduled event, and I lack the "
+                              "**Manage Events** permission in this server. A server manager can grant it, or "
+                              "leave `starts_at` out and start the tournament with `/tournament start`.")
             state = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
-                turn_time=clock, round_time=deadline, options=parse_options(options), name=name)
-            out = signup_message(linked_view(state), f"{interaction.user.mention} opened registration.")
+                turn_time=clock, round_time=deadline, options=parse_options(options), name=name,
+                starts_at=starts_at, checkin_minutes=checkin_minutes, role_id=role.id if role else None,
+                max_entrants=max_entrants, late_join_rounds=late_join_rounds,
+                top_cut_format=None if top_cut_format is None else top_cut_format.value)
+            note = f"{interaction.user.mention} opened registration."
+            if state.record.starts_at is not None:
+                await self.flow.create_event(state.record)
+            out = signup_message(linked_view(state), note)
             try:
                 message = await reply(interaction, out, ephemeral=False, want_message=True)
             except discord.HTTPException:
@@ -134,8 +165,8 @@ class TournamentCog(commands.Cog):
     async def tournament_join(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             state = await self.service.join(await self._here(interaction), interaction.user.id,
-                                            interaction.user.display_name)
-            await tell(interaction, f"You are entered in **{state.record.name}** ({len(state.entrants)} entrants).")
+                                            interaction.user.display_name, role_ids(interaction))
+            await tell(interaction, joined_text(linked_view(state), interaction.user.id))
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -149,14 +180,15 @@ class TournamentCog(commands.Cog):
 
         await self.guard.run(interaction, work)
 
-    @tournament.command(name="addbot", description="Add bot entrants (organiser or Manage Server)")
+    @tournament.command(name="addbot", description="Add bot entrants (organisers)")
     @app_commands.describe(count="How many (default 1)", level="easy, normal or hard (default: the server's)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def tournament_addbot(self, interaction: discord.Interaction, count: int = 1,
                                 level: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             state = await self.service.add_bots(await self._here(interaction), interaction.user.id,
-                                                is_manager(interaction), count, level.value if level else None)
+                                                is_manager(interaction), count, level.value if level else None,
+                                                role_ids(interaction))
             await tell(interaction, f"{count} bot entrant{'s' if count != 1 else ''} added: "
                                     f"{len(state.entrants)} entrants.")
             await self.flow.refresh_signup(state)
@@ -164,11 +196,23 @@ class TournamentCog(commands.Cog):
         await self.guard.run(interaction, work)
 
     @tournament.command(name="checkin", description="Open the check-in: entrants who don't check in are dropped "
-                        "at the start (organiser or Manage Server)")
+                        "at the start (organisers); then, check in")
     async def tournament_checkin(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            state = await self.service.open_checkin(await self._here(interaction), interaction.user.id,
-                                                    is_manager(interaction))
+            tournament_id = await self._here(interaction)
+            record = await self.service.get(tournament_id)
+            entered = any(e.user_id == interaction.user.id and e.active
+                          for e in (await self.service.state(tournament_id)).entrants)
+            organiser = await self.service.is_organiser(record, interaction.user.id, is_manager(interaction),
+                                                        role_ids(interaction))
+            if record.status == "registration" and record.checkin and (entered or not organiser):
+                # Entrants reach the check-in through this command too: it checks them in (or says why not).
+                state = await self.service.check_in(tournament_id, interaction.user.id, role_ids(interaction))
+                await tell(interaction, "You are checked in.")
+                await self.flow.refresh_signup(state)
+                return
+            state = await self.service.open_checkin(tournament_id, interaction.user.id,
+                                                    is_manager(interaction), role_ids(interaction))
             out = signup_message(linked_view(state), "✅ **Check-in is open.** Every entrant: press **Check in**. "
                                  "Entrants who have not checked in when the tournament starts are dropped.")
             await reply(interaction, out, ephemeral=False)
@@ -176,26 +220,14 @@ class TournamentCog(commands.Cog):
 
         await self.guard.run(interaction, work)
 
-    @tournament.command(name="start", description="Close registration and seat round 1 (organiser or Manage Server)")
+    @tournament.command(name="start", description="Close registration and seat round 1 (organisers)")
     async def tournament_start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
             await defer(interaction, ephemeral=True)  # pairing up to 1,024 entrants; refusals still possible
-            started = await self.service.start(tournament_id, interaction.user.id, is_manager(interaction))
-            state = started.state
-            text = (f"🏆 **{state.record.name}** has started with {len(state.entrants) - len(started.no_shows)} "
-                    "entrants. Each table plays in a thread of its own; the pairings follow.")
-            mentions = [e.user_id for e in started.no_shows if e.user_id]
-            if started.no_shows:
-                text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
-                         ". You can still follow the event here.")
-            # The answer goes first; opening the threads and dealing follow it.
-            await announce(interaction, text, mentions)
-            await self.flow.refresh_signup(state)
-            if state.record.status == "finished":
-                await self.flow.post_final(state.record.id)
-            else:
-                await self.flow.seat_round(state.record.id)
+            started = await self.service.start(tournament_id, interaction.user.id, is_manager(interaction),
+                                               role_ids(interaction))
+            await self.flow.announce_start(started, interaction)
 
         await self.guard.run(interaction, work)
 
@@ -212,6 +244,8 @@ class TournamentCog(commands.Cog):
                 f"🚪 {interaction.user.mention} dropped from **{record.name}** and will not be paired again.{forfeits}",
                 allowed_mentions=discord.AllowedMentions.none())
             await self.flow.show_notices(notices)
+            # A table not yet seated may have become a walkover, deciding the round.
+            await self.flow.after(tournament_id, await self.service.progress(tournament_id))
 
         await self.guard.run(interaction, work)
 
@@ -233,7 +267,11 @@ class TournamentCog(commands.Cog):
             if record.status == "playing":
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
-            out = status_message(linked_view(state), await self.flow.threads_of(state))
+            view = linked_view(state)
+            out = status_message(view, await self.flow.threads_of(state))
+            if await self.service.is_organiser(record, interaction.user.id, is_manager(interaction),
+                                               role_ids(interaction)):
+                out.content = ((out.content or "") + penalties_text(view))[:2000]
             bracket = await self.flow.bracket(record.id)
             if bracket is not None:
                 out.files.append(bracket)
@@ -244,12 +282,13 @@ class TournamentCog(commands.Cog):
         await self.guard.run(interaction, work)
 
     @tournament.command(name="advance", description="End a round whose round_time has passed: its unfinished "
-                        "tables are drawn (organiser)")
+                        "tables are drawn (organisers)")
     async def tournament_advance(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
             await defer(interaction, ephemeral=True)
-            notices = await self.service.advance(tournament_id, interaction.user.id, is_manager(interaction))
+            notices = await self.service.advance(tournament_id, interaction.user.id, is_manager(interaction),
+                                                 role_ids(interaction))
             await announce(interaction, f"⏱️ The round is over: {len(notices)} unfinished "
                            f"table{'s' if len(notices) != 1 else ''} ended as draws.", [])
             await self.flow.show_notices(notices)  # each finished table moves the round on (the flow's hook)
@@ -257,16 +296,72 @@ class TournamentCog(commands.Cog):
 
         await self.guard.run(interaction, work)
 
-    @tournament.command(name="cancel", description="Cancel this channel's tournament (organiser or Manage Server)")
+    @tournament.command(name="cancel", description="Cancel this channel's tournament (organisers)")
     async def tournament_cancel(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
             await defer(interaction, ephemeral=True)
-            closed = await self.service.cancel(tournament_id, interaction.user.id, is_manager(interaction))
+            closed = await self.service.cancel(tournament_id, interaction.user.id, is_manager(interaction),
+                                               role_ids(interaction))
             record = await self.service.get(tournament_id)
             extra = f" {len(closed)} table{'s' if len(closed) != 1 else ''} in play closed." if closed else ""
             await announce(interaction, f"**{record.name}** was cancelled by {interaction.user.mention}.{extra}", [])
             await self.flow.refresh_signup(await self.service.state(tournament_id))
             await self.flow.close_tables(record.name, closed)
+            await self.flow.event_over(record)
+
+        await self.guard.run(interaction, work)
+
+    # ------------------------------------------------------- organisers only
+
+    @tournament.command(name="schedule", description="Move the start of this channel's tournament (organisers)")
+    @app_commands.describe(starts_at="2026-12-01 18:00 (server time zone), in 2h, or a Discord timestamp")
+    async def tournament_schedule(self, interaction: discord.Interaction, starts_at: str) -> None:
+        async def work() -> None:
+            tournament_id = await self._here(interaction)
+            record = await self.service.get(tournament_id)
+            if record.event_id is None and not can_manage_events(interaction):
+                raise Refusal("A tournament with a start time gets a Discord scheduled event, and I lack the "
+                              "**Manage Events** permission in this server.")
+            state = await self.service.reschedule(tournament_id, interaction.user.id, is_manager(interaction),
+                                                  starts_at, role_ids(interaction))
+            when = int(state.record.starts_at or 0)
+            await interaction.response.send_message(
+                f"📅 **{state.record.name}** now starts <t:{when}:F> (<t:{when}:R>).",
+                allowed_mentions=discord.AllowedMentions.none())
+            await self.flow.move_event(state.record)
+            await self.flow.refresh_signup(state)
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="penalty", description="Give an entrant a penalty (organisers)")
+    @app_commands.describe(player="The entrant", kind="warning, game_loss (forfeits their table) or disqualify",
+                           reason="Why: kept with the penalty")
+    @app_commands.choices(kind=PENALTY_CHOICES)
+    async def tournament_penalty(self, interaction: discord.Interaction, player: discord.Member,
+                                 kind: app_commands.Choice[str], reason: str) -> None:
+        async def work() -> None:
+            tournament_id = await self._here(interaction)
+            penalty, notices = await self.service.penalty(tournament_id, interaction.user.id, is_manager(interaction),
+                                                          player.id, kind.value, reason, role_ids(interaction))
+            effect = {"warning": "a warning", "game_loss": "a game loss", "disqualify": "a disqualification"}
+            extra = ""
+            if kind.value == "game_loss":
+                extra = (" Their table in play is forfeited." if notices else
+                         " It forfeits their next table.") if penalty.pending or notices else ""
+            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: {penalty.text}.{extra}")
+            await self.flow.show_notices(notices)
+            if kind.value == "disqualify":
+                await self.flow.after(tournament_id, await self.service.progress(tournament_id))
+
+        await self.guard.run(interaction, work)
+
+    @tournament.command(name="note", description="Keep a note about an entrant that only organisers see")
+    @app_commands.describe(player="The entrant", text="The note")
+    async def tournament_note(self, interaction: discord.Interaction, player: discord.Member, text: str) -> None:
+        async def work() -> None:
+            note = await self.service.note(await self._here(interaction), interaction.user.id,
+                                           is_manager(interaction), player.id, text, role_ids(interaction))
+            await tell(interaction, f"Noted about {player.mention}: {note.text}")
 
         await self.guard.run(interaction, work)

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 import render.bracket
+from cogs.answers import announce
 from cogs.controls import BAD_CONTROL, Control
 from cogs.flow import TableFlow
 from cogs.guard import Guard, tell
@@ -25,11 +27,22 @@ from cogs.tournament_views import (
     standings_message,
 )
 from cogs.web_links import linked_view
+from engines import GAME_TITLES
 from host import Refusal, SeatNotice, TableRecord
-from host.tournaments.service import Advance, TournamentService, TournamentState
+from host.read_models import FORMAT_NAMES
+from host.tournaments.service import Advance, StartOutcome, TournamentService, TournamentState
+from host.tournaments.state import TournamentRecord
+from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
 
 log = logging.getLogger(__name__)
+
+#: Mentions per message when the check-in opens (a message holds 2000 characters).
+PINGS_PER_MESSAGE = 60
+
+
+def _at(instant: float) -> datetime:
+    return datetime.fromtimestamp(instant, tz=UTC)
 
 
 class TournamentFlow:
@@ -45,6 +58,21 @@ class TournamentFlow:
 
     async def seat_round(self, tournament_id: int) -> None:
         """Open a thread and deal the game of every pending table, then post the round's pairings once."""
+        # Players who left since the pairing are taken out first; that may decide the round (walkovers).
+        advances = await self.service.settle(tournament_id)
+        if advances and advances[-1].champion is not None:
+            await self.post_final(tournament_id)
+            return
+        seated: list[TableRecord] = []
+        try:
+            await self._seat_pending(tournament_id, seated)
+        finally:
+            # Game losses waiting for these tables forfeit them now, outside the seating lock: a table that
+            # ends moves the round on, which seats again.
+            for table in seated:
+                await self.show_notices(await self.service.game_losses_due(table))
+
+    async def _seat_pending(self, tournament_id: int, seated: list[TableRecord]) -> None:
         async with self._seating.setdefault(tournament_id, asyncio.Lock()):
             state = await self.service.state(tournament_id)
             channel = await self.flow.channel_of(state.record.channel_id)
@@ -64,6 +92,7 @@ class TournamentFlow:
                 except Refusal:
                     await thread.delete()
                     continue
+                seated.append(table)
                 await self._post_first(table, thread, state, place.round, place.position)
             await self._announce(tournament_id)
 
@@ -112,14 +141,10 @@ class TournamentFlow:
         if found is None:
             return None
         rounds, title = found
-        views = [[render.bracket.MatchView(*m) for m in r] for r in rounds]
+        views = render.bracket.views(rounds)
         # Tens of ms for a big event, and /tournament status draws it each time: off the loop, as tables are.
         png = await drawn(tournament_id, render.bracket.bracket_png, views, title)
-        alt = f"{title}: " + "; ".join(
-            f"{m.top or 'bye'} against {m.bottom or 'bye'}" + (
-                f", {(m.top if m.winner == 0 else m.bottom)} won" if m.winner is not None else "")
-            for r in views for m in r if m.top or m.bottom)
-        return bracket_file(png, alt)
+        return bracket_file(png, render.bracket.alt_text(views, title))
 
     async def _post_bracket(self, channel: Any, tournament_id: int) -> None:
         file = await self.bracket(tournament_id)
@@ -146,6 +171,7 @@ class TournamentFlow:
         await channel.send(**out.send_kwargs())
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number, 2)
+        await self.event_over(state.record)
 
     async def close_tables(self, name: str, closed: Sequence[TableRecord]) -> None:
         """After a cancel: each closed table's thread says why, and its table message loses its controls."""
@@ -215,11 +241,12 @@ class TournamentFlow:
                 raise Refusal(BAD_CONTROL)
             user = interaction.user
             if control.action == "join":
-                state = await self.service.join(record.id, user.id, user.display_name)
+                state = await self.service.join(record.id, user.id, user.display_name,
+                                                [r.id for r in getattr(user, "roles", ())])
             elif control.action == "leave":
                 state = await self.service.leave(record.id, user.id)
             elif control.action == "checkin":
-                state = await self.service.check_in(record.id, user.id)
+                state = await self.service.check_in(record.id, user.id, [r.id for r in getattr(user, "roles", ())])
             else:
                 raise Refusal(BAD_CONTROL)
             await self.refresh_signup(state, interaction)
@@ -240,3 +267,155 @@ class TournamentFlow:
             await interaction.response.edit_message(**out.edit_kwargs())
         else:
             await interaction.response.send_message(ephemeral=True, **out.send_kwargs())
+
+    # -------------------------------------------------------------- calendar
+
+    async def announce_start(self, started: StartOutcome, interaction: discord.Interaction | None = None) -> None:
+        """Say the event started (answering the organiser, or in the channel when its timer started it),
+        then seat round 1."""
+        state = started.state
+        playing = len([e for e in state.entrants if e.active])
+        text = (f"🏆 **{state.record.name}** has started with {playing} entrants. Each table plays in a thread of "
+                "its own; the pairings follow.")
+        mentions = [e.user_id for e in started.no_shows if e.user_id]
+        if started.no_shows:
+            text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
+                     ". You can still follow the event here.")
+        if started.waitlisted:
+            text += f"\n{len(started.waitlisted)} on the waiting list did not get a place."
+        quiet = discord.AllowedMentions(users=[discord.Object(u) for u in mentions])
+        # The answer goes first; opening the threads and dealing follow it.
+        if interaction is not None:
+            await announce(interaction, text, mentions)
+        else:
+            channel = await self.flow.channel_of(state.record.channel_id)
+            await channel.send(text[:2000], allowed_mentions=quiet)
+        await self.refresh_signup(state)
+        if state.record.event_id is not None:
+            await self._edit_event(state.record, end_time=_at(await self.service.push_event_end(state.record)))
+        if state.record.status == "finished":
+            await self.post_final(state.record.id)
+        else:
+            await self.seat_round(state.record.id)
+
+    def _event_description(self, record: TournamentRecord) -> str:
+        title = GAME_TITLES.get(record.game, record.game)
+        text = (f"{title} · {FORMAT_NAMES.get(record.format, record.format)} · tables of {record.table_size}. "
+                f"Join in <#{record.channel_id}> with /tournament join; check-in opens {record.checkin_minutes} "
+                "minutes before the start.")
+        if record.role_id is not None:
+            text += " For members with the event's role."
+        return text[:1000]
+
+    async def create_event(self, record: TournamentRecord) -> None:
+        """The Discord scheduled event of a tournament with a start time: external, at the channel's link."""
+        calendar = self.service.calendar(record)
+        if calendar is None:
+            return
+        try:
+            guild = self.bot.get_guild(record.guild_id or 0)
+            channel = await self.flow.channel_of(record.channel_id)
+            if guild is None:
+                raise RuntimeError(f"guild {record.guild_id} is not in the cache")
+            event = await guild.create_scheduled_event(
+                name=record.name[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
+                entity_type=discord.EntityType.external, location=channel.jump_url[:100],
+                description=self._event_description(record), privacy_level=discord.PrivacyLevel.guild_only)
+        except (discord.HTTPException, RuntimeError):
+            log.warning("tournament %s: could not create its scheduled event", record.id, exc_info=True)
+            return
+        await self.service.set_event(record.id, event.id, calendar.ends_at)
+
+    async def _scheduled_event(self, record: TournamentRecord) -> Any:
+        if record.event_id is None:
+            return None
+        guild = self.bot.get_guild(record.guild_id or 0)
+        if guild is None:
+            return None
+        try:
+            return guild.get_scheduled_event(record.event_id) or await guild.fetch_scheduled_event(record.event_id)
+        except discord.HTTPException:
+            return None  # deleted by hand: nothing left to update
+
+    async def _edit_event(self, record: TournamentRecord, **changes: Any) -> None:
+        event = await self._scheduled_event(record)
+        if event is None or event.status in (discord.EventStatus.completed, discord.EventStatus.cancelled):
+            return
+        try:
+            await event.edit(**changes)
+        except discord.HTTPException:
+            log.warning("tournament %s: could not update its scheduled event", record.id, exc_info=True)
+
+    async def move_event(self, record: TournamentRecord) -> None:
+        """``/tournament schedule``: the event moves with the start (and its estimated end with it)."""
+        calendar = self.service.calendar(record)
+        if calendar is None:
+            return
+        if record.event_id is None:
+            await self.create_event(record)
+            return
+        await self._edit_event(record, start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at))
+        await self.service.set_event(record.id, record.event_id, calendar.ends_at)
+
+    async def event_over(self, record: TournamentRecord) -> None:
+        """The tournament finished or was cancelled: its scheduled event is cancelled if it never began,
+        and completed otherwise."""
+        record = await self.service.get(record.id)
+        event = await self._scheduled_event(record)
+        if event is None:
+            return
+        try:
+            if event.status is discord.EventStatus.scheduled:
+                if record.status == "cancelled":
+                    await event.cancel()
+                    return
+                await event.start()
+            if event.status is discord.EventStatus.active:
+                await event.end()
+        except (discord.HTTPException, ValueError):
+            log.warning("tournament %s: could not close its scheduled event", record.id, exc_info=True)
+
+    async def _ping_checkin(self, state: TournamentState) -> None:
+        """The check-in opened by itself: the registered players are pinged, once."""
+        channel = await self.flow.channel_of(state.record.channel_id)
+        await self.refresh_signup(state)
+        users = [e.user_id for e in state.entrants if e.active and e.user_id is not None and not e.is_bot]
+        when = int(state.record.starts_at or 0)
+        head = (f"✅ **Check-in is open for {state.record.name}**, which starts <t:{when}:R>. Press **Check in** on "
+                "the sign-up message or use `/tournament checkin`; entrants who have not checked in at the start "
+                "are dropped.")
+        chunks = [users[i:i + PINGS_PER_MESSAGE] for i in range(0, len(users), PINGS_PER_MESSAGE)] or [[]]
+        for i, chunk in enumerate(chunks):
+            text = (head + "\n" if i == 0 else "") + " ".join(f"<@{u}>" for u in chunk)
+            await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in chunk]))
+
+    async def fire(self, timers: list[TimerRecord]) -> list[TimerRecord]:
+        """The tournament scheduler's handler: open a check-in, start an event, push an event's end."""
+        failed = []
+        for timer in timers:
+            try:
+                if timer.kind == CHECKIN_TIMER:
+                    state = await self.service.calendar_checkin(timer.table_id, timer.started)
+                    if state is not None:
+                        await self._ping_checkin(state)
+                elif timer.kind == START_TIMER:
+                    started = await self.service.calendar_start(timer.table_id, timer.started)
+                    if isinstance(started, str):
+                        record = await self.service.get(timer.table_id)
+                        channel = await self.flow.channel_of(record.channel_id)
+                        await channel.send(
+                            f"⏰ **{record.name}** could not start at its time: {started}\nIt waits for the "
+                            f"organiser <@{record.organiser_id}> to start it with `/tournament start`, move it with "
+                            "`/tournament schedule`, or cancel it.", allowed_mentions=discord.AllowedMentions(
+                                users=[discord.Object(record.organiser_id)]))
+                    elif started is not None:
+                        await self.announce_start(started)
+                elif timer.kind == EVENT_END_TIMER:
+                    end = await self.service.event_end_due(timer.table_id, timer.started)
+                    if end is not None:
+                        await self._edit_event(await self.service.get(timer.table_id), end_time=_at(end))
+            except Exception:
+                log.exception("tournament timer %s of tournament %s failed", timer.kind, timer.table_id)
+                failed.append(timer)
+        return failed

@@ -28,11 +28,11 @@ def _quiet() -> discord.AllowedMentions:
 def format_line(state: TournamentView) -> str:
     r = state.record
     parts = [state.title, FORMAT_NAMES.get(r.format, r.format), f"tables of {r.table_size}"]
-    if r.format != "single_elimination":
+    if r.format not in ("single_elimination", "double_elimination"):
         parts.append(f"{r.rounds} rounds" if r.rounds else
                      ("⌈log₂ N⌉ rounds" if r.format == "swiss" else "every pair meets once"))
     if r.top_cut:
-        parts.append(f"top cut {r.top_cut}")
+        parts.append(f"top cut {r.top_cut}" + (" (double elimination)" if r.top_cut_format == "double" else ""))
     return " · ".join(parts)
 
 
@@ -46,10 +46,15 @@ def clock_text(state: TournamentView) -> str:
 
 def entrant_list(state: TournamentView) -> str:
     checkin = state.record.checkin
+    waiting = {e.id for e in state.waiting}
     lines = []
     for e in state.entrants:
+        if not e.active and state.record.status == "registration":
+            continue
         mark = "🤖 " if e.is_bot else ("✅ " if checkin and e.checked_in else "• ")
-        lines.append(mark + safe_name(e.name))
+        late = f" (joined late: {e.missed_rounds} round{'s' if e.missed_rounds != 1 else ''} lost)" \
+            if e.missed_rounds else ""
+        lines.append(mark + safe_name(e.name) + (" ⏳ waiting list" if e.id in waiting else "") + late)
     text = ""
     for i, line in enumerate(lines):
         more = f"\n… and {len(lines) - i} more"
@@ -62,11 +67,13 @@ def entrant_list(state: TournamentView) -> str:
 def signup_message(state: TournamentView, note: str = "") -> Outgoing:
     r = state.record
     about = f"{format_line(state)}\nOrganiser: <@{r.organiser_id}>\nClock: {clock_text(state)}"
+    about += "".join("\n" + line for line in rules_lines(state))
     embed = discord.Embed(title=f"🏆 {r.name}", colour=GOLD, description=about)
     options = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(r.options.items()))
     if options:
         embed.add_field(name="Table options", value=options[:FIELD], inline=False)
-    embed.add_field(name=f"Entrants ({len(state.entrants)})", value=entrant_list(state), inline=False)
+    count = len([e for e in state.entrants if e.active or r.status != "registration"])
+    embed.add_field(name=f"Entrants ({count})", value=entrant_list(state), inline=False)
     view = stateless_view()
     if r.status == "registration":
         footer = "Join with the button or /tournament join. The organiser starts with /tournament start."
@@ -84,13 +91,63 @@ def signup_message(state: TournamentView, note: str = "") -> Outgoing:
     return Outgoing(note, embed=embed, view=with_link(view, r.web_url), mentions=_quiet())
 
 
+def rules_lines(state: TournamentView) -> list[str]:
+    """The start on the calendar and the registration rules, as the sign-up shows them."""
+    r = state.record
+    lines = []
+    if r.starts_at is not None:
+        when = int(r.starts_at)
+        lines.append(f"Starts: <t:{when}:F> (<t:{when}:R>); check-in opens {r.checkin_minutes} minutes before")
+    if r.role_id is not None:
+        lines.append(f"Entrants must hold <@&{r.role_id}>")
+    if r.max_entrants is not None:
+        waiting = len(state.waiting)
+        lines.append(f"At most {r.max_entrants} entrants" + (f"; {waiting} on the waiting list" if waiting else ""))
+    if r.late_join_rounds:
+        lines.append(f"Late entries until round {r.late_join_rounds} begins (each missed round is a loss)")
+    return lines
+
+
+def joined_text(state: TournamentView, user_id: int) -> str:
+    """The private answer to a join: entered, on the waiting list, or entered late."""
+    r = state.record
+    mine = next((e for e in state.entrants if e.user_id == user_id), None)
+    waiting = [e.user_id for e in state.waiting]
+    if user_id in waiting:
+        return (f"**{r.name}** is full ({r.max_entrants} entrants): you are number {waiting.index(user_id) + 1} on "
+                "its waiting list, and move up when someone leaves before the start.")
+    if mine is not None and mine.missed_rounds:
+        return (f"You joined **{r.name}** late: round{'s' if mine.missed_rounds != 1 else ''} 1"
+                f"{f'–{mine.missed_rounds}' if mine.missed_rounds > 1 else ''} count as a loss with no opponent, "
+                "and you are paired from the next round.")
+    active = len([e for e in state.entrants if e.active])
+    return f"You are entered in **{r.name}** ({active} entrants)."
+
+
+def penalties_text(state: TournamentView) -> str:
+    """Penalties and notes, for organisers only (``/tournament status`` answers privately)."""
+    if not state.penalties:
+        return ""
+    names = {e.id: e.name for e in state.entrants}
+    icons = {"warning": "⚠️ warning", "game_loss": "🟥 game loss", "disqualify": "⛔ disqualified", "note": "📝 note"}
+    lines = [f"{icons.get(p.kind, p.kind)} · **{safe_name(names.get(p.entrant_id, '?'))}** · {p.text} "
+             f"(<@{p.organiser_id}>, <t:{int(p.at)}:f>)" + (" · pending: their next table" if p.pending else "")
+             for p in state.penalties]
+    text = "\n**Penalties and notes** (organisers only):"
+    for line in lines:
+        if len(text) + len(line) > 1800:
+            return text + "\n…"
+        text += "\n" + line
+    return text
+
+
 def round_title(state: TournamentView, rnd: RoundInfo) -> str:
     if rnd.stage == CUT:
         cut_rounds = [x for x in state.rounds if x.stage == CUT]
         if state.record.table_size > 2:
             return "Top cut: the final table"
         return f"Top cut, round {cut_rounds.index(rnd) + 1}"
-    if state.record.format == "single_elimination":
+    if state.record.format in ("single_elimination", "double_elimination"):
         return f"Round {rnd.number}"
     return f"Round {rnd.number} of {state.record.rounds}"
 
@@ -115,7 +172,8 @@ def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[in
         lines.append(f"**Table {place.position + 1}**{where}: {sides_text(place, names)}")
     byes = state.round_byes(rnd.number)
     if byes:
-        scored = " (1 point each)" if state.record.format != "single_elimination" and rnd.stage != CUT else ""
+        bracket = state.record.format in ("single_elimination", "double_elimination")
+        scored = " (1 point each)" if not bracket and rnd.stage != CUT else ""
         lines.append(f"**Bye**{scored}: " + ", ".join(safe_name(names.get(e, "?")) for e in byes))
     if rnd.due:
         lines.append(f"This round ends <t:{int(rnd.due)}:R>; then the organiser can `/tournament advance`.")
@@ -142,6 +200,12 @@ def standings_message(state: TournamentView, rows: Sequence[StandingRow], page: 
     page = max(1, min(page, len(pages)))
     shown = pages[page - 1]
     embed = discord.Embed(title=shown.title[:256], description=shown.description, colour=GOLD)
+    late = [e for e in state.entrants if e.missed_rounds]
+    if late and page == len(pages):
+        embed.description = ((embed.description or "") + "\n" + "\n".join(
+            f"{safe_name(e.name)}: round{'s' if e.missed_rounds != 1 else ''} 1"
+            f"{f'–{e.missed_rounds}' if e.missed_rounds > 1 else ''} lost with no opponent (joined late)"
+            for e in late))[:4096]
     embed.set_footer(text=f"Ties: OPP, then OOPP, then a lot drawn at the start. {format_line(state)}"[:2048])
     view = None
     if len(pages) > 1:

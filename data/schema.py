@@ -223,6 +223,42 @@ MIGRATIONS: list[str] = [
     CREATE INDEX entrants_by_tournament ON entrants (tournament_id, id);
     CREATE INDEX rated_by_game ON rated_tables (guild_id, game, id);
     """,
+    # 7: tournaments on the calendar (a start time, its check-in and Discord scheduled event),
+    # registration rules (a role, a cap with a waiting list, late joins), penalties and notes, and
+    # the tournament timers (check-in, start, pushing the event's end) the scheduler drives.
+    """
+    ALTER TABLE tournaments ADD COLUMN starts_at REAL;
+    ALTER TABLE tournaments ADD COLUMN checkin_minutes INTEGER NOT NULL DEFAULT 30;
+    ALTER TABLE tournaments ADD COLUMN event_id INTEGER;
+    ALTER TABLE tournaments ADD COLUMN event_end REAL;
+    ALTER TABLE tournaments ADD COLUMN role_id INTEGER;
+    ALTER TABLE tournaments ADD COLUMN max_entrants INTEGER;
+    ALTER TABLE tournaments ADD COLUMN late_join_rounds INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE entrants ADD COLUMN missed_rounds INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE tournament_penalties (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        entrant_id    INTEGER NOT NULL REFERENCES entrants (id),
+        kind          TEXT    NOT NULL CHECK (kind IN ('warning', 'game_loss', 'disqualify', 'note')),
+        text          TEXT    NOT NULL,
+        organiser_id  INTEGER NOT NULL,
+        at            REAL    NOT NULL,
+        pending       INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX tournament_penalties_by_event ON tournament_penalties (tournament_id);
+    CREATE TABLE tournament_timers (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        kind          TEXT    NOT NULL,
+        due           REAL    NOT NULL,
+        started       REAL    NOT NULL,
+        PRIMARY KEY (tournament_id, kind)
+    );
+    CREATE INDEX tournament_timers_by_due ON tournament_timers (due);
+    """,
+    # 8: a Swiss event's 2-player top cut played as single or double elimination.
+    """
+    ALTER TABLE tournaments ADD COLUMN top_cut_format TEXT NOT NULL DEFAULT 'single';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

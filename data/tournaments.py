@@ -16,12 +16,21 @@ from typing import Any
 from data.backends.base import IntegrityError, Tx
 from data.database import Database
 from data.revisions import bump_revision
+from data.sql import ShardSet, shard_filter
 
 REGISTRATION, PLAYING, FINISHED, CANCELLED = "registration", "playing", "finished", "cancelled"
 ACTIVE_TOURNAMENT = (REGISTRATION, PLAYING)
 #: ``EntrantRecord.left``: why an entrant is no longer paired.
 DROPPED = "drop"
 NO_SHOW = "no_show"
+#: Disqualified by an organiser: dropped, and never champion.
+DISQUALIFIED = "disqualified"
+#: Signed up beyond ``max_entrants`` and still on the waiting list when the event started.
+WAITLISTED = "waitlist"
+#: ``left`` reasons of entrants who never played: the pairing functions never see them.
+NEVER_PLAYED = (NO_SHOW, WAITLISTED)
+#: Tournament timer kinds: open the check-in, start the event, push the scheduled event's end later.
+CHECKIN_TIMER, START_TIMER, EVENT_END_TIMER = "checkin", "start", "event_end"
 
 
 class TournamentBusy(Exception):
@@ -60,6 +69,18 @@ class TournamentRecord:
     cut_seeds: list[int] | None
     revision: int
     created_at: float
+    #: When the event starts by itself (``/tournament new starts_at``), or None.
+    starts_at: float | None = None
+    checkin_minutes: int = 30
+    #: The Discord scheduled event announcing it, and the end it shows.
+    event_id: int | None = None
+    event_end: float | None = None
+    #: A role every entrant must hold, a cap on entrants, and how many Swiss rounds may still be joined.
+    role_id: int | None = None
+    max_entrants: int | None = None
+    late_join_rounds: int = 0
+    #: A 2-player top cut's bracket: ``single`` or ``double`` elimination.
+    top_cut_format: str = "single"
 
     @property
     def active(self) -> bool:
@@ -78,6 +99,8 @@ class EntrantRecord:
     rating: float | None
     checked_in: bool
     left: str | None
+    #: Rounds played before this entrant joined late: each a loss with no opponent.
+    missed_rounds: int = 0
 
     @property
     def active(self) -> bool:
@@ -111,6 +134,21 @@ class PlaceRecord:
 
 
 @dataclass
+class PenaltyRecord:
+    """A penalty (warning, game_loss, disqualify) or an organiser's note about an entrant."""
+
+    id: int
+    tournament_id: int
+    entrant_id: int
+    kind: str
+    text: str
+    organiser_id: int
+    at: float
+    #: A game loss still waiting for the entrant's next table.
+    pending: bool
+
+
+@dataclass
 class RoundPlan:
     """A round to write: its tables (seats and sides, entrant ids) and its byes."""
 
@@ -132,12 +170,16 @@ def _tournament(row: Any) -> TournamentRecord:
         checkin=bool(row["checkin"]), message_id=row["message_id"],
         champion=json.loads(row["champion"]) if row["champion"] else None,
         cut_seeds=json.loads(row["cut_seeds"]) if row["cut_seeds"] else None, revision=row["revision"],
-        created_at=row["created_at"])
+        created_at=row["created_at"], starts_at=row["starts_at"], checkin_minutes=row["checkin_minutes"],
+        event_id=row["event_id"], event_end=row["event_end"], role_id=row["role_id"],
+        max_entrants=row["max_entrants"], late_join_rounds=row["late_join_rounds"],
+        top_cut_format=row["top_cut_format"])
 
 
 def _entrant(row: Any) -> EntrantRecord:
     return EntrantRecord(row["id"], row["tournament_id"], row["user_id"], row["name"], bool(row["is_bot"]),
-                         row["level"], row["lot"], row["rating"], bool(row["checked_in"]), row["left_reason"])
+                         row["level"], row["lot"], row["rating"], bool(row["checked_in"]), row["left_reason"],
+                         row["missed_rounds"])
 
 
 def _place(row: Any) -> PlaceRecord:
@@ -229,17 +271,26 @@ class TournamentStore:
 
     async def create_tournament(self, *, guild_id: int | None, channel_id: int, name: str, game: str, format: str,
                                 table_size: int, top_cut: int, rounds: int | None, turn_time: int | None,
-                                round_time: int | None, options: dict[str, Any], organiser_id: int) -> int:
+                                round_time: int | None, options: dict[str, Any], organiser_id: int,
+                                starts_at: float | None = None, checkin_minutes: int = 30,
+                                role_id: int | None = None, max_entrants: int | None = None,
+                                late_join_rounds: int = 0, top_cut_format: str = "single",
+                                timers: Sequence[tuple[str, float]] = ()) -> int:
+        """Open registration; ``timers`` (kind, due) are the calendar's, written in the same transaction."""
         now = self._db.now()
         try:
             async with self._db.transaction() as tx:
                 written = await tx.execute(
                     "INSERT INTO tournaments (guild_id, channel_id, name, game, format, table_size, top_cut, rounds,"
-                    " turn_time, round_time, options, organiser_id, status, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', ?, ?)",
+                    " turn_time, round_time, options, organiser_id, status, created_at, updated_at, starts_at,"
+                    " checkin_minutes, role_id, max_entrants, late_join_rounds, top_cut_format)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, name, game, format, table_size, top_cut, rounds, turn_time, round_time,
-                     json.dumps(options, sort_keys=True), organiser_id, now, now))
-                return int(written.lastrowid or 0)
+                     json.dumps(options, sort_keys=True), organiser_id, now, now, starts_at, checkin_minutes,
+                     role_id, max_entrants, late_join_rounds, top_cut_format))
+                tournament_id = int(written.lastrowid or 0)
+                await self._set_timers(tx, tournament_id, timers, now)
+                return tournament_id
         except IntegrityError as exc:
             raise TournamentBusy from exc
 
@@ -279,7 +330,8 @@ class TournamentStore:
                              (entrant_id, tournament_id))
 
     async def start_tournament(self, tournament_id: int, revision: int, *, planned_rounds: int,
-                               lots: dict[int, tuple[int, float]], no_shows: Sequence[int], first: RoundPlan) -> None:
+                               lots: dict[int, tuple[int, float]], no_shows: Sequence[int], first: RoundPlan,
+                               waitlisted: Sequence[int] = ()) -> None:
         """Close registration, store each entrant's lot and seeding rating, drop the no-shows, and
         write round 1: all or nothing."""
         now = self._db.now()
@@ -291,6 +343,11 @@ class TournamentStore:
                                  [(lot, rating, e) for e, (lot, rating) in lots.items()])
             await tx.executemany("UPDATE entrants SET left_reason = ? WHERE id = ?",
                                  [(NO_SHOW, e) for e in no_shows])
+            await tx.executemany("UPDATE entrants SET left_reason = ? WHERE id = ?",
+                                 [(WAITLISTED, e) for e in waitlisted])
+            # Started (by hand or by its timer): the calendar's check-in and start have nothing left to do.
+            await tx.execute("DELETE FROM tournament_timers WHERE tournament_id = ? AND kind IN (?, ?)",
+                             (tournament_id, CHECKIN_TIMER, START_TIMER))
             await self._write_round(tx, tournament_id, first, now)
 
     @staticmethod
@@ -329,10 +386,10 @@ class TournamentStore:
                                  " updated_at = ? WHERE id = ? AND status = 'playing'",
                                  (json.dumps(list(champion)), now, tournament_id))
 
-    async def drop_entrant(self, tournament_id: int, entrant_id: int) -> None:
+    async def drop_entrant(self, tournament_id: int, entrant_id: int, reason: str = DROPPED) -> None:
         async with self._db.transaction() as tx:
             written = await tx.execute("UPDATE entrants SET left_reason = ? WHERE id = ? AND tournament_id = ?"
-                                       " AND left_reason IS NULL", (DROPPED, entrant_id, tournament_id))
+                                       " AND left_reason IS NULL", (reason, entrant_id, tournament_id))
             if written.rowcount != 1:
                 raise TournamentChanged(f"entrant {entrant_id} has already left")
 
@@ -340,6 +397,8 @@ class TournamentStore:
         async with self._db.transaction() as tx:
             await self._bump_tournament(tx, tournament_id, revision, ACTIVE_TOURNAMENT,
                                         ", status = 'cancelled', updated_at = ?", (self._db.now(),))
+            await tx.execute("DELETE FROM tournament_timers WHERE tournament_id = ? AND kind <> ?",
+                             (tournament_id, EVENT_END_TIMER))
 
     async def mark_round_announced(self, tournament_id: int, number: int, level: int = 1) -> None:
         """``rounds.announced``: 0 not yet, 1 its pairings were posted, 2 (the last round) the event's end too."""
@@ -354,3 +413,117 @@ class TournamentStore:
             " WHERE t.status = 'finished' AND r.announced < 2"
             " AND r.number = (SELECT MAX(number) FROM rounds WHERE tournament_id = t.id) ORDER BY t.id")
         return [r["id"] for r in rows]
+
+    # ------------------------------------------------- calendar, rules, penalties
+
+    @staticmethod
+    async def _set_timers(tx: Tx, tournament_id: int, timers: Sequence[tuple[str, float]], now: float) -> None:
+        for kind, due in timers:
+            await tx.execute("INSERT INTO tournament_timers (tournament_id, kind, due, started) VALUES (?, ?, ?, ?)"
+                             " ON CONFLICT (tournament_id, kind) DO UPDATE SET due = excluded.due,"
+                             " started = excluded.started", (tournament_id, kind, due, now))
+
+    async def set_tournament_timers(self, tournament_id: int, timers: Sequence[tuple[str, float]]) -> None:
+        async with self._db.transaction() as tx:
+            await self._set_timers(tx, tournament_id, timers, self._db.now())
+
+    async def reschedule_tournament(self, tournament_id: int, revision: int, starts_at: float,
+                                    timers: Sequence[tuple[str, float]]) -> None:
+        """Move the start: the new time and its timers (the check-in's dropped if it is already open)."""
+        now = self._db.now()
+        async with self._db.transaction() as tx:
+            await self._bump_tournament(tx, tournament_id, revision, (REGISTRATION,),
+                                        ", starts_at = ?, updated_at = ?", (starts_at, now))
+            await tx.execute("DELETE FROM tournament_timers WHERE tournament_id = ? AND kind IN (?, ?)",
+                             (tournament_id, CHECKIN_TIMER, START_TIMER))
+            await self._set_timers(tx, tournament_id, timers, now)
+
+    async def set_tournament_event(self, tournament_id: int, event_id: int | None, event_end: float | None) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute("UPDATE tournaments SET event_id = ?, event_end = ? WHERE id = ?",
+                             (event_id, event_end, tournament_id))
+
+    async def tournament_timers(self, tournament_id: int) -> list[tuple[str, float]]:
+        rows = await self._db.all("SELECT kind, due FROM tournament_timers WHERE tournament_id = ? ORDER BY due, kind",
+                               (tournament_id,))
+        return [(r["kind"], float(r["due"])) for r in rows]
+
+    async def next_tournament_due(self, shards: ShardSet | None = None) -> float | None:
+        owned, params = shard_filter("t.guild_id", shards)
+        row = await self._db.one("SELECT MIN(x.due) FROM tournament_timers x"
+                                 " JOIN tournaments t ON t.id = x.tournament_id"
+                                 f" WHERE {owned or '1 = 1'}", params)
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def due_tournament_timers(self, now: float, limit: int,
+                                    shards: ShardSet | None = None) -> list[tuple[int, str, float, float]]:
+        """(tournament, kind, due, started) due by ``now``, in due order."""
+        owned, params = shard_filter("t.guild_id", shards)
+        rows = await self._db.all(
+            "SELECT x.tournament_id, x.kind, x.due, x.started FROM tournament_timers x"
+            f" JOIN tournaments t ON t.id = x.tournament_id WHERE x.due <= ? AND {owned or '1 = 1'}"
+            " ORDER BY x.due, x.tournament_id, x.kind LIMIT ?", (now, *params, limit))
+        return [(r["tournament_id"], r["kind"], float(r["due"]), float(r["started"])) for r in rows]
+
+    async def take_tournament_timer(self, tournament_id: int, kind: str, started: float) -> bool:
+        """Consume a tournament timer if it is still the same one: True for the one caller that did."""
+        async with self._db.transaction() as tx:
+            written = await tx.execute("DELETE FROM tournament_timers WHERE tournament_id = ? AND kind = ?"
+                                       " AND started = ?", (tournament_id, kind, started))
+        return written.rowcount == 1
+
+    async def push_tournament_timer(self, tournament_id: int, kind: str, started: float, due: float) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute("UPDATE tournament_timers SET due = ? WHERE tournament_id = ? AND kind = ?"
+                             " AND started = ?", (due, tournament_id, kind, started))
+
+    async def add_late_entrant(self, tournament_id: int, *, user_id: int, name: str, lot: int,
+                               rating: float, missed_rounds: int) -> None:
+        """A Swiss entrant joining after the start, before round ``missed_rounds + 1`` is paired."""
+        try:
+            async with self._db.transaction() as tx:
+                row = await tx.fetchone("SELECT COUNT(*) FROM rounds WHERE tournament_id = ?", (tournament_id,))
+                if row is None or int(row[0]) != missed_rounds:
+                    raise TournamentChanged(f"tournament {tournament_id} paired another round meanwhile")
+                await tx.execute(
+                    "INSERT INTO entrants (tournament_id, user_id, name, is_bot, level, checked_in, joined_at, lot,"
+                    " rating, missed_rounds) VALUES (?, ?, ?, 0, NULL, 1, ?, ?, ?, ?)",
+                    (tournament_id, user_id, name, self._db.now(), lot, rating, missed_rounds))
+        except IntegrityError as exc:
+            raise AlreadyEntered from exc
+
+    async def add_penalty(self, tournament_id: int, entrant_id: int, kind: str, text: str, organiser_id: int,
+                          pending: bool = False) -> int:
+        async with self._db.transaction() as tx:
+            written = await tx.execute(
+                "INSERT INTO tournament_penalties (tournament_id, entrant_id, kind, text, organiser_id, at, pending)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, entrant_id, kind, text, organiser_id, self._db.now(), int(pending)))
+            return int(written.lastrowid or 0)
+
+    async def penalties(self, tournament_id: int) -> list[PenaltyRecord]:
+        rows = await self._db.all("SELECT * FROM tournament_penalties WHERE tournament_id = ? ORDER BY id",
+                               (tournament_id,))
+        return [PenaltyRecord(r["id"], r["tournament_id"], r["entrant_id"], r["kind"], r["text"], r["organiser_id"],
+                              r["at"], bool(r["pending"])) for r in rows]
+
+    async def settle_penalty(self, penalty_id: int) -> bool:
+        """A pending game loss has been applied: True for the one caller that did."""
+        async with self._db.transaction() as tx:
+            written = await tx.execute("UPDATE tournament_penalties SET pending = 0 WHERE id = ? AND pending = 1",
+                                       (penalty_id,))
+        return written.rowcount == 1
+
+    async def rewrite_pending_place(self, tournament_id: int, number: int, position: int, seats: Sequence[int],
+                                    sides: Sequence[Sequence[int]], places: Sequence[int] | None,
+                                    drawn: bool = False) -> bool:
+        """Change a table not yet seated: fewer seats (someone dropped), or decided without play
+        (``places``: a walkover or a draw). False if it was seated meanwhile."""
+        status = "pending" if places is None else "finished"
+        async with self._db.transaction() as tx:
+            written = await tx.execute(
+                "UPDATE tournament_tables SET seats = ?, sides = ?, status = ?, places = ?, drawn = ?"
+                " WHERE tournament_id = ? AND round = ? AND position = ? AND status = 'pending'",
+                (json.dumps(list(seats)), json.dumps([list(s) for s in sides]), status,
+                 None if places is None else json.dumps(list(places)), int(drawn), tournament_id, number, position))
+        return written.rowcount == 1

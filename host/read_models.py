@@ -303,7 +303,8 @@ class SettingsShown:
 # the event, its entrants, rounds, tables and byes read at one moment, each as a frozen copy.
 
 #: The formats' names, as the messages show them.
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination"}
+FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination",
+                "double_elimination": "Double elimination"}
 
 
 @dataclass(frozen=True)
@@ -355,6 +356,16 @@ class EventInfo:
     champion: tuple[int, ...] | None
     #: The tournament's web page, when the server's pages are on.
     web_url: str | None = None
+    #: A Swiss event's 2-player top cut: "single" or "double" elimination.
+    top_cut_format: str = "single"
+    #: The start on the calendar (a POSIX time), and how many minutes before it the check-in opens.
+    starts_at: float | None = None
+    checkin_minutes: int = 30
+    #: Registration rules: the role entrants must hold, the cap (beyond it, a waiting list), and the
+    #: Swiss round players may still join until.
+    role_id: int | None = None
+    max_entrants: int | None = None
+    late_join_rounds: int = 0
 
 
 @dataclass(frozen=True)
@@ -365,10 +376,26 @@ class EntrantInfo:
     is_bot: bool
     checked_in: bool
     left: str | None
+    #: Rounds played before this entrant joined late: each a loss with no opponent.
+    missed_rounds: int = 0
 
     @property
     def active(self) -> bool:
         return self.left is None
+
+
+@dataclass(frozen=True)
+class PenaltyInfo:
+    """A penalty (warning, game_loss, disqualify) or an organiser's note about an entrant: organisers' eyes only."""
+
+    id: int
+    entrant_id: int
+    kind: str
+    text: str
+    organiser_id: int
+    at: float
+    #: A game loss still waiting for the entrant's next table.
+    pending: bool
 
 
 @dataclass(frozen=True)
@@ -412,10 +439,20 @@ class TournamentView:
     rounds: tuple[RoundInfo, ...]
     places: tuple[PlaceInfo, ...]
     byes: tuple[tuple[int, int], ...]
+    #: Penalties and notes: only the organisers' private ``/tournament status`` shows them.
+    penalties: tuple[PenaltyInfo, ...] = ()
 
     @property
     def title(self) -> str:
         return self.record.title
+
+    @property
+    def waiting(self) -> tuple[EntrantInfo, ...]:
+        """Entrants beyond ``max_entrants``, in sign-up order: the waiting list (before the start)."""
+        cap = self.record.max_entrants
+        if cap is None or self.record.status != "registration":
+            return ()
+        return tuple(e for e in self.entrants if e.active)[cap:]
 
     @property
     def names(self) -> dict[int, str]:

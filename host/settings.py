@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from data.store import Store
 from host.durations import TURN_TIME_BOUNDS, describe, parse_duration
@@ -20,6 +21,9 @@ ON_TIMEOUT = ("bot", "forfeit")
 ON_OFF = ("on", "off")
 LOBBY_BOUNDS = (60, 30 * 86400)
 MAX_BOT_DELAY = 600
+#: The most entrants any tournament takes; a server may set a lower ``max_entrants_limit``.
+ENTRANTS_CEILING = 1024
+DEFAULT_ENTRANTS_LIMIT = 256
 
 
 @dataclass(frozen=True)
@@ -33,13 +37,19 @@ class Settings:
     lobby_timeout: int = 3 * 86400
     game_channels: tuple[int, ...] = ()  # empty: any channel
     web_pages: bool = False  # the server's public web pages (web/)
+    #: The IANA zone that ``/tournament new starts_at:2026-12-01 18:00`` is read in.
+    timezone: str = "UTC"
+    #: The most entrants one tournament of this server may take (``max_entrants`` at most this).
+    max_entrants_limit: int = DEFAULT_ENTRANTS_LIMIT
+    #: Members with this role run tournaments as organisers (None: nobody by role).
+    tournament_organiser_role: int | None = None
 
     def allows_channel(self, channel_id: int) -> bool:
         return not self.game_channels or channel_id in self.game_channels
 
 
 NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels",
-         "web_pages")
+         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role")
 HELP = {
     "turn_time": "default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)",
     "on_timeout": "what happens when a seat's time runs out: bot or forfeit",
@@ -50,6 +60,10 @@ HELP = {
     "lobby_timeout": "a lobby that has not started after this long closes itself (1m to 30d)",
     "game_channels": "where tables may be opened: any, or channel mentions/ids separated by spaces",
     "web_pages": "public web pages of this server's tables, tournaments and leaderboards: on or off",
+    "timezone": "the time zone of tournament start times, an IANA name such as Europe/Paris (default UTC)",
+    "max_entrants_limit": f"the most entrants a tournament may take, 2 to {ENTRANTS_CEILING} (default "
+                          f"{DEFAULT_ENTRANTS_LIMIT})",
+    "tournament_organiser_role": "members with this role run every tournament: a role mention or id, or none",
 }
 
 
@@ -77,6 +91,20 @@ def normalise(name: str, value: str) -> str:
         if number is None:
             raise Refusal(f"`bot_delay` is a whole number of seconds from 0 to {MAX_BOT_DELAY}.")
         return str(number)
+    if name == "timezone":
+        return check_timezone(raw)
+    if name == "max_entrants_limit":
+        number = whole_number(raw, 2, ENTRANTS_CEILING)
+        if number is None:
+            raise Refusal(f"`max_entrants_limit` is a whole number from 2 to {ENTRANTS_CEILING}.")
+        return str(number)
+    if name == "tournament_organiser_role":
+        if low in ("none", "off"):
+            return "none"
+        number = whole_number(raw.strip("<@&>"), 1, 2**63 - 1)
+        if number is None:
+            raise Refusal("`tournament_organiser_role` is a role (a mention or its id), or `none`.")
+        return str(number)
     if low == "any":
         return "any"
     ids = []
@@ -90,6 +118,19 @@ def normalise(name: str, value: str) -> str:
     return " ".join(str(i) for i in dict.fromkeys(ids))
 
 
+def check_timezone(raw: str) -> str:
+    """An IANA time zone name as zoneinfo knows it; a bad one raises Refusal."""
+    name = raw.strip()
+    try:
+        if not name or name.startswith(("/", ".")) or ".." in name:
+            raise ValueError(name)
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise Refusal(f"`{name[:60]}` is not a time zone I know. Use an IANA name such as `UTC`, "
+                      "`Europe/Paris` or `America/New_York`.") from None
+    return name
+
+
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise Refusal(f"`{name}` is one of {', '.join(f'`{a}`' for a in allowed)}.")
@@ -101,8 +142,10 @@ def parse(stored: dict[str, str], default_level: str = "normal") -> Settings:
     for name, raw in stored.items():
         if name == "turn_time":
             values[name] = None if raw == "off" else int(raw)
-        elif name == "lobby_timeout":
+        elif name in ("lobby_timeout", "max_entrants_limit"):
             values[name] = int(raw)
+        elif name == "tournament_organiser_role":
+            values[name] = None if raw == "none" else int(raw)
         elif name in ("thread", "reminders", "web_pages"):
             values[name] = raw == "on"
         elif name == "bot_delay":
@@ -123,7 +166,10 @@ def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
             ("thread", "on" if settings.thread else "off"), ("reminders", "on" if settings.reminders else "off"),
             ("bot_delay", f"{delay:g}s" + ("" if settings.bot_delay is not None else " (the process default)")),
             ("bot_level", settings.bot_level), ("lobby_timeout", describe(settings.lobby_timeout)),
-            ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off")]
+            ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off"),
+            ("timezone", settings.timezone), ("max_entrants_limit", str(settings.max_entrants_limit)),
+            ("tournament_organiser_role", "none" if settings.tournament_organiser_role is None
+             else f"<@&{settings.tournament_organiser_role}>")]
 
 
 class ServerSettings:

@@ -393,7 +393,7 @@ class PublicSite:
                                     [names.get(e, f"Entrant {e}") for e in state.round_byes(r.number)]))
         standings = [self._standing(s, names, users, linkable) for s in rows] if state.rounds else []
         champion = [names.get(e, f"Entrant {e}") for e in (record.champion or [])]
-        bracket = (record.format == "single_elimination" or bool(record.cut_seeds)) and \
+        bracket = (record.format in ("single_elimination", "double_elimination") or bool(record.cut_seeds)) and \
             await self.events.bracket(record.id) is not None
         return TournamentPage(
             guild_id, record.id, record.name, record.game, state.title, FORMAT_NAMES.get(record.format, record.format),
@@ -431,11 +431,13 @@ class PublicSite:
             return None
         rounds, title = found
         key = ("bracket", record.id, json.dumps(rounds))
-        if key not in self._pictures:
-            from render.bracket import MatchView, bracket_png
+        from render.bracket import DoubleView, alt_text, bracket_png, views
 
-            views = [[MatchView(*m) for m in r] for r in rounds]
-            self._keep(key, await self.draw(-record.id, bracket_png, views, title))
+        view = views(rounds)
+        if key not in self._pictures:
+            self._keep(key, await self.draw(-record.id, bracket_png, view, title))
+        if isinstance(view, DoubleView):  # both brackets and the grand final
+            return self._pictures[key], alt_text(view, title)
         played = [f"{m[0] or 'bye'} against {m[1] or 'bye'}"
                   + ("" if m[2] is None else f", won by {m[m[2]]}") for m in rounds[-1]]
         return self._pictures[key], f"{title}: {len(rounds)} rounds; last round: " + "; ".join(played)

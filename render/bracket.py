@@ -1,10 +1,14 @@
-"""The single-elimination bracket image, from plain data (names and winners, no host objects).
+"""The bracket image, single or double elimination, from plain data (names and winners, no host objects).
 
 Phones first: Discord shows an image about 400 px wide in a phone's column, scaling it down, so
 every label is drawn at least ``MIN_PHONE_PX * width / PHONE_WIDTH`` pixels tall. A full bracket
 of 64 players would need seven columns, far too small when scaled; the image shows at most
 ``MAX_COLUMNS`` rounds, starting from the round being played (or the last three once the later
 rounds are all that matter), and says which rounds it shows.
+
+A double-elimination bracket is three such sections stacked: the winners' bracket, the losers'
+bracket (whose drop rounds have as many matches as the round before them) and the grand final,
+with its reset once needed.
 """
 
 from __future__ import annotations
@@ -81,20 +85,31 @@ def text_px(width: int) -> int:
     return max(22, math.ceil(MIN_PHONE_PX * width / PHONE_WIDTH))
 
 
-def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket") -> Layout:
-    """Where everything goes for ``rounds`` (round 1 first; each round half the matches of the last)."""
+def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket",
+           column_names: Sequence[str] | None = None, first_byes: bool = True, columns: int | None = None) -> Layout:
+    """Where everything goes for ``rounds`` (round 1 first; each round has half the matches of the
+    last, or as many). ``column_names``: one per round (default "Round n", the last "Final");
+    ``first_byes``: an unknown name in round 1 is a bye (else it is "TBD" everywhere); ``columns``:
+    the width in columns to lay out (at least the rounds shown), so stacked sections line up."""
     if not rounds:
         raise ValueError("a bracket has at least one round")
     start = first_shown_round(rounds)
     shown = list(rounds[start:start + MAX_COLUMNS])
     cols = len(shown)
-    width = 2 * MARGIN + cols * COL_W + (cols - 1) * GAP_X
+    span_cols = max(cols, columns or 0)
+    width = 2 * MARGIN + span_cols * COL_W + (span_cols - 1) * GAP_X
     px = text_px(width)
     box_h = 2 * ROW_H
     unit = box_h + 18  # vertical space per match of the first shown column
-    height = HEADER_H + len(shown[0]) * unit + MARGIN
+    body = len(shown[0]) * unit
+    height = HEADER_H + body + MARGIN
+
+    def centre(c: int, i: int) -> int:
+        return HEADER_H + int((i + 0.5) * body / len(shown[c]))
+
     total = len(rounds)
-    span = f"rounds {start + 1}-{start + cols} of {total}" if cols < total else f"{total} rounds"
+    span = (f"rounds {start + 1}-{start + cols} of {total}" if cols < total
+            else f"{total} round" + ("s" if total > 1 else ""))
     headers = [Label(fit_text(f"{title} · {span}", px, width - 2 * MARGIN), px,
                      (MARGIN, 4, width - MARGIN, 4 + px + 10))]
     names: list[NameLabel] = []
@@ -102,15 +117,17 @@ def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket") -> Lay
     lines: list[tuple[int, int, int, int]] = []
     for c, matches in enumerate(shown):
         x0 = MARGIN + c * (COL_W + GAP_X)
-        step = unit * (2 ** c)
-        col_head = "Final" if start + c == total - 1 else f"Round {start + c + 1}"
-        headers.append(Label(col_head, px, (x0, HEADER_H - px - 12, x0 + COL_W, HEADER_H - 4)))
+        if column_names is not None:
+            col_head = column_names[start + c]
+        else:
+            col_head = "Final" if start + c == total - 1 else f"Round {start + c + 1}"
+        headers.append(Label(fit_text(col_head, px, COL_W), px, (x0, HEADER_H - px - 12, x0 + COL_W, HEADER_H - 4)))
         for i, m in enumerate(matches):
-            cy = HEADER_H + int((i + 0.5) * step)
+            cy = centre(c, i)
             y0 = cy - box_h // 2
             boxes.append((x0, y0, x0 + COL_W, y0 + box_h))
             for row, name in enumerate((m.top, m.bottom)):
-                text = name if name is not None else ("bye" if start + c == 0 else "TBD")
+                text = name if name is not None else ("bye" if start + c == 0 and first_byes else "TBD")
                 ry = y0 + row * ROW_H
                 area = (x0 + BOX_PAD, ry, x0 + COL_W - BOX_PAD - MARK_W, ry + ROW_H)
                 state = "open" if m.winner is None or name is None else ("won" if m.winner == row else "lost")
@@ -118,27 +135,80 @@ def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket") -> Lay
                     state = "lost"
                 names.append(NameLabel(Label(fit_text(text, px, area[2] - area[0]), px, area), state))
             if c + 1 < cols:
-                # A connector from this match to its place in the next column.
+                # A connector from this match to its place in the next column (the same row when the
+                # next round has as many matches: a losers' bracket's drop round).
                 mid = x0 + COL_W + GAP_X // 2
-                ny = HEADER_H + int((i // 2 + 0.5) * step * 2)
+                ny = centre(c + 1, i * len(shown[c + 1]) // len(matches))
                 lines += [(x0 + COL_W, cy, mid, cy), (mid, cy, mid, ny), (mid, ny, x0 + COL_W + GAP_X, ny)]
     return Layout((width, height), headers, names, boxes, lines)
 
 
-def bracket_image(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket") -> Image.Image:
+class DoubleView(NamedTuple):
+    """A double-elimination bracket: each section's rounds, as ``MatchView`` rows."""
+
+    winners: Sequence[Sequence[MatchView]]
+    losers: Sequence[Sequence[MatchView]]
+    finals: Sequence[Sequence[MatchView]]
+
+
+def double_layouts(view: DoubleView, title: str = "Bracket") -> list[tuple[Layout, int]]:
+    """The sections of a double-elimination image, each with its top edge: the winners' bracket, the
+    losers' bracket (when it has rounds) and the grand final, stacked at one width."""
+    sections: list[tuple[Sequence[Sequence[MatchView]], str, list[str]]] = [
+        (view.winners, f"Winners' bracket · {title}",
+         [f"Winners {i + 1}" if i + 1 < len(view.winners) else "Winners' final" for i in range(len(view.winners))])]
+    if view.losers:
+        sections.append((view.losers, "Losers' bracket",
+                         [f"Losers {i + 1}" if i + 1 < len(view.losers) else "Losers' final"
+                          for i in range(len(view.losers))]))
+    sections.append((view.finals, "Grand final", ["Grand final", "Reset"][:len(view.finals)]))
+    # At least two columns wide, so each section's heading and its span of rounds fit.
+    widest = max(2, *(min(MAX_COLUMNS, len(rounds)) for rounds, _, _ in sections))
+    out: list[tuple[Layout, int]] = []
+    top = 0
+    for rounds, heading, names in sections:
+        lay = layout(rounds, heading, names, first_byes=False, columns=widest)
+        out.append((lay, top))
+        top += lay.size[1]
+    return out
+
+
+def double_size(view: DoubleView, title: str = "Bracket") -> tuple[int, int]:
+    parts = double_layouts(view, title)
+    return parts[0][0].size[0], sum(lay.size[1] for lay, _ in parts)
+
+
+def bracket_image(rounds: Sequence[Sequence[MatchView]] | DoubleView, title: str = "Bracket") -> Image.Image:
+    if isinstance(rounds, DoubleView):
+        parts = double_layouts(rounds, title)
+        img, d = new_canvas(*double_size(rounds, title), FELT)
+        for lay, top in parts:
+            _draw_layout(d, lay, top)
+            if top:
+                d.line((MARGIN, top + 2, lay.size[0] - MARGIN, top + 2), fill=FELT_DARK, width=3)
+        return img
     lay = layout(rounds, title)
     img, d = new_canvas(*lay.size, FELT)
+    _draw_layout(d, lay, 0)
+    return img
+
+
+def _shift(box: tuple[int, int, int, int], dy: int) -> tuple[int, int, int, int]:
+    return box[0], box[1] + dy, box[2], box[3] + dy
+
+
+def _draw_layout(d: ImageDraw.ImageDraw, lay: Layout, dy: int) -> None:
     for line in lay.lines:
-        d.line(line, fill=FELT_DARK, width=4)
+        d.line(_shift(line, dy), fill=FELT_DARK, width=4)
     for box in lay.boxes:
-        d.rounded_rectangle(box, radius=8, fill=PAPER, outline=INK, width=2)
-        d.line((box[0] + 2, box[1] + ROW_H, box[2] - 2, box[1] + ROW_H), fill=GREY, width=1)
+        d.rounded_rectangle(_shift(box, dy), radius=8, fill=PAPER, outline=INK, width=2)
+        d.line((box[0] + 2, box[1] + dy + ROW_H, box[2] - 2, box[1] + dy + ROW_H), fill=GREY, width=1)
     title, *columns = lay.headers
-    _draw_header(d, title, WHITE)
+    _draw_header(d, title, WHITE, dy)
     for lb in columns:
-        _draw_header(d, lb, GOLD)
+        _draw_header(d, lb, GOLD, dy)
     for name in lay.names:
-        x0, y0, x1, y1 = name.label.box
+        x0, y0, x1, y1 = _shift(name.label.box, dy)
         if name.state == "won":
             d.rectangle((x0 - BOX_PAD + 2, y0 + 2, x1 + MARK_W + BOX_PAD - 3, y1 - 2), fill=GOLD)
             # A filled triangle marks the winner (no font glyph needed).
@@ -146,15 +216,40 @@ def bracket_image(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket")
             d.polygon([(mx - 6, my - 8), (mx + 7, my), (mx - 6, my + 8)], fill=INK)
         ink = GREY if name.state == "lost" else INK
         d.text((x0, (y0 + y1) // 2), name.label.text, font=font(name.label.size), fill=ink, anchor="lm")
-    return img
 
 
-def _draw_header(d: ImageDraw.ImageDraw, lb: Label, fill: tuple[int, int, int]) -> None:
-    d.text((lb.box[0], lb.box[3]), lb.text, font=font(lb.size), fill=fill, anchor="ld")
+def _draw_header(d: ImageDraw.ImageDraw, lb: Label, fill: tuple[int, int, int], dy: int = 0) -> None:
+    d.text((lb.box[0], lb.box[3] + dy), lb.text, font=font(lb.size), fill=fill, anchor="ld")
 
 
-def bracket_png(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket") -> bytes:
+def bracket_png(rounds: Sequence[Sequence[MatchView]] | DoubleView, title: str = "Bracket") -> bytes:
     return to_png(bracket_image(rounds, title))
+
+
+Rows = Sequence[Sequence[tuple[str | None, str | None, int | None]]]
+
+
+def views(rows: Rows | tuple[Rows, Rows, Rows]) -> list[list[MatchView]] | DoubleView:
+    """Plain rows (``host.tournaments.bracket_view``'s, a list of rounds or the three sections of a
+    double-elimination bracket) as the views this module draws."""
+    def section(rounds: Rows) -> list[list[MatchView]]:
+        return [[MatchView(*m) for m in r] for r in rounds]
+    if hasattr(rows, "winners"):
+        winners, losers, finals = rows  # type: ignore[misc]
+        return DoubleView(section(winners), section(losers), section(finals))
+    return section(rows)  # type: ignore[arg-type]
+
+
+def alt_text(view: Sequence[Sequence[MatchView]] | DoubleView, title: str) -> str:
+    """The image's description for screen readers: every match with its winner."""
+    def describe(rounds: Sequence[Sequence[MatchView]]) -> list[str]:
+        return [f"{m.top or 'bye'} against {m.bottom or 'bye'}" + (
+            f", {(m.top if m.winner == 0 else m.bottom)} won" if m.winner is not None else "")
+            for r in rounds for m in r if m.top or m.bottom]
+    if isinstance(view, DoubleView):
+        parts = [("winners' bracket", view.winners), ("losers' bracket", view.losers), ("grand final", view.finals)]
+        return f"{title}: " + " · ".join(f"{name}: " + "; ".join(describe(rounds)) for name, rounds in parts if rounds)
+    return f"{title}: " + "; ".join(describe(view))
 
 
 def fits(label: Label) -> bool:

@@ -19,6 +19,7 @@ class Format(StrEnum):
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"
     SINGLE_ELIMINATION = "single_elimination"
+    DOUBLE_ELIMINATION = "double_elimination"
 
 
 @dataclass(frozen=True)

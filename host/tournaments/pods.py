@@ -1,5 +1,5 @@
-"""Swiss pods of 3–6: a greedy builder in standings order, a swap repair, and an exact search
-for small fields.
+"""Swiss pods of 3–6: a greedy builder in standings order, a swap repair, a swap search over the
+whole field until no single swap seats fewer met pairs, and an exact search for small fields.
 
 The cost of a set of pods, compared as a tuple (first element first):
 1. pods that repeat a past pod exactly (avoided whenever possible);
@@ -33,6 +33,7 @@ def build_pods(ranked: Sequence[EntrantId], sizes: Sequence[int], met: Counter[f
     rank = {p: i for i, p in enumerate(ranked)}
     pods = _greedy(ranked, sizes, met, past_pods, rank)
     pods = _repair(pods, met, past_pods, rank)
+    pods = _settle(pods, met, past_pods)
     if len(ranked) <= EXACT_UP_TO and any(frozenset(p) in past_pods for p in pods):
         pods = _exact(ranked, sizes, met, past_pods, rank)
     return [tuple(sorted(p, key=rank.__getitem__)) for p in pods]
@@ -105,6 +106,71 @@ def _repair(pods: list[list[EntrantId]], met: Counter[frozenset[EntrantId]],
                 improved = True
         if not improved:
             break
+    return pods
+
+
+def _settle(pods: list[list[EntrantId]], met: Counter[frozenset[EntrantId]],
+            past: Collection[frozenset[EntrantId]]) -> list[list[EntrantId]]:
+    """Swap single players between any two pods while a swap lowers (repeated pods, met pairs), so
+    no single swap can improve the result: the repair above looks only at nearby pods and a few
+    passes, which in a large field left 21 met pairs where one swap search found 1.
+
+    A player is only moved out of a pod where they have met someone; the partner pod is searched
+    nearest first (the closest in the standings that improves, best swap at that distance), so pods
+    stay within their points groups where they can. Every swap lowers the cost, so this ends; the
+    work is the players with a met pair times the field, small once the builder has done its part.
+    """
+    seated = {p for pod in pods for p in pod}
+    adj: dict[EntrantId, dict[EntrantId, int]] = {p: {} for p in seated}
+    for pair, count in met.items():
+        if count and pair <= seated and len(pair) == 2:
+            a, b = pair
+            adj[a][b] = count
+            adj[b][a] = count
+
+    def against(p: EntrantId, pod: Sequence[EntrantId], without: EntrantId) -> int:
+        seen = adj[p]
+        return sum(seen.get(q, 0) for q in pod if q != without and q != p) if seen else 0
+
+    def repeats(pod: Sequence[EntrantId], out: EntrantId, into: EntrantId, met_into: int) -> int:
+        # A pod can only repeat a past one when its newcomer has met everyone in it.
+        if met_into < len(pod) - 1:
+            return 0
+        return int(frozenset([*(q for q in pod if q != out), into]) in past)
+
+    improved = True
+    while improved:
+        improved = False
+        for i in range(len(pods)):
+            for x in list(pods[i]):
+                if x not in pods[i]:
+                    continue
+                cx = against(x, pods[i], x)
+                if cx == 0:
+                    continue
+                rep_i = int(bool(past) and frozenset(pods[i]) in past)
+                best: tuple[tuple[int, int], int, EntrantId] | None = None
+                for dist in range(1, len(pods)):
+                    for j in (i - dist, i + dist):
+                        if not 0 <= j < len(pods):
+                            continue
+                        rep_j = int(bool(past) and frozenset(pods[j]) in past)
+                        for y in pods[j]:
+                            x_there = against(x, pods[j], y)
+                            y_here = against(y, pods[i], x)
+                            gain = cx + against(y, pods[j], y) - x_there - y_here
+                            rep_after = ((repeats(pods[i], x, y, y_here) + repeats(pods[j], y, x, x_there))
+                                         if past else 0)
+                            delta = (rep_after - rep_i - rep_j, -gain)
+                            if delta < (0, 0) and (best is None or delta < best[0]):
+                                best = (delta, j, y)
+                    if best is not None:
+                        break
+                if best is not None:
+                    _, j, y = best
+                    pods[i][pods[i].index(x)] = y
+                    pods[j][pods[j].index(y)] = x
+                    improved = True
     return pods
 
 

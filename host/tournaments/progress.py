@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 
+from host.tournaments.double_elimination import double_champion, next_double_round
 from host.tournaments.elimination import champion as elimination_champion
 from host.tournaments.elimination import next_elimination_round, seed_order
 from host.tournaments.models import Entrant, EntrantId, Format, PlayedRound, Round, Side, Table, TableResult
@@ -48,7 +49,8 @@ class NextStep:
 
 
 def main_stage(fmt: Format) -> str:
-    return {Format.SWISS: SWISS, Format.ROUND_ROBIN: ROUND_ROBIN, Format.SINGLE_ELIMINATION: ELIMINATION}[fmt]
+    return {Format.SWISS: SWISS, Format.ROUND_ROBIN: ROUND_ROBIN, Format.SINGLE_ELIMINATION: ELIMINATION,
+            Format.DOUBLE_ELIMINATION: ELIMINATION}[fmt]
 
 
 def lot_order(entrants: Sequence[Entrant]) -> list[EntrantId]:
@@ -67,6 +69,11 @@ def next_step(settings: Settings, entrants: Sequence[Entrant], planned_rounds: i
         results = [res for r in main for res in r.results]
         return _bracket_step(ELIMINATION, number, seeds, results, dropped,
                              lambda: elimination_champion(seeds, results))
+    if settings.format is Format.DOUBLE_ELIMINATION:
+        seeds = seed_order(entrants)
+        results = [res for r in main for res in r.results]
+        return _bracket_step(ELIMINATION, number, seeds, results, dropped,
+                             lambda: double_champion(seeds, results), next_double_round)
     if len(main) < planned_rounds:
         if settings.format is Format.ROUND_ROBIN:
             rnd = round_robin_round(lot_order(entrants), len(main) + 1, dropped)
@@ -84,12 +91,15 @@ def next_step(settings: Settings, entrants: Sequence[Entrant], planned_rounds: i
         # So many dropped that the players left cannot fill the cut's table: the best of them wins.
         return NextStep(champion=(seeds[0],) if seeds else None, seeds=tuple(seeds))
     cut_results = [res for r in played if r.stage == CUT for res in r.results]
-    if settings.table_size == 2:
+    if settings.table_size == 2 and settings.top_cut_format == "double":
+        step = _bracket_step(CUT, number, seeds, cut_results, dropped,
+                             lambda: double_champion(seeds, cut_results), next_double_round)
+    elif settings.table_size == 2:
         step = _bracket_step(CUT, number, seeds, cut_results, dropped,
                              lambda: cut_champions(settings, seeds, cut_results))
     else:
         final = next_cut_round(settings, seeds, cut_results)
-        step = (NextStep(champion=cut_champions(settings, seeds, cut_results)) if final is None
+        step = (NextStep(champion=cut_champions(settings, seeds, cut_results, dropped)) if final is None
                 else NextStep(stage=CUT, round=Round(number, final.tables, final.byes)))
     return replace(step, seeds=tuple(seeds)) if fresh else step
 
@@ -105,12 +115,15 @@ def cut_can_be_played(settings: Settings, seeds: Sequence[EntrantId]) -> bool:
 
 
 def _bracket_step(stage: str, number: int, seeds: Sequence[EntrantId], results: list[TableResult],
-                  dropped: Collection[EntrantId], winner: Callable[[], EntrantId | Side | None]) -> NextStep:
-    """The next bracket round; a match with a dropped player is a walkover for the other, decided at once.
+                  dropped: Collection[EntrantId], winner: Callable[[], EntrantId | Side | None],
+                  next_round: Callable[[Sequence[EntrantId], Sequence[TableResult]], Round | None]
+                  = next_elimination_round) -> NextStep:
+    """The next bracket round (single elimination, or double with ``next_double_round``); a match
+    with a dropped player is a walkover for the other, decided at once.
 
     A round of walkovers only is still a round: the service records it and asks again.
     """
-    rnd = next_elimination_round(seeds, results)
+    rnd = next_round(seeds, results)
     if rnd is None:
         champ = winner()
         side = None if champ is None else champ if isinstance(champ, tuple) else (champ,)

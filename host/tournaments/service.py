@@ -12,18 +12,19 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from data.store import SeatRecord, StaleVersion, TableRecord
 from data.tournaments import (
+    CHECKIN_TIMER,
+    DISQUALIFIED,
+    NEVER_PLAYED,
+    START_TIMER,
     AlreadyEntered,
     EntrantRecord,
     PlaceRecord,
     RoundPlan,
-    RoundRecord,
     TournamentBusy,
     TournamentChanged,
     TournamentRecord,
@@ -32,84 +33,49 @@ from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.pairing import PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
 from host.seat_changes import SeatNotice
+from host.settings import ENTRANTS_CEILING, ServerSettings
+from host.settings import Settings as ServerConfig
 from host.tables import BOT_NAMES, TableService
-from host.tournaments.bracket_view import MatchRow, bracket_view
+from host.tournaments.bracket_view import DoubleRows, MatchRow, bracket_view, double_bracket_view
+from host.tournaments.calendar import check_checkin_minutes, check_in_opens, parse_start
 from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
-from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage, next_step
+from host.tournaments.organising import Organising
+from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage
 from host.tournaments.refusals import TournamentRefusal
-from host.tournaments.settings import Settings, check_start, make_settings
+from host.tournaments.settings import Settings, check_start, make_settings, needed_entrants
 from host.tournaments.standings import standings
+from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
+from host.tournaments.withdrawals import without
+
+__all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
+           "TournamentState"]
 
 log = logging.getLogger(__name__)
 
 #: Bot entrants one ``/tournament addbot`` may add, and in all.
 MAX_BOTS_AT_ONCE = 32
-MAX_ENTRANTS = 1024
+MAX_ENTRANTS = ENTRANTS_CEILING
+#: ``late_join_rounds`` at most this when ``rounds`` is left to the field size.
+MAX_LATE_ROUND = 16
 
 
-@dataclass
-class TournamentState:
-    """Everything the presenters show about a tournament, read at one moment."""
-
-    record: TournamentRecord
-    entrants: list[EntrantRecord]
-    rounds: list[RoundRecord]
-    places: list[PlaceRecord]
-    byes: list[tuple[int, int]]
-
-    @property
-    def title(self) -> str:
-        return GAME_TITLES.get(self.record.game, self.record.game)
-
-    @property
-    def names(self) -> dict[int, str]:
-        return {e.id: e.name for e in self.entrants}
-
-    @property
-    def current(self) -> RoundRecord | None:
-        return self.rounds[-1] if self.rounds else None
-
-    def round_places(self, number: int) -> list[PlaceRecord]:
-        return [p for p in self.places if p.round == number]
-
-    def round_byes(self, number: int) -> list[int]:
-        return [e for r, e in self.byes if r == number]
-
-
-@dataclass
-class Advance:
-    """What one step of the event did: rounds finished, a round written, or the champion named."""
-
-    tournament_id: int
-    finished_round: int
-    new_round: int | None = None
-    champion: list[int] | None = None
-
-
-@dataclass
-class StartOutcome:
-    state: TournamentState
-    no_shows: list[EntrantRecord] = field(default_factory=list)
-
-
-@contextmanager
-def _lost_race() -> Iterator[None]:
-    """A change that another one beat (``TournamentChanged``) is refused; nothing was written."""
-    try:
-        yield
-    except TournamentChanged:
-        raise Refusal("The tournament changed just now; try again.") from None
-
-
-class TournamentService:
-    def __init__(self, tables: TableService) -> None:
+class TournamentService(Organising):
+    def __init__(self, tables: TableService, settings: ServerSettings | None = None,
+                 pairing: PairingPool | None = None, on_timers: Callable[[], None] | None = None) -> None:
         self.tables = tables
         self.store = tables.store
+        #: The servers' settings (organiser role, entrant limit); None in tests that need none.
+        self.settings = settings
+        #: Called when a tournament timer was written (the bot pokes the tournament scheduler).
+        self.on_timers: Callable[[], None] = on_timers or (lambda: None)
         self._locks: dict[int, asyncio.Lock] = {}
+        #: Pairs large fields in a worker process, off the event loop (issue 24).
+        self.pairing = pairing or PairingPool()
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -141,40 +107,83 @@ class TournamentService:
         return TournamentState(record, await self.store.tournaments.entrants(tournament_id),
                                await self.store.tournaments.tournament_rounds(tournament_id),
                                await self.store.tournaments.round_places(tournament_id),
-                               await self.store.tournaments.tournament_byes(tournament_id))
+                               await self.store.tournaments.tournament_byes(tournament_id),
+                               await self.store.tournaments.penalties(tournament_id))
 
     @staticmethod
     def settings_of(record: TournamentRecord) -> Settings:
-        return make_settings(record.game, record.format, record.table_size, record.top_cut, record.rounds)
+        return make_settings(record.game, record.format, record.table_size, record.top_cut, record.rounds,
+                             record.top_cut_format if record.top_cut else None)
 
-    @staticmethod
-    def _require_organiser(record: TournamentRecord, user_id: int, is_manager: bool, what: str,
-                           manager_too: bool = True) -> None:
-        if record.organiser_id != user_id and not (manager_too and is_manager):
-            who = "the organiser or a member with Manage Server" if manager_too else "the organiser"
-            raise Refusal(f"Only {who} can {what}.")
+    async def is_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool,
+                           roles: Sequence[int] = ()) -> bool:
+        """The event's creator, a member with Manage Server, or one with the server's
+        ``tournament_organiser_role`` runs every organiser command."""
+        if record.organiser_id == user_id or is_manager:
+            return True
+        if self.settings is None or not roles:
+            return False
+        role = (await self.settings.get(record.guild_id)).tournament_organiser_role
+        return role is not None and role in roles
+
+    async def _require_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool, what: str,
+                                 roles: Sequence[int] = ()) -> None:
+        if not await self.is_organiser(record, user_id, is_manager, roles):
+            raise Refusal(f"Only the organiser, a member with Manage Server or one with the server's tournament "
+                          f"organiser role can {what}.")
 
     # ------------------------------------------------------------ registration
 
+    async def _server(self, guild_id: int | None) -> ServerConfig:
+        return ServerConfig() if self.settings is None else await self.settings.get(guild_id)
+
     async def create(self, *, guild_id: int | None, channel_id: int, organiser_id: int, game: str, fmt: str,
                      rounds: int | None, table_size: int | None, top_cut: int | None, turn_time: int | None,
-                     round_time: int | None, options: dict[str, Any] | None, name: str | None) -> TournamentState:
+                     round_time: int | None, options: dict[str, Any] | None, name: str | None,
+                     starts_at: str | None = None, checkin_minutes: int | None = None, role_id: int | None = None,
+                     max_entrants: int | None = None, late_join_rounds: int | None = None,
+                     top_cut_format: str | None = None) -> TournamentState:
         try:
-            settings = make_settings(game, fmt, table_size, top_cut or 0, rounds)
+            settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
+        server = await self._server(guild_id)
+        minutes = check_checkin_minutes(checkin_minutes)
+        start, timers = None, []
+        if starts_at is not None:
+            now = self.store.now()
+            start = parse_start(starts_at, now, server.timezone)
+            timers = [(CHECKIN_TIMER, max(now, check_in_opens(start, minutes))), (START_TIMER, start)]
+        elif checkin_minutes is not None:
+            raise Refusal("`checkin_minutes` goes with `starts_at`: without a start time, open the check-in "
+                          "yourself with `/tournament checkin`.")
+        if max_entrants is not None:
+            need = needed_entrants(settings)
+            if not need <= max_entrants <= server.max_entrants_limit:
+                raise Refusal(f"`max_entrants` is {need} to {server.max_entrants_limit} on this server "
+                              "(its `max_entrants_limit`).")
+        late = late_join_rounds or 0
+        if late:
+            if settings.format is not Format.SWISS:
+                raise Refusal("`late_join_rounds` is for Swiss events: other formats are paired in full at the start.")
+            if late < 0 or late > (rounds or MAX_LATE_ROUND):
+                raise Refusal(f"`late_join_rounds` is 0 to {rounds or MAX_LATE_ROUND} (the round players may join "
+                              "until).")
         title = " ".join((name or "").split())[:80] or f"{GAME_TITLES[game]} {FORMAT_NAMES[settings.format.value]}"
         try:
             tournament_id = await self.store.tournaments.create_tournament(
                 guild_id=guild_id, channel_id=channel_id, name=title, game=game, format=settings.format.value,
                 table_size=settings.table_size, top_cut=settings.top_cut, rounds=rounds, turn_time=turn_time,
-                round_time=round_time, options=merged, organiser_id=organiser_id)
+                round_time=round_time, options=merged, organiser_id=organiser_id, starts_at=start,
+                checkin_minutes=minutes, role_id=role_id, max_entrants=max_entrants, late_join_rounds=late,
+                top_cut_format=settings.top_cut_format, timers=timers)
         except TournamentBusy:
             busy = await self.store.tournaments.active_tournament(channel_id)
             what = f" (**{busy.name}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
                           "or wait until this one ends.") from None
+        self.on_timers()
         return await self.state(tournament_id)
 
     async def _registering(self, tournament_id: int) -> TournamentRecord:
@@ -185,21 +194,67 @@ class TournamentService:
             raise Refusal(f"**{record.name}** has already started, so registration is closed.")
         raise Refusal(f"**{record.name}** is {record.status}.")
 
-    async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentState:
+    async def _ceiling(self, record: TournamentRecord) -> int:
+        """The most sign-ups: the server's ``max_entrants_limit``; with ``max_entrants``, the rest wait in line
+        (up to the bot's own ceiling)."""
+        return MAX_ENTRANTS if record.max_entrants else (await self._server(record.guild_id)).max_entrants_limit
+
+    @staticmethod
+    def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
+        if record.role_id is not None and (roles is None or record.role_id not in roles):
+            raise Refusal(f"**{record.name}** is for members with the <@&{record.role_id}> role, and you don't "
+                          "have it.")
+
+    async def join(self, tournament_id: int, user_id: int, name: str,
+                   roles: Sequence[int] | None = None) -> TournamentState:
+        """Enter (``roles``: the member's role ids, checked against the event's ``role``); beyond
+        ``max_entrants`` the entrant waits in sign-up order; a Swiss event with ``late_join_rounds``
+        still takes entrants until that round is paired."""
         async with self.lock(tournament_id):
-            record = await self._registering(tournament_id)
+            record = await self.get(tournament_id)
             entrants = await self.store.tournaments.entrants(tournament_id)
-            if any(e.user_id == user_id for e in entrants):
+            mine = [e for e in entrants if e.user_id == user_id]
+            if mine and mine[0].left == DISQUALIFIED:
+                raise Refusal(f"You were disqualified from **{record.name}**.")
+            if record.status == "playing" and record.late_join_rounds:
+                if mine:
+                    raise Refusal(f"You are already entered in **{record.name}**.")
+                self._require_role(record, roles)
+                return await self._join_late(record, entrants, user_id, name)
+            record = await self._registering(tournament_id)
+            if mine:
                 raise Refusal(f"You are already entered in **{record.name}**.")
-            if len(entrants) >= MAX_ENTRANTS:
-                raise Refusal(f"**{record.name}** is full ({MAX_ENTRANTS} entrants).")
+            self._require_role(record, roles)
+            ceiling = await self._ceiling(record)
+            if len(entrants) >= ceiling:
+                raise Refusal(f"**{record.name}** is full ({ceiling} entrants).")
             try:
-                with _lost_race():
+                with lost_race():
                     await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=user_id,
                                                              name=name[:64])
             except AlreadyEntered:
                 raise Refusal(f"You are already entered in **{record.name}**.") from None
             return await self.state(tournament_id)
+
+    async def _join_late(self, record: TournamentRecord, entrants: list[EntrantRecord], user_id: int,
+                         name: str) -> TournamentState:
+        rounds = await self.store.tournaments.tournament_rounds(record.id)
+        if len(rounds) >= record.late_join_rounds:
+            raise Refusal(f"**{record.name}** took late entrants until round {record.late_join_rounds} began; "
+                          "registration is closed.")
+        if any(r.stage != main_stage(Format(record.format)) for r in rounds):
+            raise Refusal(f"**{record.name}** has reached its top cut; registration is closed.")
+        lot = max((e.lot or 0 for e in entrants), default=0) + 1
+        rated = await self.store.ratings.ratings_for(record.guild_id or 0, record.game, [user_id])
+        try:
+            await self.store.tournaments.add_late_entrant(record.id, user_id=user_id, name=name[:64], lot=lot,
+                                              rating=rated[user_id].ordinal if user_id in rated else 0.0,
+                                              missed_rounds=len(rounds))
+        except AlreadyEntered:
+            raise Refusal(f"You are already entered in **{record.name}**.") from None
+        except TournamentChanged:
+            raise Refusal("The tournament changed just now; try again.") from None
+        return await self.state(record.id)
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentState:
         async with self.lock(tournament_id):
@@ -207,70 +262,81 @@ class TournamentService:
             if record.status == "playing":
                 raise Refusal(f"**{record.name}** has started: use `/tournament drop` to stop playing in it.")
             record = await self._registering(tournament_id)
-            mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
+            mine = [e for e in await self.store.tournaments.entrants(tournament_id)
+                    if e.user_id == user_id and e.active]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**.")
-            with _lost_race():
+            with lost_race():
                 await self.store.tournaments.remove_entrant(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
 
     async def add_bots(self, tournament_id: int, user_id: int, is_manager: bool, count: int,
-                       level: str | None) -> TournamentState:
+                       level: str | None, roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "add bot entrants")
+            await self._require_organiser(record, user_id, is_manager, "add bot entrants", roles)
             chosen = level or self.tables.level_for(record.guild_id)
             if chosen not in BOT_LEVELS:
                 raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
                 raise Refusal(f"`count` is 1 to {MAX_BOTS_AT_ONCE}.")
             entrants = await self.store.tournaments.entrants(tournament_id)
-            if len(entrants) + count > MAX_ENTRANTS:
-                raise Refusal(f"**{record.name}** can take {MAX_ENTRANTS - len(entrants)} more entrants.")
+            ceiling = await self._ceiling(record)
+            if len(entrants) + count > ceiling:
+                raise Refusal(f"**{record.name}** can take {max(0, ceiling - len(entrants))} more entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
             for bot_name in names[:count]:
                 record = await self.get(tournament_id)
-                with _lost_race():
+                with lost_race():
                     await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=None,
-                                                             name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
+                                                 name=f"{bot_name} ({chosen})", is_bot=True, level=chosen)
             return await self.state(tournament_id)
 
-    async def open_checkin(self, tournament_id: int, user_id: int, is_manager: bool) -> TournamentState:
+    async def open_checkin(self, tournament_id: int, user_id: int, is_manager: bool,
+                           roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "open the check-in")
+            await self._require_organiser(record, user_id, is_manager, "open the check-in", roles)
             if record.checkin:
                 raise Refusal("The check-in is already open.")
-            with _lost_race():
+            with lost_race():
                 await self.store.tournaments.open_checkin(tournament_id, record.revision)
             return await self.state(tournament_id)
 
-    async def check_in(self, tournament_id: int, user_id: int) -> TournamentState:
+    async def check_in(self, tournament_id: int, user_id: int, roles: Sequence[int] | None = None) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
             if not record.checkin:
-                raise Refusal("The check-in has not opened yet.")
-            mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
+                when = ("" if record.starts_at is None else
+                        f" It opens <t:{int(check_in_opens(record.starts_at, record.checkin_minutes))}:R>.")
+                raise Refusal("The check-in has not opened yet." + when)
+            mine = [e for e in await self.store.tournaments.entrants(tournament_id)
+                    if e.user_id == user_id and e.active]
             if not mine:
                 raise Refusal(f"You are not entered in **{record.name}**: join first.")
+            self._require_role(record, roles)
             if mine[0].checked_in:
                 raise Refusal("You have already checked in.")
-            with _lost_race():
+            with lost_race():
                 await self.store.tournaments.check_in(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
 
     # ------------------------------------------------------------------ start
 
-    async def start(self, tournament_id: int, user_id: int, is_manager: bool) -> StartOutcome:
+    async def start(self, tournament_id: int, user_id: int, is_manager: bool,
+                    roles: Sequence[int] = ()) -> StartOutcome:
         async with self.lock(tournament_id):
             record = await self._registering(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "start the tournament")
+            await self._require_organiser(record, user_id, is_manager, "start the tournament", roles)
             settings = self.settings_of(record)
             entrants = [e for e in await self.store.tournaments.entrants(tournament_id) if e.active]
             no_shows = [e for e in entrants if record.checkin and not e.checked_in]
-            players = [e for e in entrants if e not in no_shows]
+            ready = [e for e in entrants if e not in no_shows]
+            # Beyond max_entrants, the first in sign-up order play; the rest stay on the waiting list.
+            cap = record.max_entrants or len(ready)
+            players, waitlisted = ready[:cap], ready[cap:]
             try:
                 planned = check_start(settings, len(players))
             except TournamentRefusal as exc:
@@ -284,14 +350,14 @@ class TournamentService:
             seeding = {e.id: (lot, rated[e.user_id].ordinal if e.user_id in rated else 0.0)
                        for e, lot in zip(players, lots, strict=True)}
             pure = [Entrant(e.id, e.name, e.is_bot, seeding[e.id][0], seeding[e.id][1]) for e in players]
-            step = next_step(settings, pure, planned, [])
+            step = await self.pairing.next_step(settings, pure, planned, [])
             plan = self._plan(record, step)
-            with _lost_race():
+            with lost_race():
                 await self.store.tournaments.start_tournament(tournament_id, record.revision, planned_rounds=planned,
                                                               lots=seeding, no_shows=[e.id for e in no_shows],
-                                                              first=plan)
+                                                              first=plan, waitlisted=[e.id for e in waitlisted])
         await self.progress(tournament_id)  # a first round of byes only moves straight on
-        return StartOutcome(await self.state(tournament_id), no_shows)
+        return StartOutcome(await self.state(tournament_id), no_shows, waitlisted)
 
     def _plan(self, record: TournamentRecord, step: NextStep) -> RoundPlan:
         assert step.round is not None
@@ -307,7 +373,7 @@ class TournamentService:
     @staticmethod
     def pure_entrants(state: TournamentState) -> tuple[list[Entrant], set[int]]:
         """The field as the pairing functions see it (no-shows left out), and who has dropped."""
-        field_ = [e for e in state.entrants if e.left != "no_show"]
+        field_ = [e for e in state.entrants if e.left not in NEVER_PLAYED]
         pure = [Entrant(e.id, e.name, e.is_bot, e.lot or 0, e.rating or 0.0) for e in field_]
         return pure, {e.id for e in field_ if not e.active}
 
@@ -338,8 +404,8 @@ class TournamentService:
                     return done
                 settings = self.settings_of(state.record)
                 pure, dropped = self.pure_entrants(state)
-                step = next_step(settings, pure, state.record.planned_rounds or 0, self.played(state), dropped,
-                                 state.record.cut_seeds)
+                step = await self.pairing.next_step(settings, pure, state.record.planned_rounds or 0,
+                                                    self.played(state), dropped, state.record.cut_seeds)
                 try:
                     if step.round is None:
                         champion = list(step.champion or ())
@@ -348,10 +414,37 @@ class TournamentService:
                         done.append(Advance(tournament_id, current.number, champion=champion))
                         return done
                     await self.store.tournaments.advance_tournament(tournament_id, current.number, cut_seeds=step.seeds,
-                                                                    next_round=self._plan(state.record, step))
+                                                        next_round=self._plan(state.record, step))
                 except TournamentChanged:
                     return done  # another change finished this round first
                 done.append(Advance(tournament_id, current.number, new_round=step.round.number))
+
+    async def _settle_pending(self, record: TournamentRecord) -> bool:
+        """Tables of the current round not yet seated lose the players who have left since they were
+        paired: reseated without them, or decided as a walkover. Call under the tournament's lock."""
+        gone = {e.id for e in await self.store.tournaments.entrants(record.id) if not e.active}
+        rounds = await self.store.tournaments.tournament_rounds(record.id)
+        if not gone or not rounds or rounds[-1].status != "playing":
+            return False
+        settings = self.settings_of(record)
+        changed = False
+        for place in await self.store.tournaments.round_places(record.id, rounds[-1].number):
+            if place.status != "pending":
+                continue
+            after = without(place.seats, place.sides, gone, settings.min_table, settings.teams is not None)
+            if after is not None:
+                changed |= await self.store.tournaments.rewrite_pending_place(
+                    record.id, place.round, place.position, after.seats, after.sides, after.places)
+        return changed
+
+    async def settle(self, tournament_id: int) -> list[Advance]:
+        """Before seating: take the players who left out of the tables not yet seated, and move the
+        event on if that decided the round."""
+        async with self.lock(tournament_id):
+            record = await self.get(tournament_id)
+            if record.status != "playing" or not await self._settle_pending(record):
+                return []
+        return await self.progress(tournament_id)
 
     async def pending(self, tournament_id: int) -> list[PlaceRecord]:
         """Tables of the current round that still need a thread and a game."""
@@ -362,28 +455,36 @@ class TournamentService:
 
     async def seat(self, place: PlaceRecord, thread_id: int) -> TableRecord:
         """Deal the game of one pending table in its thread, with the tournament's clock."""
-        record = await self.get(place.tournament_id)
-        entrants = {e.id: e for e in await self.store.tournaments.entrants(record.id)}
-        seats = []
-        for position, entrant_id in enumerate(place.seats):
-            e = entrants[entrant_id]
-            seats.append(SeatRecord(position, e.user_id, e.name, e.is_bot, level=e.level if e.is_bot else None))
-        engine = get_engine(record.game)
-        seed = self.tables.new_seed()
-        state = engine.new_game(len(seats), seed, record.options)
-        stub = TableRecord(id=0, guild_id=record.guild_id, channel_id=thread_id, game=record.game,
-                           options=record.options, status="playing", seed=seed, version=0, snapshot=None,
-                           host_id=record.organiser_id, posted_version=0, seats=seats, turn_time=record.turn_time,
-                           parent_id=record.channel_id)
-        timers = plan_turn(stub, None, engine.to_act(state), self.store.now(), self.tables.delay_for(record.guild_id))
-        try:
-            table_id = await self.store.tables.seat_tournament_table(
-                record.id, place.round, place.position, guild_id=record.guild_id, channel_id=thread_id,
-                parent_id=record.channel_id, game=record.game, options=record.options, seed=seed,
-                host_id=record.organiser_id, seats=seats, snapshot=canonical(engine.dump(state)),
-                turn_time=record.turn_time, timers=timers)
-        except StaleVersion:
-            raise Refusal("That table is already seated.") from None
+        async with self.lock(place.tournament_id):
+            record = await self.get(place.tournament_id)
+            await self._settle_pending(record)  # a player who left since the pairing is never seated
+            now_place = [p for p in await self.store.tournaments.round_places(record.id, place.round)
+                         if p.position == place.position]
+            if not now_place or now_place[0].status != "pending":
+                raise Refusal("That table is already seated.")
+            place = now_place[0]
+            entrants = {e.id: e for e in await self.store.tournaments.entrants(record.id)}
+            seats = []
+            for position, entrant_id in enumerate(place.seats):
+                e = entrants[entrant_id]
+                seats.append(SeatRecord(position, e.user_id, e.name, e.is_bot, level=e.level if e.is_bot else None))
+            engine = get_engine(record.game)
+            seed = self.tables.new_seed()
+            state = engine.new_game(len(seats), seed, record.options)
+            stub = TableRecord(id=0, guild_id=record.guild_id, channel_id=thread_id, game=record.game,
+                               options=record.options, status="playing", seed=seed, version=0, snapshot=None,
+                               host_id=record.organiser_id, posted_version=0, seats=seats,
+                               turn_time=record.turn_time, parent_id=record.channel_id)
+            timers = plan_turn(stub, None, engine.to_act(state), self.store.now(),
+                               self.tables.delay_for(record.guild_id))
+            try:
+                table_id = await self.store.tables.seat_tournament_table(
+                    record.id, place.round, place.position, guild_id=record.guild_id, channel_id=thread_id,
+                    parent_id=record.channel_id, game=record.game, options=record.options, seed=seed,
+                    host_id=record.organiser_id, seats=seats, snapshot=canonical(engine.dump(state)),
+                    turn_time=record.turn_time, timers=timers)
+            except StaleVersion:
+                raise Refusal("That table is already seated.") from None
         self.tables.on_timers(None)
         return await self.tables.reload(table_id)
 
@@ -394,6 +495,10 @@ class TournamentService:
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message, so that its entrant list can be kept up to date."""
         await self.store.tournaments.set_tournament_message(tournament_id, message_id)
+
+    async def set_event(self, tournament_id: int, event_id: int, ends_at: float) -> None:
+        """Remember the tournament's Discord scheduled event and the end it was given."""
+        await self.store.tournaments.set_tournament_event(tournament_id, event_id, ends_at)
 
     async def tournament_of_table(self, table_id: int) -> int | None:
         place = await self.store.tournaments.place_of_table(table_id)
@@ -417,7 +522,8 @@ class TournamentService:
     # ---------------------------------------------------------- while playing
 
     async def drop(self, tournament_id: int, user_id: int) -> list[SeatNotice]:
-        """Drop out: never paired again; a seat at a table still in play is forfeited at once."""
+        """Drop out: never paired again; a seat at a table in play is forfeited at once, and a table not
+        yet seated is seated without the player (or decided as a walkover)."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "registration":
@@ -425,30 +531,42 @@ class TournamentService:
             if record.status != "playing":
                 raise Refusal(f"**{record.name}** is {record.status}.")
             mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
-            if not mine:
+            if not mine or mine[0].left in NEVER_PLAYED:
                 raise Refusal(f"You are not entered in **{record.name}**.")
             if not mine[0].active:
                 raise Refusal(f"You have already left **{record.name}**.")
             try:
-                await self.store.tournaments.drop_entrant(tournament_id, mine[0].id)
+                places = await self._withdraw(record, mine[0])
             except TournamentChanged:
                 raise Refusal(f"You have already left **{record.name}**.") from None
-            places = [p for p in await self.store.tournaments.round_places(tournament_id)
-                      if p.status == "playing" and p.table_id is not None and mine[0].id in p.seats]
+        return await self._forfeit_at(places, mine[0], f"🚪 **{mine[0].name}** dropped from the tournament and "
+                                                       "forfeits.")
+
+    async def _withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
+                        reason: str = "drop") -> list[PlaceRecord]:
+        """Under the lock: the entrant leaves (raises TournamentChanged if they had already), tables not
+        yet seated are settled, and the tables in play where their seat must be forfeited are returned."""
+        await self.store.tournaments.drop_entrant(record.id, entrant.id, reason)
+        await self._settle_pending(record)
+        return [p for p in await self.store.tournaments.round_places(record.id)
+                if p.status == "playing" and p.table_id is not None and entrant.id in p.seats]
+
+    async def _forfeit_at(self, places: list[PlaceRecord], entrant: EntrantRecord, line: str) -> list[SeatNotice]:
         notices = []
         for place in places:
             assert place.table_id is not None
-            notice = await self.tables.drop_seat(place.table_id, user_id,
-                                                 f"🚪 **{mine[0].name}** dropped from the tournament and forfeits.")
+            notice = await self.tables.drop_seat(place.table_id, entrant.user_id or 0, line)
             if notice is not None:
                 notices.append(notice)
         return notices
 
-    async def advance(self, tournament_id: int, user_id: int, is_manager: bool) -> list[SeatNotice]:
-        """End a round whose time has passed: every table still playing ends as a draw."""
+    async def advance(self, tournament_id: int, user_id: int, is_manager: bool,
+                      roles: Sequence[int] = ()) -> list[SeatNotice]:
+        """End a round whose time has passed: every table still playing ends as a draw, and a table not
+        yet seated (its thread never opened) is drawn without play."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "end a round", manager_too=False)
+            await self._require_organiser(record, user_id, is_manager, "end a round", roles)
             if record.status != "playing":
                 raise Refusal(f"**{record.name}** is not being played ({record.status}).")
             rounds = await self.store.tournaments.tournament_rounds(tournament_id)
@@ -458,6 +576,12 @@ class TournamentService:
             if current.due > self.store.now():
                 raise Refusal(f"Round {current.number} runs until <t:{int(current.due)}:f> (<t:{int(current.due)}:R>);"
                               " `/tournament advance` can end it after that.")
+            await self._settle_pending(record)
+            for place in await self.store.tournaments.round_places(tournament_id, current.number):
+                if place.status == "pending":
+                    await self.store.tournaments.rewrite_pending_place(
+                        tournament_id, place.round, place.position, place.seats, place.sides,
+                        [1] * len(place.sides), drawn=True)
             places = [p for p in await self.store.tournaments.round_places(tournament_id, current.number)
                       if p.status == "playing" and p.table_id is not None]
         notices = []
@@ -470,12 +594,13 @@ class TournamentService:
                 notices.append(notice)
         return notices
 
-    async def cancel(self, tournament_id: int, user_id: int, is_manager: bool) -> list[TableRecord]:
+    async def cancel(self, tournament_id: int, user_id: int, is_manager: bool,
+                     roles: Sequence[int] = ()) -> list[TableRecord]:
         """Cancel the event; its tables still in play are closed."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            self._require_organiser(record, user_id, is_manager, "cancel the tournament")
-            with _lost_race():
+            await self._require_organiser(record, user_id, is_manager, "cancel the tournament", roles)
+            with lost_race():
                 await self.store.tournaments.cancel_tournament(tournament_id, record.revision)
             places = [p for p in await self.store.tournaments.round_places(tournament_id)
                       if p.status == "playing" and p.table_id is not None]
@@ -498,13 +623,16 @@ class TournamentService:
         history = [PlayedRound(r.results, r.byes) for r in self.played(state) if r.stage == stage]
         return state, standings(pure, history, dropped)
 
-    async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]], str] | None:
-        """The single-elimination bracket (the event's, or a 2-player top cut's once it began) with names."""
+    async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]] | DoubleRows, str] | None:
+        """The elimination bracket (the event's, or a 2-player top cut's once it began) with names: a list
+        of rounds for single elimination, both brackets and the grand final for double."""
         state = await self.state(tournament_id)
         record = state.record
         pure, _ = self.pure_entrants(state)
         played = self.played(state)
-        if record.format == Format.SINGLE_ELIMINATION.value:
+        double = (record.format == Format.DOUBLE_ELIMINATION.value
+                  or (record.format == Format.SWISS.value and record.top_cut_format == "double"))
+        if record.format in (Format.SINGLE_ELIMINATION.value, Format.DOUBLE_ELIMINATION.value):
             seeds, stage = seed_order(pure), ELIMINATION
         elif record.table_size == 2 and record.cut_seeds:
             seeds, stage = list(record.cut_seeds), CUT
@@ -514,4 +642,6 @@ class TournamentService:
             return None
         results = [res for r in played if r.stage == stage for res in r.results]
         title = f"{record.name} · {'top cut' if stage == CUT else 'bracket'}"
+        if double:
+            return double_bracket_view(seeds, results, state.names), title
         return bracket_view(seeds, results, state.names), title

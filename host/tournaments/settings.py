@@ -26,6 +26,8 @@ class Settings:
     rounds: int | None = None
     #: The engine's partnerships by seat (King Pedro: ((0, 2), (1, 3))), or ``None``.
     teams: tuple[tuple[int, ...], ...] | None = None
+    #: How a 2-player top cut is played: ``single`` or ``double`` elimination.
+    top_cut_format: str = "single"
 
     @property
     def pods(self) -> bool:
@@ -38,8 +40,14 @@ def default_table_size(game: str) -> int:
     return get_engine(game).min_players if game == "king_pedro" else 2
 
 
+#: The ``top_cut_format`` choices.
+TOP_CUT_FORMATS = ("single", "double")
+#: The formats played as a bracket at 2-player tables.
+BRACKETS = frozenset({Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION})
+
+
 def make_settings(game: str, format: str | Format, table_size: int | None = None, top_cut: int = 0,
-                  rounds: int | None = None) -> Settings:
+                  rounds: int | None = None, top_cut_format: str | None = None) -> Settings:
     """Checked settings for ``/tournament new``; raises ``TournamentRefusal`` with the reason."""
     if game not in GAME_IDS:
         raise TournamentRefusal(f"Unknown game {game!r}. Choose one of: {', '.join(GAME_IDS)}.")
@@ -59,9 +67,10 @@ def make_settings(game: str, format: str | Format, table_size: int | None = None
         raise TournamentRefusal(
             f"Round robin is for 2-player tables, and {title} tables of {size} are pods. "
             "Use format swiss for pods: it pairs every round by points and avoids repeated pods.")
-    if fmt is Format.SINGLE_ELIMINATION and size > 2:
+    if fmt in BRACKETS and size > 2:
+        kind = "Single" if fmt is Format.SINGLE_ELIMINATION else "Double"
         raise TournamentRefusal(
-            f"Single elimination is for 2-player tables, and {title} tables of {size} are pods. "
+            f"{kind} elimination is for 2-player tables, and {title} tables of {size} are pods. "
             f"Use format swiss with top_cut:{size}: the top {size} of the standings then play one final table.")
     if top_cut:
         if fmt is not Format.SWISS:
@@ -75,14 +84,26 @@ def make_settings(game: str, format: str | Format, table_size: int | None = None
                 f"not {top_cut}.")
     elif top_cut < 0:
         raise TournamentRefusal("top_cut cannot be negative.")
+    if top_cut_format is not None:
+        if top_cut_format not in TOP_CUT_FORMATS:
+            raise TournamentRefusal(f"top_cut_format is {' or '.join(TOP_CUT_FORMATS)}, not {top_cut_format!r}.")
+        if not top_cut:
+            raise TournamentRefusal("top_cut_format is for a Swiss event's top cut: give top_cut too.")
+        if size > 2 and top_cut_format == "double":
+            raise TournamentRefusal(
+                f"A double-elimination cut is for 2-player tables; with tables of {size} the cut is one final table.")
     if rounds is not None:
         if fmt is Format.SINGLE_ELIMINATION:
             raise TournamentRefusal("Single elimination plays ⌈log₂ N⌉ rounds for N entrants; leave rounds out.")
+        if fmt is Format.DOUBLE_ELIMINATION:
+            raise TournamentRefusal("Double elimination plays until every entrant but one has lost twice; "
+                                    "leave rounds out.")
         if rounds < 1:
             raise TournamentRefusal("rounds must be at least 1.")
     teams = getattr(engine, "teams", None)
     return Settings(game=game, format=fmt, table_size=size, min_table=engine.min_players, top_cut=top_cut,
-                    rounds=rounds, teams=tuple(tuple(t) for t in teams) if teams else None)
+                    rounds=rounds, teams=tuple(tuple(t) for t in teams) if teams else None,
+                    top_cut_format=top_cut_format or "single")
 
 
 def needed_entrants(settings: Settings) -> int:
@@ -116,9 +137,12 @@ def check_start(settings: Settings, entrants: int) -> int:
 
 def rounds_for(settings: Settings, entrants: int) -> int:
     """Swiss: ``rounds`` or ⌈log₂ N⌉; round robin: ``rounds`` (at most all) or all; single elimination:
-    ⌈log₂ N⌉."""
+    ⌈log₂ N⌉; double elimination: 2⌈log₂ N⌉ + 1 at most (the grand final's reset included; both
+    brackets play at once, and fewer rounds when the losers' bracket has byes)."""
     if settings.format is Format.SINGLE_ELIMINATION:
         return log2_rounds(entrants)
+    if settings.format is Format.DOUBLE_ELIMINATION:
+        return 2 * log2_rounds(entrants) + 1
     if settings.format is Format.ROUND_ROBIN:
         full = round_robin_rounds(entrants)
         if settings.rounds is not None and settings.rounds > full:

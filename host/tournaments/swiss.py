@@ -41,9 +41,7 @@ def pair_swiss(settings: Settings, entrants: Sequence[Entrant], history: Sequenc
                     met[frozenset((a, b))] += 1
     if settings.table_size == 2:
         points = {row.entrant: row.points for row in rows}
-        levels = {pts: i for i, pts in enumerate(sorted({points[p] for p in seated}, reverse=True))}
-        group = {p: levels[points[p]] for p in seated}
-        groups = pair_players(seated, group, met)
+        groups = pair_players(seated, points, met)
         tables = tuple(seat_table(pair, settings.teams, number - 1) for pair in groups)
     else:
         pods = build_pods(seated, sizes, met, past_pods)

@@ -78,6 +78,15 @@ async def fill(path: str) -> dict[str, int]:
     seated = await cup.seat((await cup.pending(tid))[0], 9)
     await cup.drop(tid, seated.seats[0].user_id or 0)
     await cup.table_finished(seated.id)
+    # A penalty, and a tournament on the calendar (its check-in and start timers).
+    await cup.note(tid, 8, False, 21, "a note")
+    await cup.create(guild_id=7, channel_id=10, organiser_id=8, game="pedwar", fmt="swiss", rounds=None,
+                     table_size=None, top_cut=None, turn_time=86400, round_time=None, options=None, name="Later",
+                     starts_at="in 2h")
+    # A Swiss event whose top cut is double elimination (schema 8's column, not its default).
+    await cup.create(guild_id=7, channel_id=11, organiser_id=8, game="pedwar", fmt="swiss", rounds=3,
+                     table_size=None, top_cut=4, turn_time=86400, round_time=None, options=None, name="Cut",
+                     top_cut_format="double")
     await store.close()
     return ids
 
@@ -154,6 +163,41 @@ async def test_tables_added_by_later_migrations_are_copied_too(tmp_path: Any, pg
         assert written.lastrowid == 4
     finally:
         await target.close()
+
+
+async def test_a_schema_5_database_gains_the_index_and_both_tournament_migrations(store_target: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database made by a build before 6 (data's indexes), 7 (the calendar and registration rules) and 8 (the
+    top cut's format) opens with all three: its tournament reads with their defaults, and the new tables take rows."""
+    monkeypatch.setattr(store_module, "MIGRATIONS", schema.MIGRATIONS[:5])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 5)
+    old = await Store.connect(store_target)
+    async with old.transaction() as tx:
+        written = await tx.execute(
+            "INSERT INTO tournaments (guild_id, channel_id, name, game, format, table_size, top_cut, rounds,"
+            " turn_time, round_time, options, organiser_id, status, created_at, updated_at)"
+            " VALUES (7, 8, 'Old cup', 'pedwar', 'swiss', 2, 4, 3, 86400, NULL, '{}', 8, 'registration', 0, 0)")
+        tid = int(written.lastrowid or 0)
+    assert await old.schema_version() == 5
+    await old.close()
+    monkeypatch.undo()
+    store = await Store.connect(store_target)
+    try:
+        assert await store.schema_version() == schema.SCHEMA_VERSION == 8
+        record = await store.tournaments.tournament(tid)
+        assert record is not None and record.name == "Old cup"
+        assert (record.starts_at, record.checkin_minutes, record.role_id, record.max_entrants,
+                record.late_join_rounds, record.top_cut_format) == (None, 30, None, None, 0, "single")
+        cup = TournamentService(TableService(store, new_seed=lambda: 1))
+        made = await cup.create(guild_id=7, channel_id=9, organiser_id=8, game="pedwar", fmt="swiss", rounds=3,
+                                table_size=None, top_cut=4, turn_time=86400, round_time=None, options=None,
+                                name="New cup", starts_at="in 2h", max_entrants=8, top_cut_format="double")
+        again = await store.tournaments.tournament(made.record.id)
+        assert again is not None and again.top_cut_format == "double" and again.max_entrants == 8
+        assert again.starts_at is not None
+        assert await store.db.all("SELECT kind FROM tournament_timers WHERE tournament_id = ?", (made.record.id,))
+    finally:
+        await store.close()
 
 
 def test_the_command_line(tmp_path: Any, pg_target: str) -> None:

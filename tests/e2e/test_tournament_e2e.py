@@ -184,3 +184,107 @@ async def test_a_pod_of_bots_plays_at_once_and_posts_only_its_start_and_result(w
     pictures = [m for m in thread.history() if m.attachments and m.attachments[0].filename == "table.png"]
     assert bots_only[0]["version"] > 20 and len(pictures) == 2
     assert "Game over" in pictures[-1].content
+
+
+def _losses(db_path: str) -> Counter[int]:
+    """Tables each entrant lost (a drawn table goes to the better seed, as the bracket counts it)."""
+    lost: Counter[int] = Counter()
+    seeds = [r["id"] for r in rows(db_path, "SELECT id FROM entrants ORDER BY rating DESC, lot")]
+    for place in rows(db_path, "SELECT * FROM tournament_tables ORDER BY round, position"):
+        seats = json.loads(place["seats"])
+        if place["table_id"] is not None:
+            found = rows(db_path, "SELECT seat, place FROM results WHERE table_id = ?", (place["table_id"],))
+            by_seat = {r["seat"]: r["place"] for r in found}
+            places = [by_seat[i] for i in range(len(seats))]
+        else:
+            places = json.loads(place["places"])
+        best = min(places)
+        winner = min((e for e, p in zip(seats, places, strict=True) if p == best), key=seeds.index)
+        lost.update(e for e in seats if e != winner)
+    return lost
+
+
+async def test_double_elimination_pedwar_of_four_to_its_champion(world: Any, db_path: str) -> None:
+    alice, bob = await pace_bots(world), world.members["bob"]
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="double_elimination")
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=2, level="easy")
+    await alice.slash(world.channel, "tournament start")
+    assert len(rows(db_path, "SELECT * FROM tournament_tables WHERE round = 1")) == 2
+    status = await bob.slash(world.channel, "tournament status")
+    image = status.response.attachments[0]
+    assert image.filename == "bracket.png" and "winners' bracket" in image.description
+    rng = random.Random(5)
+    for _ in range(6):
+        if tournament(db_path)["status"] == "finished":
+            break
+        await play_round(world, db_path, rng)
+    record = tournament(db_path)
+    assert record["status"] == "finished"
+    champion = json.loads(record["champion"])
+    assert len(champion) == 1
+    lost = _losses(db_path)
+    entrants = [r["id"] for r in rows(db_path, "SELECT id FROM entrants")]
+    assert lost[champion[0]] <= 1
+    assert all(lost[e] == 2 for e in entrants if e != champion[0]), lost
+    # 4 entrants: 6 tables, 7 when the grand final was reset; W1, then W2 with L1, L2, the final (and reset).
+    tables = len(rows(db_path, "SELECT * FROM tournament_tables"))
+    assert tables == 6 + int(lost[champion[0]] == 1)
+    assert len(rows(db_path, "SELECT * FROM rounds")) == tables - 2
+    names = {r["id"]: r["name"] for r in rows(db_path, "SELECT id, name FROM entrants")}
+    assert any(f"Champion: **{safe_name(names[champion[0]])}**" in (m.content or "") for m in world.channel.history())
+    final_image = await bob.slash(world.channel, "tournament status")
+    assert "losers' bracket" in final_image.response.attachments[0].description
+
+
+async def test_a_double_elimination_top_cut_and_its_refusals(world: Any, db_path: str) -> None:
+    alice = await pace_bots(world)
+    refused = await alice.slash(world.channel, "tournament new", game="do_over", format="swiss", table_size=4,
+                                top_cut=4, top_cut_format="double")
+    assert refused.ephemeral and "2-player" in refused.response.content
+    refused = await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss",
+                                top_cut_format="double")
+    assert refused.ephemeral and "top_cut" in refused.response.content
+    assert not rows(db_path, "SELECT * FROM tournaments")
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1, top_cut=2,
+                      top_cut_format="double")
+    assert tournament(db_path)["top_cut_format"] == "double"
+    await alice.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=3, level="easy")
+    await alice.slash(world.channel, "tournament start")
+    rng = random.Random(3)
+    for _ in range(6):
+        if tournament(db_path)["status"] == "finished":
+            break
+        await play_round(world, db_path, rng)
+    record = tournament(db_path)
+    assert record["status"] == "finished"
+    cut = rows(db_path, "SELECT * FROM rounds WHERE stage = 'cut'")
+    # Two seeds in a double-elimination cut: the final, then the grand final (and its reset if the
+    # loser of the first takes the second).
+    assert len(cut) in (2, 3)
+    assert json.loads(record["champion"])[0] in json.loads(record["cut_seeds"])
+
+
+async def test_rounds_paired_in_the_worker_process(world: Any, db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every field goes to the pairing worker here (large fields do in a running bot): the rounds are
+    seated and played to a champion exactly as when paired inline."""
+    from bot import DeckhandBot
+
+    monkeypatch.setattr("host.pairing.INLINE_UP_TO", 0)
+    alice = await pace_bots(world)
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=2)
+    await alice.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=5, level="easy")
+    await alice.slash(world.channel, "tournament start")
+    assert any(b.tournaments is not None and b.tournaments.pairing.started for b in DeckhandBot._live)
+    assert len(rows(db_path, "SELECT * FROM tournament_tables WHERE round = 1")) == 3
+    rng = random.Random(8)
+    for _ in range(3):
+        if tournament(db_path)["status"] == "finished":
+            break
+        await play_round(world, db_path, rng)
+    record = tournament(db_path)
+    assert record["status"] == "finished" and len(json.loads(record["champion"])) == 1
+    assert len(rows(db_path, "SELECT * FROM rounds")) == 2

@@ -9,7 +9,22 @@ import pytest
 from PIL import Image
 
 from host.tournaments import TableResult, bracket_view, next_elimination_round
-from render.bracket import MAX_COLUMNS, MIN_PHONE_PX, PHONE_WIDTH, MatchView, bracket_png, fits, layout
+from host.tournaments.bracket_view import double_bracket_view
+from host.tournaments.double_elimination import next_double_round
+from render.bracket import (
+    MAX_COLUMNS,
+    MIN_PHONE_PX,
+    PHONE_WIDTH,
+    DoubleView,
+    MatchView,
+    alt_text,
+    bracket_png,
+    double_layouts,
+    double_size,
+    fits,
+    layout,
+    views,
+)
 
 NAMES = ["Alice", "Bob the Builder", "Carol with a very long display name indeed", "Dmitri", "Eve", "Frank",
          "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW"]
@@ -67,3 +82,61 @@ def test_a_big_bracket_shows_three_rounds_from_the_current_one():
     assert "rounds 3-5 of 6" in lay.headers[0].text
     done = _views(64, 6)
     assert [lb.text for lb in layout(done).headers[1:]] == ["Round 4", "Round 5", "Final"]
+
+
+def _double(n: int, played_rounds: int, seed: int = 1) -> DoubleView:
+    seeds = list(range(1, n + 1))
+    names = {i: NAMES[(i - 1) % len(NAMES)] for i in seeds}
+    rng = random.Random(seed)
+    results: list[TableResult] = []
+    for _ in range(played_rounds):
+        rnd = next_double_round(seeds, results)
+        if rnd is None:
+            break
+        results += [TableResult(t.sides, rng.choice([(1, 2), (2, 1)])) for t in rnd.tables]
+    view = views(double_bracket_view(seeds, results, names))
+    assert isinstance(view, DoubleView)
+    return view
+
+
+@pytest.mark.parametrize(("n", "played"), [(2, 0), (2, 3), (4, 2), (5, 0), (8, 3), (13, 4), (16, 20), (64, 5)])
+def test_a_double_elimination_bracket_shows_both_brackets_and_the_final(n, played):
+    view = _double(n, played)
+    parts = double_layouts(view, "Pedwar cup")
+    titles = [lay.headers[0].text for lay, _ in parts]
+    assert titles[0].startswith("Winners' bracket") and titles[-1].startswith("Grand final")
+    assert any(t.startswith("Losers' bracket") for t in titles) == (n > 2), "2 entrants have no losers' bracket"
+    widths = {lay.size[0] for lay, _ in parts}
+    assert len(widths) == 1, "the sections line up"
+    tops = [top for _, top in parts]
+    assert tops == sorted(tops) and tops[0] == 0
+    for lay, _ in parts:
+        for label in lay.labels:
+            assert fits(label), label
+            assert label.size * PHONE_WIDTH / lay.size[0] >= MIN_PHONE_PX
+    png = bracket_png(view, "Pedwar cup")
+    image = Image.open(io.BytesIO(png))
+    assert image.size == double_size(view, "Pedwar cup")
+    alt = alt_text(view, "Pedwar cup")
+    assert "winners' bracket" in alt and "grand final" in alt
+
+
+def test_the_losers_bracket_draws_a_drop_round_beside_its_feeder():
+    # 8 entrants after winners' round 1: losers' round 1 (2 matches), then its drop round (2 matches):
+    # each connector goes straight across to the same row, not to half as many matches.
+    view = _double(8, 1)
+    losers = next(lay for lay, _ in double_layouts(view) if lay.headers[0].text.startswith("Losers'"))
+    assert [lb.text for lb in losers.headers[1:]] == ["Losers 1", "Losers 2", "Losers 3"]
+    first, second = losers.boxes[0], losers.boxes[2]
+    assert first[1] == second[1], "a drop round's match sits level with the match feeding it"
+    # Losers' round 1 holds winners' round 1's four losers; its drop round waits for winners' round 2.
+    assert not {n.label.text for n in losers.names[:4]} & {"TBD", "bye"}
+    assert [n.label.text for n in losers.names[4:8]] == ["TBD"] * 4
+
+
+def test_empty_places_show_as_byes_in_both_brackets():
+    view = _double(5, 1)
+    winners_first = [name for m in view.winners[0] for name in (m.top, m.bottom)]
+    assert winners_first.count("bye") == 3
+    losers_first = [name for m in view.losers[0] for name in (m.top, m.bottom)]
+    assert losers_first.count("bye") == 3, "three of round 1's four matches were byes: no loser"

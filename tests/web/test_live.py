@@ -1,5 +1,5 @@
 """Live pages and the bracket: a table's event stream says ``change`` after a move; a tournament's after a
-table finishes; a single-elimination tournament's bracket is served as a picture with alt text on its page."""
+table finishes; a single- or double-elimination bracket is served as a picture with alt text on its page."""
 
 from __future__ import annotations
 
@@ -57,3 +57,15 @@ async def test_a_single_elimination_bracket_is_served_with_alt_text(store: Store
         stream = await c.get(f"/s/{GUILD}/tournaments/{event}/live?since=old")
         assert await next_event(stream) == "event: change"  # a page that saw an older stamp hears at once
         stream.close()
+
+
+async def test_a_double_elimination_bracket_is_served_with_both_brackets(store: Store) -> None:
+    tables = service(store)
+    await store.web.set_channel_public(GUILD, PUBLIC, True)
+    await pages_on(store)
+    event = await bot_event(store, tables, game="pedwar", players=6, rounds=2, fmt="double_elimination")
+    async with client(store) as c:
+        page = await (await c.get(f"/s/{GUILD}/tournaments/{event}")).text()
+        assert "/bracket.png" in page
+        picture = await c.get(f"/s/{GUILD}/tournaments/{event}/bracket.png")
+        assert picture.status == 200 and (await picture.read()).startswith(b"\x89PNG")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 
 from host.tournaments import Entrant, PlayedRound, Round, TableResult
@@ -68,3 +69,38 @@ def met_pairs(history: Sequence[PlayedRound]) -> set[frozenset[int]]:
 
 def past_pods(history: Sequence[PlayedRound]) -> set[frozenset[int]]:
     return {frozenset(p for side in r.sides for p in side) for rnd in history for r in rnd.results}
+
+
+def pod_cost(pods: Sequence[Sequence[int]], met: Counter[frozenset[int]],
+             past: Collection[frozenset[int]]) -> tuple[int, int]:
+    """(pods repeating a past pod, met pairs seated together, each earlier meeting counted)."""
+    return (sum(frozenset(p) in past for p in pods),
+            sum(met.get(frozenset(pair), 0) for p in pods for pair in itertools.combinations(p, 2)))
+
+
+def improving_swap(pods: Sequence[Sequence[int]], met: Counter[frozenset[int]],
+                   past: Collection[frozenset[int]]) -> tuple[int, int, int, int] | None:
+    """A single swap of two players between two pods that lowers ``pod_cost``, if any, as (pod,
+    player index, other pod, other index): what a local swap search from ``pods`` would take first.
+    Only the two pods a swap touches change, so only their cost is compared."""
+    work = [list(p) for p in pods]
+    for i, j in itertools.combinations(range(len(work)), 2):
+        before = pod_cost((work[i], work[j]), met, past)
+        if before == (0, 0):
+            continue
+        for x in range(len(work[i])):
+            for y in range(len(work[j])):
+                a = [*work[i][:x], work[j][y], *work[i][x + 1:]]
+                b = [*work[j][:y], work[i][x], *work[j][y + 1:]]
+                if pod_cost((a, b), met, past) < before:
+                    return i, x, j, y
+    return None
+
+
+def met_counts(history: Sequence[PlayedRound]) -> Counter[frozenset[int]]:
+    out: Counter[frozenset[int]] = Counter()
+    for rnd in history:
+        for result in rnd.results:
+            players = [p for side in result.sides for p in side]
+            out.update(frozenset(pair) for pair in itertools.combinations(players, 2))
+    return out

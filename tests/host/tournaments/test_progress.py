@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host.tournaments import PlayedRound, TableResult, make_settings, rounds_for
+from host.tournaments import PlayedRound, TableResult, make_settings, needed_entrants, rounds_for
 from host.tournaments.progress import CUT, ELIMINATION, ROUND_ROBIN, SWISS, StageRound, next_step
 from host.tournaments.standings import standings
 from tests.host.tournaments.helpers import entrants, random_results
@@ -156,3 +157,72 @@ def test_a_player_who_drops_after_a_bye_loses_the_next_match_by_walkover() -> No
     assert second.walkovers == (TableResult(sides=((1,), (3,)), places=(2, 1)),)
     played.append(StageRound(second.stage, second.walkovers))
     assert next_step(cfg, field, 2, played, dropped={1}).champion == (3,)
+
+
+def test_a_pod_cut_never_crowns_a_player_who_dropped() -> None:
+    """Issue 30, bug 2: the final pod ended with every side at first place (``/tournament advance``)
+    after the top seed dropped; the best seed still whole wins, not the one who left."""
+    cfg = make_settings("do_over", "swiss", table_size=4, top_cut=4, rounds=1)
+    played = _swiss_round(8, random.Random(6), cfg)
+    cut = next_step(cfg, entrants(8), 1, played)
+    assert cut.stage == CUT and cut.seeds is not None
+    seeds = cut.seeds
+    final = cut.round.tables[0]
+    drawn = TableResult(sides=final.sides, places=tuple(1 for _ in final.sides))
+    played = [*played, StageRound(CUT, (drawn,))]
+    assert next_step(cfg, entrants(8), 1, played, cut=seeds).champion == (seeds[0],)
+    assert next_step(cfg, entrants(8), 1, played, dropped={seeds[0]}, cut=seeds).champion == (seeds[1],)
+    assert next_step(cfg, entrants(8), 1, played, dropped=set(seeds), cut=seeds).champion is None
+    # The dropped player placed alone first (a result decided before the drop): the next place wins.
+    ranked = TableResult(sides=final.sides, places=tuple(1 if side == (seeds[2],) else 2 for side in final.sides))
+    played[-1] = StageRound(CUT, (ranked,))
+    assert next_step(cfg, entrants(8), 1, played, dropped={seeds[2]}, cut=seeds).champion == (seeds[0],)
+
+
+FORMATS = [
+    ("pedwar", "swiss", None, 0, None), ("pedwar", "swiss", None, 4, "single"), ("pedwar", "swiss", None, 4, "double"),
+    ("pedwar", "swiss", None, 2, "double"), ("do_over", "swiss", 4, 4, None), ("do_over", "swiss", 3, 0, None),
+    ("king_pedro", "swiss", None, 4, None), ("pedwar", "round_robin", None, 0, None),
+    ("pedwar", "single_elimination", None, 0, None), ("pedwar", "double_elimination", None, 0, None),
+]
+
+
+@pytest.mark.parametrize("which", range(len(FORMATS)))
+@settings(max_examples=50, deadline=None)
+@given(n=st.integers(2, 14), seed=st.integers(0, 2**32), drop_rate=st.sampled_from([0.05, 0.15, 0.4]))
+def test_no_dropped_player_is_ever_seated_or_crowned(which, n, seed, drop_rate) -> None:
+    """Every format, random results, players dropping at random moments (before any round, between
+    rounds, during a cut): nobody who has dropped sits at a table or is crowned, and the event ends."""
+    game, fmt, size, top_cut, cut_format = FORMATS[which]
+    cfg = make_settings(game, fmt, size, top_cut, None, cut_format)
+    if n < needed_entrants(cfg):
+        return
+    planned = rounds_for(cfg, n)
+    field = entrants(n)
+    rng = random.Random(seed)
+    gone: set[int] = set()
+    played: list[StageRound] = []
+    seeds = None
+    for _ in range(80):
+        gone |= {e.id for e in field if rng.random() < drop_rate / 2}
+        step = next_step(cfg, field, planned, played, gone, seeds)
+        if step.seeds is not None:
+            seeds = step.seeds
+            assert not set(seeds) & gone, "the cut's seeds are players still in"
+        if step.round is None:
+            assert step.champion is None or not set(step.champion) & gone, (step.champion, gone)
+            if len(set(e.id for e in field) - gone) == len(field):
+                assert step.champion is not None, "with nobody gone, someone wins"
+            return
+        for table in step.round.tables:
+            assert not set(table.seats) & gone, (table.seats, gone)
+        for walkover in step.walkovers:
+            winners = {p for side, place in zip(walkover.sides, walkover.places, strict=True)
+                       if place == min(walkover.places) for p in side}
+            everyone = {p for side in walkover.sides for p in side}
+            assert everyone <= gone or not winners & gone, "a walkover goes to the player still in"
+        result = random_results(step.round, rng, ties=rng.random() < 0.3)
+        played.append(StageRound(step.stage, result.results + step.walkovers, result.byes))
+        # A player may also drop while their table is in play: the table still ends (as a forfeit,
+        # placed last), which random results stand for.
+    raise AssertionError("the event did not end")

@@ -100,3 +100,26 @@ def test_table_sizes_properties(n, size, minimum):
 
     assert seatable(n - byes)
     assert not any(seatable(n - b) for b in range(byes))
+
+
+def test_double_elimination_and_the_double_top_cut():
+    de = make_settings("pedwar", "double_elimination")
+    assert de.format is Format.DOUBLE_ELIMINATION and de.table_size == 2
+    assert rounds_for(de, 8) == 7 and rounds_for(de, 2) == 3 and needed_entrants(de) == 2
+    with pytest.raises(TournamentRefusal, match="Double elimination is for 2-player tables"):
+        make_settings("do_over", "double_elimination", table_size=4)
+    with pytest.raises(TournamentRefusal, match="leave rounds out"):
+        make_settings("pedwar", "double_elimination", rounds=3)
+    with pytest.raises(TournamentRefusal, match="top_cut is for Swiss"):
+        make_settings("pedwar", "double_elimination", top_cut=4)
+    cut = make_settings("pedwar", "swiss", top_cut=4, top_cut_format="double")
+    assert cut.top_cut_format == "double"
+    assert make_settings("pedwar", "swiss", top_cut=4).top_cut_format == "single"
+    with pytest.raises(TournamentRefusal, match="give top_cut too"):
+        make_settings("pedwar", "swiss", top_cut_format="double")
+    with pytest.raises(TournamentRefusal, match="2-player tables"):
+        make_settings("do_over", "swiss", table_size=4, top_cut=4, top_cut_format="double")
+    with pytest.raises(TournamentRefusal, match="single or double"):
+        make_settings("pedwar", "swiss", top_cut=4, top_cut_format="triple")
+    pods = make_settings("do_over", "swiss", table_size=4, top_cut=4, top_cut_format="single")
+    assert pods.top_cut_format == "single"
