@@ -60,10 +60,11 @@ log = logging.getLogger("deckhand")
 
 @dataclass(frozen=True)
 class Settings:
-    token: str | None
+    # The token and the database URL's password never appear in a repr (a logged or printed Settings).
+    token: str | None = field(repr=False)
     database_path: str
     #: postgresql://user@host:port/db selects PostgreSQL; empty keeps SQLite at database_path.
-    database_url: str | None
+    database_url: str | None = field(repr=False)
     dev_guild_id: int | None
     log_level: str
     bot_delay: float

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 from discord.ext import commands
 
+from cogs.presenter import reminder_message
 from engines import get_engine
 from host import Reminder
 from host.settings import ServerSettings
@@ -57,21 +58,10 @@ class Notices:
 
     async def remind(self, reminders: list[Reminder]) -> None:
         """One reminder message per table and instant, mentioning only the players still to act."""
-        groups: dict[tuple[int, float], list[Reminder]] = {}
-        for r in reminders:
-            groups.setdefault((r.table.id, r.due), []).append(r)
-        for group in groups.values():
-            table = group[0].table
+        for table, shown in await self.feed.reminder_messages(reminders):
             if self.settings is not None and not (await self.settings.get(table.guild_id)).reminders:
                 continue
-            seats = sorted({s for r in group for s in r.seats})
-            deadlines = await self.feed.deadlines(table)
-            await self.notify_turn(table, seats, reminder=True)
-            users = [table.seats[s].user_id for s in seats if table.seats[s].user_id]
-            due = max((deadlines.get(s) or 0) for s in seats)
-            text = (f"⏰ {' '.join(f'<@{u}>' for u in users)}: half your time is gone at table #{table.id} "
-                    f"(deadline <t:{int(due)}:R>). {link(table)}")
+            await self.notify_turn(table, shown.seats, reminder=True)
             channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
             assert isinstance(channel, discord.abc.Messageable)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in users]))
+            await channel.send(**reminder_message(shown).send_kwargs())

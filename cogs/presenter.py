@@ -26,6 +26,7 @@ from host.read_models import (
     LobbyMessage,
     Picture,
     Placing,
+    ReminderMessage,
     SeatView,
     TableMessage,
 )
@@ -246,3 +247,13 @@ def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
         for verb, label, style in LOBBY_VERBS:
             view.add_item(ActButton(f"dh:l:{lobby.table_id}:{verb}", label, style))
     return Outgoing(note, embed=embed, view=with_link(view, lobby.web_url), mentions=discord.AllowedMentions.none())
+
+
+def reminder_message(reminder: ReminderMessage) -> Outgoing:
+    """⏰ who is reminded, at which table, and the deadline (Discord shows it in the reader's time, relative)."""
+    w = reminder.where
+    where = f"https://discord.com/channels/{w.guild_id}/{w.channel_id}" + (f"/{w.message_id}" if w.message_id else "")
+    text = (f"⏰ {' '.join(f'<@{u}>' for u in reminder.users)}: half your time is gone at table #{reminder.table_id} "
+            f"(deadline <t:{int(reminder.due)}:R>). {where}")
+    return Outgoing(text, mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                          users=[discord.Object(u) for u in reminder.users]))

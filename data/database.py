@@ -62,8 +62,8 @@ class Turns:
 class Database:
     def __init__(self, backend: Backend, now: Callable[[], float]) -> None:
         self.backend = backend
-        #: The one clock every stored time is read from: the bot passes Discord's (which SimCord's
-        #: virtual clock moves in tests); scripts and store tests keep the wall clock.
+        #: The one clock every stored time is read from: the bot passes Discord's (which a test's virtual
+        #: clock can move); scripts and store tests keep the wall clock.
         self.now = now
         self.turns = Turns()
 

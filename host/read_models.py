@@ -142,6 +142,17 @@ class LobbyMessage:
 
 
 @dataclass(frozen=True)
+class ReminderMessage:
+    """A half-time reminder at one table: the members reminded, their seats, and when their time runs out."""
+
+    table_id: int
+    where: Where
+    seats: tuple[int, ...]
+    users: tuple[int, ...]
+    due: float
+
+
+@dataclass(frozen=True)
 class Where:
     """Where a table's newest message is (no message yet: its channel or thread)."""
 

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from data.store import ActionRecord, Store, TableRecord
 from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
+from host.read_models import ReminderMessage, Where
+from host.seat_changes import Reminder
 from host.shards import Shards
 
 __all__ = ["ARCHIVE", "BOT", "DEADLINE", "LOBBY", "REMINDER", "TableFeed", "TableRecord", "TimerRecord",
@@ -51,3 +53,20 @@ class TableFeed:
     async def give_up(self, timer: TimerRecord) -> None:
         """Stop trying a timer that can never succeed (the bot lost access to the table's channel)."""
         await self.store.timers.change_timers(timer.table_id, TimerPlan(drop=[(timer.kind, timer.seat)]))
+
+
+    async def reminder_messages(self, reminders: Sequence[Reminder]) -> list[tuple[TableRecord, ReminderMessage]]:
+        """One reminder per table and instant, naming only the players still to act there."""
+        groups: dict[tuple[int, float], list[Reminder]] = {}
+        for r in reminders:
+            groups.setdefault((r.table.id, r.due), []).append(r)
+        out = []
+        for group in groups.values():
+            table = group[0].table
+            seats = tuple(sorted({s for r in group for s in r.seats}))
+            deadlines = await self.deadlines(table)
+            users = tuple(u for s in seats if (u := table.seats[s].user_id))
+            due = max((deadlines.get(s) or 0) for s in seats)
+            out.append((table, ReminderMessage(table.id, Where(table.guild_id, table.channel_id, table.message_id),
+                                               seats, users, due)))
+        return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -13,7 +13,8 @@ class WebSettings:
     host: str
     #: The address links from Discord use, e.g. https://deckhand.example.org (no trailing slash).
     public_url: str
-    database: str
+    #: DATABASE_URL or DATABASE_PATH: kept out of the repr, since a URL may hold a password.
+    database: str = field(repr=False)
 
     @classmethod
     def from_env(cls) -> WebSettings:

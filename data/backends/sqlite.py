@@ -12,8 +12,8 @@ reader thread, on a read-only connection: the event loop goes on while one runs.
 connection sees exactly what has been committed, never another coroutine's half-done transaction. The
 thread is a one-worker executor of the event loop's (``run_in_executor``), which is what aiosqlite does
 with a thread of its own; aiosqlite's answers, though, come back through futures that the loop's tools
-cannot tell from a wait for ever (SimCord's settlement took them for stuck work and the sandbox stalled),
-while executor work is known to them.
+cannot tell from a wait for ever (an in-process Discord that waits for the bot's work to settle took them
+for stuck work, and the offline sandbox stalled), while executor work is known to them.
 
 Nothing on the loop's thread waits long for a lock held outside the bot (a backup, the ``sqlite3``
 shell): the write connection's ``busy_timeout`` is ``LOOP_BUSY_MS``; when it runs out, the transaction's

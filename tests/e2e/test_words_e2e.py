@@ -36,5 +36,5 @@ async def test_game_rules_names_a_real_move_in_words_and_the_options_with_their_
     shown = await world.members["alice"].slash(world.channel, "game rules", game="king_pedro")
     fields = {f.name: f.value for f in shown.response.embeds[0].fields}
     assert "**Bid 30**" in fields["Your moves"]
-    assert "`target`: 200 or 262 (default 262)" in fields["Table options"]
+    assert "`target`: a whole number from 1 to 262 (default 262)" in fields["Table options"]
     assert "`max_rounds`: a whole number from 1 to 500 (default 100)" in fields["Table options"]
