@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from data.store import Store, TableRecord
 from data.tournaments import (
@@ -38,26 +39,33 @@ def game_loss_line(name: str) -> str:
     return f"🟥 **{name}** received a game loss from the organisers and forfeits this table."
 
 
-class Organising:
-    """Penalties, notes and the calendar of ``TournamentService`` (which provides the stubs below)."""
+class OrganiserAccess(Protocol):
+    """What penalties, notes and the calendar use of the tournament service: its named operations."""
 
     tables: TableService
     store: Store
     on_timers: Callable[[], None]
 
-    def lock(self, tournament_id: int) -> asyncio.Lock: ...  # provided by TournamentService
-    async def get(self, tournament_id: int) -> TournamentRecord: ...  # provided by TournamentService
-    async def state(self, tournament_id: int) -> TournamentState: ...  # provided by TournamentService
-    async def _server(self, guild_id: int | None) -> ServerConfig: ...  # provided by TournamentService
-    async def _registering(self, tournament_id: int) -> TournamentRecord: ...  # provided by TournamentService
-    async def _require_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool, what: str,
-                                 roles: Sequence[int] = ()) -> None: ...  # provided by TournamentService
-    async def _withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
-                        reason: str = "drop") -> list[PlaceRecord]: ...  # provided by TournamentService
-    async def _forfeit_at(self, places: list[PlaceRecord], entrant: EntrantRecord,
-                          line: str) -> list[SeatNotice]: ...  # provided by TournamentService
+    def lock(self, tournament_id: int) -> asyncio.Lock: ...
+    async def get(self, tournament_id: int) -> TournamentRecord: ...
+    async def state(self, tournament_id: int) -> TournamentState: ...
+    async def server_config(self, guild_id: int | None) -> ServerConfig: ...
+    async def registering(self, tournament_id: int) -> TournamentRecord: ...
+    async def require_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool, what: str,
+                                roles: Sequence[int] = ()) -> None: ...
+    async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
+                       reason: str = "drop") -> list[PlaceRecord]: ...
+    async def forfeit_at(self, places: list[PlaceRecord], entrant: EntrantRecord, line: str) -> list[SeatNotice]: ...
     async def start(self, tournament_id: int, user_id: int, is_manager: bool,
-                    roles: Sequence[int] = ()) -> StartOutcome: ...  # provided by TournamentService
+                    roles: Sequence[int] = ()) -> StartOutcome: ...
+
+
+class Organising:
+    """Penalties, notes and the calendar of a tournament service, done through its named operations."""
+
+    def __init__(self, service: OrganiserAccess) -> None:
+        self.service = service
+        self.store = service.store
 
     # ------------------------------------------------------- penalties, notes
 
@@ -76,9 +84,9 @@ class Organising:
         text = " ".join(reason.split())[:MAX_NOTE]
         if not text:
             raise Refusal("Give a `reason`: it is kept with the penalty.")
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "give penalties", roles)
+        async with self.service.lock(tournament_id):
+            record = await self.service.get(tournament_id)
+            await self.service.require_organiser(record, user_id, is_manager, "give penalties", roles)
             if not record.active:
                 raise Refusal(f"**{record.name}** is {record.status}: penalties are for events under way.")
             entrant = await self._entrant_of(record, player_id)
@@ -87,7 +95,7 @@ class Organising:
             places: list[PlaceRecord] = []
             if kind == "disqualify":
                 try:
-                    places = await self._withdraw(record, entrant, DISQUALIFIED)
+                    places = await self.service.withdraw(record, entrant, DISQUALIFIED)
                 except TournamentChanged:
                     raise Refusal(f"**{entrant.name}** has just left **{record.name}**.") from None
             elif kind == "game_loss":
@@ -98,7 +106,7 @@ class Organising:
                                                                   pending)
         line = (game_loss_line(entrant.name) if kind == "game_loss" else
                 f"⛔ **{entrant.name}** was disqualified from the tournament and forfeits.")
-        notices = [] if kind == "warning" else await self._forfeit_at(places, entrant, line)
+        notices = [] if kind == "warning" else await self.service.forfeit_at(places, entrant, line)
         found = [p for p in await self.store.tournaments.penalties(tournament_id) if p.id == penalty_id]
         return found[0], notices
 
@@ -108,9 +116,9 @@ class Organising:
         body = " ".join(text.split())[:MAX_NOTE]
         if not body:
             raise Refusal("The note is empty.")
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "write notes", roles)
+        async with self.service.lock(tournament_id):
+            record = await self.service.get(tournament_id)
+            await self.service.require_organiser(record, user_id, is_manager, "write notes", roles)
             entrant = await self._entrant_of(record, player_id)
             penalty_id = await self.store.tournaments.add_penalty(tournament_id, entrant.id, "note", body, user_id)
         return next(p for p in await self.store.tournaments.penalties(tournament_id) if p.id == penalty_id)
@@ -128,42 +136,42 @@ class Organising:
     async def reschedule(self, tournament_id: int, user_id: int, is_manager: bool, starts_at: str,
                          roles: Sequence[int] = ()) -> TournamentState:
         """Move the start (``/tournament schedule``): the check-in and start timers move with it."""
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "move the start", roles)
-            record = await self._registering(tournament_id)
+        async with self.service.lock(tournament_id):
+            record = await self.service.get(tournament_id)
+            await self.service.require_organiser(record, user_id, is_manager, "move the start", roles)
+            record = await self.service.registering(tournament_id)
             now = self.store.now()
-            start = parse_start(starts_at, now, (await self._server(record.guild_id)).timezone)
+            start = parse_start(starts_at, now, (await self.service.server_config(record.guild_id)).timezone)
             timers = [(START_TIMER, start)]
             if not record.checkin:
                 timers.append((CHECKIN_TIMER, max(now, check_in_opens(start, record.checkin_minutes))))
             with lost_race():
                 await self.store.tournaments.reschedule_tournament(tournament_id, record.revision, start, timers)
-        self.on_timers()
-        return await self.state(tournament_id)
+        self.service.on_timers()
+        return await self.service.state(tournament_id)
 
     async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
         """The check-in timer: open the check-in (once); the state, for pinging the entrants, or None."""
         if not await self.store.tournaments.take_tournament_timer(tournament_id, CHECKIN_TIMER, started):
             return None
-        async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
+        async with self.service.lock(tournament_id):
+            record = await self.service.get(tournament_id)
             if record.status != "registration" or record.checkin:
                 return None
             with lost_race():
                 await self.store.tournaments.open_checkin(tournament_id, record.revision)
-        return await self.state(tournament_id)
+        return await self.service.state(tournament_id)
 
     async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
         """The start timer: start with those checked in; a refusal's text (too few) for the channel; or
         None when there is nothing to do (the timer was taken, or the event already started)."""
         if not await self.store.tournaments.take_tournament_timer(tournament_id, START_TIMER, started):
             return None
-        record = await self.get(tournament_id)
+        record = await self.service.get(tournament_id)
         if record.status != "registration":
             return None
         try:
-            return await self.start(tournament_id, record.organiser_id, True)
+            return await self.service.start(tournament_id, record.organiser_id, True)
         except Refusal as exc:
             return str(exc)
 
@@ -171,7 +179,7 @@ class Organising:
         """The scheduled event's end is near while the event still runs: push it later. Returns the new end."""
         if not await self.store.tournaments.take_tournament_timer(tournament_id, EVENT_END_TIMER, started):
             return None
-        record = await self.get(tournament_id)
+        record = await self.service.get(tournament_id)
         if record.status != "playing" or record.event_id is None:
             return None
         return await self.push_event_end(record)
@@ -184,7 +192,7 @@ class Organising:
         end = max(record.event_end or 0.0, self.store.now() + estimated_length(left, record.round_time))
         await self.store.tournaments.set_tournament_event(record.id, record.event_id, end)
         await self.store.tournaments.set_tournament_timers(record.id, [(EVENT_END_TIMER, end - EVENT_END_MARGIN)])
-        self.on_timers()
+        self.service.on_timers()
         return end
 
     async def game_losses_due(self, table: TableRecord) -> list[SeatNotice]:
@@ -199,7 +207,8 @@ class Organising:
                 continue
             if await self.store.tournaments.settle_penalty(penalty.id):
                 entrant = entrants[penalty.entrant_id]
-                notice = await self.tables.drop_seat(table.id, entrant.user_id or 0, game_loss_line(entrant.name))
+                notice = await self.service.tables.drop_seat(table.id, entrant.user_id or 0,
+                                                             game_loss_line(entrant.name))
                 if notice is not None:
                     notices.append(notice)
         return notices

@@ -64,7 +64,7 @@ MAX_ENTRANTS = ENTRANTS_CEILING
 MAX_LATE_ROUND = 16
 
 
-class TournamentService(Organising):
+class TournamentService:
     def __init__(self, tables: TableService, settings: ServerSettings | None = None,
                  pairing: PairingPool | None = None, on_timers: Callable[[], None] | None = None) -> None:
         self.tables = tables
@@ -74,8 +74,19 @@ class TournamentService(Organising):
         #: Called when a tournament timer was written (the bot pokes the tournament scheduler).
         self.on_timers: Callable[[], None] = on_timers or (lambda: None)
         self._locks: dict[int, asyncio.Lock] = {}
-        #: Pairs large fields in a worker process, off the event loop (issue 24).
+        #: Pairs large fields in a worker process, off the event loop.
         self.pairing = pairing or PairingPool()
+        #: Penalties, notes and the calendar, a collaborator working through this service's operations.
+        self.organising = Organising(self)
+        self.penalty = self.organising.penalty
+        self.note = self.organising.note
+        self.reschedule = self.organising.reschedule
+        self.calendar_checkin = self.organising.calendar_checkin
+        self.calendar_start = self.organising.calendar_start
+        self.event_end_due = self.organising.event_end_due
+        self.push_event_end = self.organising.push_event_end
+        self.game_losses_due = self.organising.game_losses_due
+        self.calendar = Organising.calendar
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -126,7 +137,7 @@ class TournamentService(Organising):
         role = (await self.settings.get(record.guild_id)).tournament_organiser_role
         return role is not None and role in roles
 
-    async def _require_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool, what: str,
+    async def require_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool, what: str,
                                  roles: Sequence[int] = ()) -> None:
         if not await self.is_organiser(record, user_id, is_manager, roles):
             raise Refusal(f"Only the organiser, a member with Manage Server or one with the server's tournament "
@@ -134,7 +145,7 @@ class TournamentService(Organising):
 
     # ------------------------------------------------------------ registration
 
-    async def _server(self, guild_id: int | None) -> ServerConfig:
+    async def server_config(self, guild_id: int | None) -> ServerConfig:
         return ServerConfig() if self.settings is None else await self.settings.get(guild_id)
 
     async def create(self, *, guild_id: int | None, channel_id: int, organiser_id: int, game: str, fmt: str,
@@ -148,7 +159,7 @@ class TournamentService(Organising):
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
-        server = await self._server(guild_id)
+        server = await self.server_config(guild_id)
         minutes = check_checkin_minutes(checkin_minutes)
         start, timers = None, []
         if starts_at is not None:
@@ -186,7 +197,7 @@ class TournamentService(Organising):
         self.on_timers()
         return await self.state(tournament_id)
 
-    async def _registering(self, tournament_id: int) -> TournamentRecord:
+    async def registering(self, tournament_id: int) -> TournamentRecord:
         record = await self.get(tournament_id)
         if record.status == "registration":
             return record
@@ -197,7 +208,7 @@ class TournamentService(Organising):
     async def _ceiling(self, record: TournamentRecord) -> int:
         """The most sign-ups: the server's ``max_entrants_limit``; with ``max_entrants``, the rest wait in line
         (up to the bot's own ceiling)."""
-        return MAX_ENTRANTS if record.max_entrants else (await self._server(record.guild_id)).max_entrants_limit
+        return MAX_ENTRANTS if record.max_entrants else (await self.server_config(record.guild_id)).max_entrants_limit
 
     @staticmethod
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
@@ -221,7 +232,7 @@ class TournamentService(Organising):
                     raise Refusal(f"You are already entered in **{record.name}**.")
                 self._require_role(record, roles)
                 return await self._join_late(record, entrants, user_id, name)
-            record = await self._registering(tournament_id)
+            record = await self.registering(tournament_id)
             if mine:
                 raise Refusal(f"You are already entered in **{record.name}**.")
             self._require_role(record, roles)
@@ -261,7 +272,7 @@ class TournamentService(Organising):
             record = await self.get(tournament_id)
             if record.status == "playing":
                 raise Refusal(f"**{record.name}** has started: use `/tournament drop` to stop playing in it.")
-            record = await self._registering(tournament_id)
+            record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
             if not mine:
@@ -273,8 +284,8 @@ class TournamentService(Organising):
     async def add_bots(self, tournament_id: int, user_id: int, is_manager: bool, count: int,
                        level: str | None, roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
-            record = await self._registering(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "add bot entrants", roles)
+            record = await self.registering(tournament_id)
+            await self.require_organiser(record, user_id, is_manager, "add bot entrants", roles)
             chosen = level or self.tables.level_for(record.guild_id)
             if chosen not in BOT_LEVELS:
                 raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
@@ -297,8 +308,8 @@ class TournamentService(Organising):
     async def open_checkin(self, tournament_id: int, user_id: int, is_manager: bool,
                            roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
-            record = await self._registering(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "open the check-in", roles)
+            record = await self.registering(tournament_id)
+            await self.require_organiser(record, user_id, is_manager, "open the check-in", roles)
             if record.checkin:
                 raise Refusal("The check-in is already open.")
             with lost_race():
@@ -307,7 +318,7 @@ class TournamentService(Organising):
 
     async def check_in(self, tournament_id: int, user_id: int, roles: Sequence[int] | None = None) -> TournamentState:
         async with self.lock(tournament_id):
-            record = await self._registering(tournament_id)
+            record = await self.registering(tournament_id)
             if not record.checkin:
                 when = ("" if record.starts_at is None else
                         f" It opens <t:{int(check_in_opens(record.starts_at, record.checkin_minutes))}:R>.")
@@ -328,8 +339,8 @@ class TournamentService(Organising):
     async def start(self, tournament_id: int, user_id: int, is_manager: bool,
                     roles: Sequence[int] = ()) -> StartOutcome:
         async with self.lock(tournament_id):
-            record = await self._registering(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "start the tournament", roles)
+            record = await self.registering(tournament_id)
+            await self.require_organiser(record, user_id, is_manager, "start the tournament", roles)
             settings = self.settings_of(record)
             entrants = [e for e in await self.store.tournaments.entrants(tournament_id) if e.active]
             no_shows = [e for e in entrants if record.checkin and not e.checked_in]
@@ -536,13 +547,13 @@ class TournamentService(Organising):
             if not mine[0].active:
                 raise Refusal(f"You have already left **{record.name}**.")
             try:
-                places = await self._withdraw(record, mine[0])
+                places = await self.withdraw(record, mine[0])
             except TournamentChanged:
                 raise Refusal(f"You have already left **{record.name}**.") from None
-        return await self._forfeit_at(places, mine[0], f"🚪 **{mine[0].name}** dropped from the tournament and "
+        return await self.forfeit_at(places, mine[0], f"🚪 **{mine[0].name}** dropped from the tournament and "
                                                        "forfeits.")
 
-    async def _withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
+    async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
                         reason: str = "drop") -> list[PlaceRecord]:
         """Under the lock: the entrant leaves (raises TournamentChanged if they had already), tables not
         yet seated are settled, and the tables in play where their seat must be forfeited are returned."""
@@ -551,7 +562,7 @@ class TournamentService(Organising):
         return [p for p in await self.store.tournaments.round_places(record.id)
                 if p.status == "playing" and p.table_id is not None and entrant.id in p.seats]
 
-    async def _forfeit_at(self, places: list[PlaceRecord], entrant: EntrantRecord, line: str) -> list[SeatNotice]:
+    async def forfeit_at(self, places: list[PlaceRecord], entrant: EntrantRecord, line: str) -> list[SeatNotice]:
         notices = []
         for place in places:
             assert place.table_id is not None
@@ -566,7 +577,7 @@ class TournamentService(Organising):
         yet seated (its thread never opened) is drawn without play."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "end a round", roles)
+            await self.require_organiser(record, user_id, is_manager, "end a round", roles)
             if record.status != "playing":
                 raise Refusal(f"**{record.name}** is not being played ({record.status}).")
             rounds = await self.store.tournaments.tournament_rounds(tournament_id)
@@ -599,7 +610,7 @@ class TournamentService(Organising):
         """Cancel the event; its tables still in play are closed."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            await self._require_organiser(record, user_id, is_manager, "cancel the tournament", roles)
+            await self.require_organiser(record, user_id, is_manager, "cancel the tournament", roles)
             with lost_race():
                 await self.store.tournaments.cancel_tournament(tournament_id, record.revision)
             places = [p for p in await self.store.tournaments.round_places(tournament_id)
