@@ -40,6 +40,11 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text[:2000], ephemeral=True)
 
 
+def role_ids(interaction: discord.Interaction) -> list[int]:
+    """The invoking member's roles, as plain ids for host to check."""
+    return [r.id for r in getattr(interaction.user, "roles", ())]
+
+
 def is_manager(interaction: discord.Interaction) -> bool:
     """Whether the member has Manage Server here: passed down to host, which decides what that allows."""
     perms = getattr(interaction.user, "guild_permissions", None)

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import web_links
-from cogs.guard import Guard, tell
+from cogs.guard import Guard, is_manager, role_ids, tell
 from cogs.web_links import with_link
 from host import Refusal
 from host.settings import ServerSettings
@@ -119,11 +119,14 @@ class ProfileCog(commands.Cog):
             home = channel.parent_id if isinstance(channel, discord.Thread) and channel.parent_id else \
                 interaction.channel_id or 0
             record = await self.events.latest(home)
-            found = await self.site.export(None, record.id, format.value, check=False)
+            organiser = await self.events.is_organiser(record, interaction.user.id, is_manager(interaction),
+                                                       role_ids(interaction))
+            found = await self.site.export(None, record.id, format.value, check=False, organiser=organiser)
             if found is None:
                 raise Refusal("That tournament does not exist.")
             data, name = found
-            note = (f"**{record.name}**: standings with the tie-breakers, and every round's pairings and results "
+            note = (f"**{record.name}**: standings with the tie-breakers, and every round's pairings and results"
+                    f"{', with the penalties and notes (organisers only)' if organiser else ''} "
                     f"({format.value.upper()}).")
             await interaction.response.send_message(
                 note, ephemeral=True, file=discord.File(io.BytesIO(data), filename=name),

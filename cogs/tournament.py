@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs.answers import announce, defer, reply
 from cogs.game import GAME_CHOICES, LEVEL_CHOICES
-from cogs.guard import Guard, is_manager, tell
+from cogs.guard import Guard, is_manager, role_ids, tell
 from cogs.presenter import Outgoing
 from cogs.tournament_flow import TournamentFlow
 from cogs.tournament_views import (
@@ -46,11 +46,6 @@ DEFAULT_TURN_TIME = "1d"
 PENALTY_CHOICES = [app_commands.Choice(name="warning", value="warning"),
                    app_commands.Choice(name="game_loss", value="game_loss"),
                    app_commands.Choice(name="disqualify", value="disqualify")]
-
-
-def role_ids(interaction: discord.Interaction) -> list[int]:
-    """The invoking member's roles, as plain ids for host to check."""
-    return [r.id for r in getattr(interaction.user, "roles", ())]
 
 
 def can_manage_events(interaction: discord.Interaction) -> bool:

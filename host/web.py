@@ -443,15 +443,17 @@ class PublicSite:
         return self._pictures[key], f"{title}: {len(rounds)} rounds; last round: " + "; ".join(played)
 
     async def export(self, guild_id: int | None, tournament_id: int, fmt: str,
-                     check: bool = True) -> tuple[bytes, str] | None:
+                     check: bool = True, organiser: bool = False) -> tuple[bytes, str] | None:
         """The standings, every round's pairings and results, and the tie-breakers, as CSV or JSON.
 
-        ``check=False`` (the ``/tournament export`` command, run in the server itself) skips the web gates."""
+        ``check=False`` (the ``/tournament export`` command, run in the server itself) skips the web gates.
+        ``organiser``: an organiser asked, so the penalties and notes are in it too (never on a page)."""
         record = await (self._tournament(guild_id or 0, tournament_id) if check
                         else self.store.tournaments.tournament(tournament_id))
         if record is None:
             return None
-        return export_tournament(await self.events.standings(record.id), fmt), \
+        penalties = await self.store.tournaments.penalties(record.id) if organiser and not check else None
+        return export_tournament(await self.events.standings(record.id), fmt, penalties), \
             f"tournament-{record.id}.{fmt}"
 
     # ------------------------------------------------------------------ ratings
@@ -502,9 +504,16 @@ class PublicSite:
         return await self.store.web.tournament_stamp(tournament_id)
 
 
-def export_tournament(found: tuple[Any, list[Standing]], fmt: str) -> bytes:
+PENALTY_COLUMNS = ("kind", "name", "text", "organiser_id", "at", "pending")
+
+
+def export_tournament(found: tuple[Any, list[Standing]], fmt: str, penalties: Sequence[Any] | None = None) -> bytes:
+    """The export's bytes; ``penalties`` (an organiser's export only) adds the penalties and notes."""
     state, rows = found
     names = state.names
+    entrant_names = {e.id: e.name for e in getattr(state, "entrants", [])}
+    kept = [{"kind": p.kind, "name": entrant_names.get(p.entrant_id, f"Entrant {p.entrant_id}"), "text": p.text,
+             "organiser_id": p.organiser_id, "at": p.at, "pending": bool(p.pending)} for p in penalties or []]
     standings = [{"place": s.place, "name": names.get(s.entrant, f"Entrant {s.entrant}"),
                   "points": float(s.points), "opp": round(float(s.opp), 6), "oopp": round(float(s.oopp), 6),
                   "games": s.games, "byes": s.byes, "dropped": s.dropped} for s in rows]
@@ -520,11 +529,14 @@ def export_tournament(found: tuple[Any, list[Standing]], fmt: str) -> bytes:
                             "names": [names.get(e, f"Entrant {e}")], "place": None, "status": "bye"})
     record = state.record
     if fmt == "json":
-        return json.dumps({"tournament": {"id": record.id, "name": record.name, "game": record.game,
-                                          "format": record.format, "status": record.status,
-                                          "champion": [names.get(e, "") for e in record.champion or []]},
-                           "tie_breakers": ["points", "opp", "oopp", "lot"],
-                           "standings": standings, "results": results}, indent=1, ensure_ascii=False).encode()
+        body = {"tournament": {"id": record.id, "name": record.name, "game": record.game,
+                               "format": record.format, "status": record.status,
+                               "champion": [names.get(e, "") for e in record.champion or []]},
+                "tie_breakers": ["points", "opp", "oopp", "lot"],
+                "standings": standings, "results": results}
+        if penalties is not None:
+            body["penalties"] = kept
+        return json.dumps(body, indent=1, ensure_ascii=False).encode()
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["# standings"])
@@ -537,6 +549,12 @@ def export_tournament(found: tuple[Any, list[Standing]], fmt: str) -> bytes:
     for r in results:
         writer.writerow(["" if r[c] is None else (" & ".join(r[c]) if c == "names" else r[c])
                          for c in RESULTS_COLUMNS])
+    if penalties is not None:
+        writer.writerow([])
+        writer.writerow(["# penalties and notes (organisers only)"])
+        writer.writerow(PENALTY_COLUMNS)
+        for p in kept:
+            writer.writerow([p[c] for c in PENALTY_COLUMNS])
     return out.getvalue().encode()
 
 

@@ -4,6 +4,7 @@ only the checked-in players; a restart in between), registration rules, penaltie
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import datetime
 from typing import Any
@@ -171,6 +172,14 @@ async def test_registration_rules_and_penalties_through_discord(world: Any, db_p
     assert mine.ephemeral and "asked about the rules twice" in answer_text(mine) and "late" in answer_text(mine)
     theirs = await bob.slash(ch, "tournament status")
     assert "asked about the rules" not in answer_text(theirs), "a note was shown to a player"
+    # The organiser's export carries the penalties and notes; a player's never does.
+    for who, sees in ((alice, True), (bob, False)):
+        for fmt in ("json", "csv"):
+            exported = await who.slash(ch, "tournament export", format=fmt)
+            data = (await exported.response.attachments[0].read()).decode()
+            assert ("asked about the rules twice" in data and "late" in data) is sees, (who.name, fmt, data[-400:])
+            if fmt == "json":
+                assert ("penalties" in json.loads(data)) is sees
     await alice.slash(ch, "tournament penalty", player=dave, kind="disqualify", reason="collusion")
     record = rows(db_path, "SELECT kind, text, organiser_id FROM tournament_penalties ORDER BY id")
     assert [tuple(r) for r in record] == [("note", "asked about the rules twice", alice.id),
