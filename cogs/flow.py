@@ -18,7 +18,7 @@ from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager
 from cogs.menu import NAV
-from cogs.notices import Notices, link
+from cogs.notices import Notices, table_link
 from cogs.posting import TablePoster
 from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_message
 from cogs.timers import TimerRunner
@@ -100,7 +100,7 @@ class TableFlow:
         return await self.feed.deadlines(table)
 
     def link(self, table: TableRecord) -> str:
-        return link(table)
+        return table_link(table)
 
     async def notify_turn(self, table: TableRecord, seats: Sequence[int], *, reminder: bool = False) -> list[int]:
         return await self.notices.notify_turn(table, seats, reminder=reminder)

@@ -8,18 +8,12 @@ from datetime import UTC, datetime
 
 import discord
 
-from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, picture_file
-from host.read_models import LOBBY, MoveLog, MyTables, ReplayFrame, ServerTables, TableRow, Where
+from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, link, picture_file
+from host.read_models import LOBBY, MoveLog, MyTables, ReplayFrame, ServerTables, TableRow
 
 #: Rows shown at the most by /game mine, and per list by /game tables.
 MINE_ROWS = 20
 TABLES_ROWS = 10
-
-
-def link(where: Where) -> str:
-    if where.message_id:
-        return f"https://discord.com/channels/{where.guild_id}/{where.channel_id}/{where.message_id}"
-    return f"https://discord.com/channels/{where.guild_id}/{where.channel_id}"
 
 
 def mine_text(mine: MyTables) -> str:

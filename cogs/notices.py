@@ -8,20 +8,19 @@ from collections.abc import Sequence
 import discord
 from discord.ext import commands
 
-from cogs.presenter import reminder_message
+from cogs.presenter import link, reminder_message
 from engines import get_engine
 from host import Reminder
+from host.read_models import Where
 from host.settings import ServerSettings
 from host.table_feed import TableFeed, TableRecord
 
 log = logging.getLogger(__name__)
 
 
-def link(table: TableRecord) -> str:
+def table_link(table: TableRecord) -> str:
     """A jump link to the table's newest message (or its channel)."""
-    if table.message_id:
-        return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
-    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+    return link(Where(table.guild_id, table.channel_id, table.message_id))
 
 
 class Notices:
@@ -44,7 +43,7 @@ class Notices:
             if not await self.feed.wants_dm(record.user_id):
                 continue
             what = "Half your time is gone" if reminder else "It's your turn"
-            text = f"{what} at **{engine_title}**, table #{table.id}, in **{where}**: {link(table)}"
+            text = f"{what} at **{engine_title}**, table #{table.id}, in **{where}**: {table_link(table)}"
             try:
                 user = self.bot.get_user(record.user_id) or await self.bot.fetch_user(record.user_id)
                 await user.send(text)

@@ -29,6 +29,7 @@ from host.read_models import (
     ReminderMessage,
     SeatView,
     TableMessage,
+    Where,
 )
 from render.pool import RenderPool
 
@@ -249,11 +250,16 @@ def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
     return Outgoing(note, embed=embed, view=with_link(view, lobby.web_url), mentions=discord.AllowedMentions.none())
 
 
+def link(where: Where) -> str:
+    """A jump link to a table's newest message (or its channel or thread)."""
+    if where.message_id:
+        return f"https://discord.com/channels/{where.guild_id}/{where.channel_id}/{where.message_id}"
+    return f"https://discord.com/channels/{where.guild_id}/{where.channel_id}"
+
+
 def reminder_message(reminder: ReminderMessage) -> Outgoing:
     """⏰ who is reminded, at which table, and the deadline (Discord shows it in the reader's time, relative)."""
-    w = reminder.where
-    where = f"https://discord.com/channels/{w.guild_id}/{w.channel_id}" + (f"/{w.message_id}" if w.message_id else "")
     text = (f"⏰ {' '.join(f'<@{u}>' for u in reminder.users)}: half your time is gone at table #{reminder.table_id} "
-            f"(deadline <t:{int(reminder.due)}:R>). {where}")
+            f"(deadline <t:{int(reminder.due)}:R>). {link(reminder.where)}")
     return Outgoing(text, mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                           users=[discord.Object(u) for u in reminder.users]))
