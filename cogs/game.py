@@ -91,7 +91,7 @@ class GameCog(commands.Cog):
         in_thread = isinstance(channel, discord.Thread)
         home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
-                                              turn_time, on_timeout, thread)
+                                              turn_time, on_timeout, thread, interaction.user.id)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them

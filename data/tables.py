@@ -193,6 +193,21 @@ class TableStore:
                                   " AND status IN ('lobby', 'playing') ORDER BY id DESC LIMIT 5", (parent_id,))
         return [(r["id"], r["channel_id"]) for r in rows]
 
+    async def open_tables_hosted(self, guild_id: int, user_id: int) -> int:
+        """How many lobbies and games ``user_id`` hosts in a server that have not ended (tournament tables,
+        hosted by their organiser, are not theirs to count)."""
+        row = await self._db.one("SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ? AND host_id = ?"
+                                 " AND status IN ('lobby', 'playing') AND id NOT IN"
+                                 " (SELECT table_id FROM tournament_tables WHERE table_id IS NOT NULL)",
+                                 (guild_id, user_id))
+        return int(row["n"]) if row is not None else 0
+
+    async def active_thread_tables(self, guild_id: int) -> int:
+        """How many tables of a server play in threads and have not ended."""
+        row = await self._db.one("SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ? AND parent_id IS NOT NULL"
+                                 " AND status IN ('lobby', 'playing')", (guild_id,))
+        return int(row["n"]) if row is not None else 0
+
     async def unposted_tables(self, shards: ShardSet | None = None) -> list[TableRecord]:
         """Tables whose newest committed change never reached their channel (a crash between the two);
         with ``shards``, only those in guilds on those shards."""
