@@ -280,14 +280,16 @@ class TableStore:
                                  (self._db.now(), host_id))
             await self._replace_seats(tx, table_id, seats)
 
-    async def close_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord] | None = None) -> None:
-        """Abandon a lobby or a game in play (with its final seat list, if it changed); its timers go."""
+    async def close_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord] | None = None,
+                          timers: TimerPlan | None = None) -> None:
+        """Abandon a lobby or a game in play (with its final seat list, if it changed); its timers go, replaced
+        by ``timers`` when given (a thread table's archive)."""
         async with self._db.transaction() as tx:
             await self._bump(tx, table_id, revision, ACTIVE, ", status = 'abandoned', updated_at = ?",
                              (self._db.now(),))
             if seats is not None:
                 await self._replace_seats(tx, table_id, seats)
-            await write_plan(tx, table_id, TimerPlan(drop_all=True))
+            await write_plan(tx, table_id, timers or TimerPlan(drop_all=True))
 
     async def start_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord], snapshot: str,
                           timers: TimerPlan | None = None) -> None:
