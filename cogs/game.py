@@ -23,7 +23,7 @@ from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
 from host.catalog import GAMES, game_rules
-from host.long_games import LongGameService, parse_table_number
+from host.long_games import LongGameService, NewTable, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
@@ -94,6 +94,14 @@ class GameCog(commands.Cog):
         home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
                                               turn_time, on_timeout, thread, interaction.user.id)
+        try:
+            await self._open_checked(interaction, new)
+        except Refusal:  # nothing opened (no thread, a busy channel): the member's cooldown is given back
+            self.long_games.not_opened(interaction.guild_id, interaction.user.id)
+            raise
+
+    async def _open_checked(self, interaction: discord.Interaction, new: NewTable) -> None:
+        channel = interaction.channel
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them

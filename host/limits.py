@@ -27,6 +27,8 @@ class Cooldowns:
         # The store's clock is the bot's (Discord's time, which SimCord's virtual clock moves), never time.time().
         self._now = now
         self._last: dict[tuple[int, int, str], float] = {}
+        #: What ``take`` replaced, so that ``give_back`` can undo it.
+        self._before: dict[tuple[int, int, str], float | None] = {}
 
     def take(self, guild_id: int | None, user_id: int, command: str, seconds: int) -> None:
         """Refuse when ``user_id`` ran ``command`` in this server less than ``seconds`` ago; else note now.
@@ -41,8 +43,22 @@ class Cooldowns:
             raise Refusal(f"Slow down: wait {wait}s before your next `{command}`. This server's limit is one every "
                           f"{seconds}s (the `new_cooldown` setting).")
         self._last[key] = now
+        self._before[key] = last
         if len(self._last) > 10_000:  # old entries no longer hold anyone back
             self._last = {k: t for k, t in self._last.items() if now - t < 3600}
+            self._before = {k: t for k, t in self._before.items() if k in self._last}
+
+    def give_back(self, guild_id: int | None, user_id: int, command: str) -> None:
+        """Undo the last ``take``: the command it let through opened nothing (Discord refused a thread, say),
+        and a refusal changes nothing, the cooldown included."""
+        key = (guild_id or 0, user_id, command)
+        if key not in self._before:
+            return
+        before = self._before.pop(key)
+        if before is None:
+            self._last.pop(key, None)
+        else:
+            self._last[key] = before
 
 
 async def check_new_table(store: Store, guild_id: int | None, user_id: int, own_thread: bool, *,

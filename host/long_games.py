@@ -102,6 +102,10 @@ class LongGameService:
         self.settings.cooldowns.take(guild_id, user_id, NEW_TABLE, server.new_cooldown)
         return NewTable(game_id, get_engine(game_id).title, parsed, clock, policy, own_thread, server.lobby_timeout)
 
+    def not_opened(self, guild_id: int | None, user_id: int) -> None:
+        """A /game new that passed ``check_new`` opened no table after all: its cooldown is given back."""
+        self.settings.cooldowns.give_back(guild_id, user_id, NEW_TABLE)
+
     async def create(self, new: NewTable, *, guild_id: int | None, channel_id: int, parent_id: int | None,
                      user_id: int, user_name: str) -> LobbyMessage:
         table = await self.tables.create(

@@ -197,6 +197,8 @@ class TournamentService:
                 checkin_minutes=minutes, role_id=role_id, max_entrants=max_entrants, late_join_rounds=late,
                 top_cut_format=settings.top_cut_format, timers=timers)
         except TournamentBusy:
+            if self.settings is not None:  # nothing opened: the refusal leaves the cooldown as it was
+                self.settings.cooldowns.give_back(guild_id, organiser_id, NEW_TOURNAMENT)
             busy = await self.store.tournaments.active_tournament(channel_id)
             what = f" (**{busy.name}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
