@@ -259,6 +259,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tournaments ADD COLUMN top_cut_format TEXT NOT NULL DEFAULT 'single';
     """,
+    # 9: the Discord locale each member last used, so a direct message speaks their language.
+    """
+    CREATE TABLE member_locales (
+        user_id    INTEGER NOT NULL PRIMARY KEY,
+        locale     TEXT    NOT NULL,
+        seen_at    REAL    NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
