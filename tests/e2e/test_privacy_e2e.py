@@ -100,7 +100,6 @@ async def test_a_private_threads_table_is_hidden_from_members_not_in_the_thread(
     backend = world.env.backend
     made = backend.create_thread(world.channel.id, "back room", alice.id, type=ChannelType.PRIVATE_THREAD)
     backend.add_thread_member(made.id, bob.id)
-    backend.add_thread_member(made.id, backend.bot_user.id)
     thread = next(t for t in world.channel.threads if t.id == made.id)
     await open_game(alice, bob, thread)
     table = table_ids(db_path)[-1]
@@ -117,3 +116,30 @@ async def test_a_private_threads_table_is_hidden_from_members_not_in_the_thread(
     mods = world.guild.create_role("mods", permissions=discord.Permissions(manage_threads=True))
     moderator = world.guild.add_member(world.env.create_user("erin"), roles=[mods])
     await assert_seen(moderator, world.channel, table, seated=False)
+
+
+async def test_a_finished_table_in_an_archived_thread_is_still_read_by_those_who_view_it(world: Any,
+                                                                                         db_path: str) -> None:
+    alice, bob, dave = (world.members[n] for n in ("alice", "bob", "dave"))
+    opened = await alice.slash(world.channel, "game new", game="pentawar", thread=True, turn_time="30s",
+                               on_timeout="forfeit")
+    assert "plays in" in answer_text(opened), answer_text(opened)
+    thread = world.channel.threads[0]
+    await bob.slash(thread, "game join")
+    await alice.slash(thread, "game start")
+    await world.env.advance_time(31)  # the first player forfeits: a two-player game is over
+    await world.env.advance_time(200)  # and its thread is archived, out of discord.py's cache
+    assert [t.id for t in world.env.backend.archived_threads(world.channel.id, private=False)] == [thread.id]
+    assert world.guild.me.guild.get_thread(thread.id) is None
+    table = table_ids(db_path)[-1]
+    for member in (alice, dave):
+        log = await member.slash(world.channel, "game log", table=str(table))
+        files = [a.filename for m in (log.response, *log.followups) if m is not None for a in m.attachments]
+        assert files == [f"table-{table}-log.txt"], answer_text(log)
+    # dave loses the parent channel: the archived thread's table goes with it.
+    world.env.backend.set_overwrite(world.channel.id, Overwrite(dave.id, OverwriteType.MEMBER,
+                                                                deny=discord.Permissions(view_channel=True).value))
+    elsewhere = world.guild.create_text_channel("elsewhere")
+    hidden = await history_answers(dave, elsewhere, table)
+    assert hidden == await history_answers(dave, elsewhere, NO_SUCH_TABLE)
+    assert "There is no table #N in this server." in hidden[0]
