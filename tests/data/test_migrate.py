@@ -184,8 +184,8 @@ async def test_a_schema_5_database_gains_the_index_and_both_tournament_migration
     monkeypatch.undo()
     store = await Store.connect(store_target)
     try:
-        assert await store.schema_version() == schema.SCHEMA_VERSION == 9
-        # 9: the members' last seen locales.
+        assert await store.schema_version() == schema.SCHEMA_VERSION == 10
+        # 10: the members' last seen locales.
         await store.settings.set_member_locale(8, "fr-CA")
         await store.settings.set_member_locale(8, "uk")
         assert await store.settings.member_locale(8) == "uk" and await store.settings.member_locale(9) is None
