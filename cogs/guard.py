@@ -45,6 +45,11 @@ def role_ids(interaction: discord.Interaction) -> list[int]:
     return [r.id for r in getattr(interaction.user, "roles", ())]
 
 
+def bot_permissions(interaction: discord.Interaction) -> set[str]:
+    """The bot's own permissions in the interaction's channel (Discord sends them with it), as plain names."""
+    return {name for name, granted in interaction.app_permissions if granted}
+
+
 def is_manager(interaction: discord.Interaction) -> bool:
     """Whether the member has Manage Server here: passed down to host, which decides what that allows."""
     perms = getattr(interaction.user, "guild_permissions", None)
