@@ -363,6 +363,34 @@ class TableService:
             self._states.pop(table.id, None)
             return await self.reload(table.id)
 
+    async def close_deleted(self, table_id: int) -> TableRecord | None:
+        """The table's channel or thread was deleted: it ends as abandoned ("channel deleted"), its timers
+        with it. None: it had already ended."""
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
+            if not table.active:
+                return None
+            try:
+                await self.store.tables.close_table(table.id, table.revision)
+            except StaleVersion:
+                return None
+            finally:
+                self._records.pop(table.id, None)
+            self._states.pop(table.id, None)
+            return await self.reload(table.id)
+
+    async def lose_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.lose_channel(table_id)
+
+    async def regain_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.regain_channel(table_id)
+
+    async def lost_tables(self, guild_id: int | None = None) -> list[tuple[int, int, int | None]]:
+        return await self.store.tables.lost_tables(guild_id)
+
+    async def open_tables_in(self, channel_id: int) -> list[int]:
+        return await self.store.tables.open_tables_in(channel_id)
+
     # ------------------------------------------------------------------- play
 
     async def hand(self, table_id: int, user_id: int) -> HandPanel:
