@@ -114,11 +114,13 @@ class TableFlow:
         self.poster.stop_probes(guild_id)
         for table in await self.feed.playing_in_guild(guild_id):
             await self.poster.lose(table)
+        await self.tables.hold_lobbies(guild_id, hold=True)
         log.info("removed from server %s: its tables wait for a re-invite", guild_id)
 
     async def guild_joined(self, guild_id: int) -> None:
         """Invited (back): the server's games that the bot paused play on, each posted afresh."""
         self.access.gone_guilds.discard(guild_id)
+        await self.tables.hold_lobbies(guild_id, hold=False)
         for table_id, _, _ in await self.tables.lost_tables(guild_id):
             await self.poster.regain(table_id)
 

@@ -70,7 +70,7 @@ class Notices:
         return unreached
 
     async def _tell_dms_off(self, table: TableRecord, user_id: int) -> None:
-        log.info("direct messages to user %s are closed (50007): their turn DMs are off", user_id)
+        log.info("direct messages to user %s are refused (50007): their turn DMs are off", user_id)
         if not self.access.claim(table.guild_id, table.channel_id):
             return
         text = (f"<@{user_id}>, Discord won't let me send you direct messages, so I've turned your turn DMs off. "

@@ -21,7 +21,7 @@ def test_each_checked_permission_has_discords_own_bit() -> None:
 def test_the_readmes_permission_integer_and_invite_link_are_the_sum_of_the_checked_permissions() -> None:
     text = README.read_text(encoding="utf-8")
     total = sum(discord.Permissions(**{name: True}).value for name in permissions.PERMISSIONS)
-    assert permissions.INVITE_PERMISSIONS == total
+    assert total == permissions.INVITE_PERMISSIONS
     integers = {int(n) for n in re.findall(r"permission integer is `(\d+)`", text)}
     links = {int(n) for n in re.findall(r"discord\.com/oauth2/authorize\?[^)\s>]*permissions=(\d+)", text)}
     assert integers == {total} and links == {total}, (integers, links)
