@@ -19,10 +19,12 @@ from cogs.flow import TableFlow
 from cogs.guard import Guard, bot_permissions, is_manager, tell
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
+from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, parse_table_number
+from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
 from render.words import article
@@ -296,14 +298,18 @@ class GameCog(commands.Cog):
     @game.command(name="mine", description="Your active tables in this server, your turns first")
     async def game_mine(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await tell(interaction, mine_text(await self.long_games.mine(interaction.guild_id, interaction.user.id)))
+            mine = await self.long_games.mine(interaction.guild_id, interaction.user.id)
+            sight = await sight_of(interaction, (row.where.channel_id for row in mine.rows))
+            await tell(interaction, mine_text(visible_mine(mine, sight)))
 
         await self.guard.run(interaction, work)
 
     @game.command(name="tables", description="This server's open lobbies and running tables")
     async def game_tables(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await tell(interaction, tables_text(await self.long_games.server_tables(interaction.guild_id)))
+            tables = await self.long_games.server_tables(interaction.guild_id)
+            sight = await sight_of(interaction, (row.where.channel_id for row in (*tables.lobbies, *tables.running)))
+            await tell(interaction, tables_text(visible_tables(tables, sight)))
 
         await self.guard.run(interaction, work)
 
@@ -312,8 +318,9 @@ class GameCog(commands.Cog):
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
         async def work() -> None:
             await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
-            moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0,
-                                                   parse_table_number(table))
+            number = parse_table_number(table)
+            moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0, number,
+                                                   await self._sight_of_table(interaction, number))
             text, file = log_message(moves)
             await reply(interaction, Outgoing(text, [file]), ephemeral=True)
 
@@ -325,11 +332,17 @@ class GameCog(commands.Cog):
                           table: str | None = None) -> None:
         async def work() -> None:
             await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
-            frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move,
-                                                 parse_table_number(table))
+            number = parse_table_number(table)
+            frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move, number,
+                                                 await self._sight_of_table(interaction, number))
             await reply(interaction, await replay_message(frame), ephemeral=True)
 
         await self.guard.run(interaction, work)
+
+    async def _sight_of_table(self, interaction: discord.Interaction, number: int | None) -> Sight:
+        """Whether the member can view the channel of table ``number``: read only when one was named."""
+        channel = None if number is None else await self.long_games.table_channel(interaction.guild_id, number)
+        return await sight_of(interaction, [] if channel is None else [channel])
 
     # ------------------------------------------------------------------- play
 
