@@ -404,6 +404,11 @@ class DeckhandBot(commands.Bot):
         if self.services is not None:
             await self.services.flow.guild_joined(guild.id)
 
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        # A re-invite can arrive as an available guild too; an outage's return is not a re-invite.
+        if self.services is not None and guild.id in self.services.flow.access.gone_guilds:
+            await self.services.flow.guild_joined(guild.id)
+
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.NoPrivateMessage):

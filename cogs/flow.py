@@ -84,6 +84,8 @@ class TableFlow:
         for table_id, _, guild_id in await self.tables.lost_tables():
             if guild_id is None or self.bot.get_guild(guild_id) is not None:
                 await self.poster.lose(await self.tables.get(table_id))
+            elif self.shards is None or self.shards.owns(guild_id):
+                self.access.gone_guilds.add(guild_id)  # removed while the bot was down: its re-invite resumes it
 
     # ------------------------------------------------------- a changing server
 

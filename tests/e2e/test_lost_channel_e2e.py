@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 import pytest
+from simcord.backend import serializers
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
@@ -154,29 +155,37 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
 
 
 async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(world: Any, db_path: str) -> None:
-    mover, _ = await two_player(world, turn_time="10m")
+    mover, other = await two_player(world, turn_time="10m")
     await world.members["carol"].slash(world.channel, "game new", game="do_over", thread=True)
-    guild_id = world.guild.id
+    guild_id, backend = world.guild.id, world.env.backend
     before = rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id")
+    # What Discord keeps of the server while the bot is away (SimCord drops it with the guild).
+    games, history = backend.channels[world.channel.id], backend.messages[world.channel.id]
     mark = len(world.env.http_requests)
-    world.env.backend.remove_guild(guild_id)
+    backend.remove_guild(guild_id)
     await world.env.advance_time(1)
     assert rows(db_path, "SELECT paused FROM game_tables WHERE status = 'playing'") == [(2,)]
-    await world.env.advance_time(3 * 86400)
+    await world.env.advance_time(4 * 86400)  # past every clock and the lobby's timeout
     to_server = [r for r in world.env.http_requests[mark:] if r.path.startswith(("/channels/", "/guilds/"))]
     assert not to_server, [(r.method, r.path) for r in to_server]
     assert rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(0,)]
-    # Invited back: the server's tables and choices are still there.
-    # SimCord keeps a removed guild's id reserved; Discord gives the same server back the same id.
-    world.env.backend._reserved_ids.discard(guild_id)
+    assert rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id") == before
+    # Invited back (SimCord keeps a removed guild's id reserved; Discord gives the server back its id and
+    # its channels): the tables are still there, and the games the bot paused play on.
+    backend._reserved_ids.discard(guild_id)
     back = world.env.create_guild("Deckhand Test", id=guild_id)
-    await world.env.advance_time(1)
-    channel = back.create_text_channel("games")
+    backend.channels[games.id], backend.messages[games.id] = games, history
+    backend.get_guild(guild_id).channel_ids.append(games.id)
+    backend.emit("CHANNEL_CREATE", serializers.channel_payload(backend, games))
     member = back.add_member(mover.user)
+    back.add_member(other.user)
+    await world.env.advance_time(1)
+    channel = back.channels["games"]
     mine = await member.slash(channel, "game mine")
     assert f"#{before[0][0]}" in answer_text(mine), answer_text(mine)
-    assert [r[:2] for r in rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id")] == [
-        r[:2] for r in before]
+    assert rows(db_path, "SELECT paused FROM game_tables WHERE status = 'playing'") == [(0,)]
+    assert "can post here again" in latest_table_message(channel).content
+    assert rows(db_path, "SELECT id, status FROM game_tables ORDER BY id") == [r[:2] for r in before]
 
 
 async def test_a_closed_dm_turns_that_members_dms_off_and_they_are_told_once(world: Any, db_path: str) -> None:
