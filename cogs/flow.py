@@ -18,6 +18,7 @@ from cogs.access import ChannelAccess
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager
+from cogs.lobbies import SETTLED_NOTES, LobbyMessages
 from cogs.menu import NAV
 from cogs.notices import Notices, table_link
 from cogs.posting import TablePoster
@@ -50,6 +51,8 @@ class TableFlow:
         self.tasks = tasks or Tasks()
         self.notices = Notices(bot, self.feed)
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks)
+        self.lobbies = LobbyMessages(tables, self.poster.channel_of)
+        self.poster.lobbies = self.lobbies
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
@@ -210,13 +213,19 @@ class TableFlow:
         out = (Outgoing(f"{note} {LOBBY_CLOSED}") if change.closed
                else lobby_message(self.tables.lobby(change.table), note))
         message = interaction.message
+        edited = None
         if message is not None and not message.flags.ephemeral:
             kwargs = out.edit_kwargs()
             if change.closed:
                 kwargs.update(embed=None, view=None)
             await interaction.response.edit_message(**kwargs)
+            edited = message
         else:
-            await reply(interaction, out, ephemeral=False)
+            posted = await reply(interaction, out, ephemeral=False, want_message=not change.closed)
+            if posted is not None:
+                await self.lobbies.remember(change.table.id, posted)
+        if change.closed:
+            await self.lobbies.settle(change.table, edited=edited.id if edited else None)
 
     async def start(self, interaction: discord.Interaction, table_id: int | None = None) -> None:
         table = await self.tables.start(interaction.channel_id or 0, interaction.user.id, is_manager(interaction),
@@ -224,10 +233,12 @@ class TableFlow:
         seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
         message = interaction.message
         answered = True
+        edited = None
         try:
             if message is not None and not message.flags.ephemeral:
-                started = lobby_message(self.tables.lobby(table), "The game has started.")
+                started = lobby_message(self.tables.lobby(table), SETTLED_NOTES["playing"])
                 await interaction.response.edit_message(**started.edit_kwargs())
+                edited = message.id
             else:
                 await interaction.response.send_message(f"The game begins! Seats: {seats}")
         except Exception:
@@ -235,6 +246,7 @@ class TableFlow:
             # and the first player the ping and the clock that come with it.
             log.exception("a started table's answer failed (table %s)", table.id)
             answered = False
+        await self.lobbies.settle(table, edited=edited)
         to_act = get_engine(table.game).to_act(await self.tables.state(table))
         await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel, to_act)
         if not answered:

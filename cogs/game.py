@@ -113,7 +113,8 @@ class GameCog(commands.Cog):
             raise
         note = f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table."
         if not new.in_own_thread:
-            await reply(interaction, lobby_message(lobby, note), ephemeral=False)
+            posted = await reply(interaction, lobby_message(lobby, note), ephemeral=False, want_message=True)
+            await self.flow.lobbies.remember(lobby.table_id, posted)
             return
         await self._lobby_in_thread(interaction, target, lobby, note)
 
@@ -124,7 +125,7 @@ class GameCog(commands.Cog):
         except discord.HTTPException:
             log.warning("could not rename the thread of table %s", lobby.table_id)
         try:
-            await thread.send(**lobby_message(lobby, note).send_kwargs())
+            posted = await thread.send(**lobby_message(lobby, note).send_kwargs())
         except discord.HTTPException:
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
@@ -133,6 +134,7 @@ class GameCog(commands.Cog):
                 await thread.delete()
             raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
                           "this channel. No table was opened; try `thread:false`.") from None
+        await self.flow.lobbies.remember(lobby.table_id, posted)
         told = f"{note} It plays in {thread.mention}: join there."
         await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)
         try:  # the channel learns of it too (the answer after a private deferral is private)
@@ -206,6 +208,8 @@ class GameCog(commands.Cog):
                         ephemeral=False)
             if table.snapshot is not None:  # a game in play: its last table message shows it closed
                 await self.flow.post_table(table, [], interaction.channel)
+            else:  # a lobby: its message no longer invites anyone
+                await self.flow.lobbies.settle(table)
 
         await self.guard.run(interaction, work)
 

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -27,6 +27,9 @@ from host.clock import lost_access
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord
 from host.tasks import Tasks
+
+if TYPE_CHECKING:
+    from cogs.lobbies import LobbyMessages
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +94,8 @@ class TablePoster:
         self.feed = feed
         self.notices = notices
         self.tasks = tasks
+        #: The tables' lobby messages, edited when a table's game ends (set by the flow that owns both).
+        self.lobbies: LobbyMessages | None = None
         #: Told when a table's final message went out (a tournament table's round may be over); it runs
         #: in a task of its own, so seating the next round never holds this table's post.
         self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
@@ -259,6 +264,8 @@ class TablePoster:
         await self.tables.mark_posted(table, message.id)
         if table.status == "finished" and table.parent_id is not None:
             await self._tell_parent(table, out.content)
+        if table.status != "playing" and self.lobbies is not None:
+            await self.lobbies.settle(table)  # its lobby no longer says the game goes on
         if table.status == "finished" and self.on_finished is not None:
             self.tasks.spawn(self.on_finished(table), name=f"deckhand-finished-{table.id}")
         if entered and table.status == "playing":

@@ -67,6 +67,8 @@ class TimerRunner:
             if closed is not None and self.poster.access.claim(closed.guild_id, closed.channel_id):
                 channel = await self.poster.channel_of(closed.channel_id)
                 await channel.send(f"Table #{closed.id} closed itself: its lobby never started.")
+                if self.poster.lobbies is not None:  # its lobby message no longer invites anyone
+                    await self.poster.lobbies.settle(closed)
         elif timer.kind == ARCHIVE:
             await self.archive(timer)
 

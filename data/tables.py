@@ -101,6 +101,8 @@ class TableRecord:
     lost: bool = False
     #: The newest public table message, for links.
     message_id: int | None = None
+    #: The lobby messages still to edit when the table starts or closes (none once it has closed).
+    lobby_messages: list[int] = field(default_factory=list)
 
     @property
     def active(self) -> bool:
@@ -255,8 +257,8 @@ class TableStore:
             version=row["version"], snapshot=row["snapshot"], host_id=row["host_id"],
             posted_version=row["posted_version"], revision=row["revision"], seats=seats[row["id"]],
             turn_time=row["turn_time"], on_timeout=row["on_timeout"], parent_id=row["parent_id"],
-            paused=bool(row["paused"]), lost=row["paused"] == LOST_CHANNEL, message_id=row["message_id"])
-            for row in rows]
+            paused=bool(row["paused"]), lost=row["paused"] == LOST_CHANNEL, message_id=row["message_id"],
+            lobby_messages=json.loads(row["lobby_messages"] or "[]")) for row in rows]
 
     @staticmethod
     async def _replace_seats(tx: Tx, table_id: int, seats: Sequence[SeatRecord]) -> None:
@@ -415,6 +417,12 @@ class TableStore:
             await tx.execute("UPDATE game_tables SET posted_version = GREATEST(posted_version, ?), "
                              "message_id = CASE WHEN posted_version <= ? THEN COALESCE(?, message_id) "
                              "ELSE message_id END WHERE id = ?", (version, version, message_id, table_id))
+
+    async def set_lobby_messages(self, table_id: int, message_ids: Sequence[int]) -> None:
+        """Record the table's lobby messages still to edit (none: all were edited for its close)."""
+        async with self._db.transaction(one_statement=True) as tx:
+            await tx.execute("UPDATE game_tables SET lobby_messages = ? WHERE id = ?",
+                             (json.dumps(list(message_ids)), table_id))
 
     async def replace_snapshot(self, table_id: int, version: int, snapshot: str) -> None:
         """Store a snapshot rebuilt from the log, only if the table is still at ``version``."""

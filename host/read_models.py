@@ -127,6 +127,8 @@ class HandPanel:
     choices: tuple[tuple[str, str], ...]
     waiting_for: tuple[str, ...]
     picture: Picture
+    #: When this seat's time to move runs out (a table with a turn clock, while the seat has a move).
+    due: float | None = None
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 #: (game, snapshot, seat, salt, level) -> the bot's action.
 Think = Callable[[str, dict[str, Any], int, int, str], Awaitable[str]]
 
+#: Lobby messages of one table kept to edit at its start and close: a /game join typed in the channel
+#: posts another each time, and each edit is a request in the channel's rate limit.
+MAX_LOBBY_MESSAGES = 5
 BOT_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
 
 
@@ -145,6 +148,27 @@ class TableService:
         if cached is not None and cached.posted_version <= table.version:
             self._records[table.id] = replace(cached, posted_version=table.version,
                                               message_id=message_id or cached.message_id)
+
+    async def add_lobby_message(self, table_id: int, message_id: int) -> list[int]:
+        """Remember one more lobby message of the table; returns the older ones, at most
+        ``MAX_LOBBY_MESSAGES - 1`` kept: the caller retires any that fell off the list."""
+        async with self.lock(table_id):
+            held = [m for m in await self.lobby_messages_of(table_id) if m != message_id] + [message_id]
+            await self.store.tables.set_lobby_messages(table_id, held[-MAX_LOBBY_MESSAGES:])
+            self.forget(table_id)
+        return held[:-MAX_LOBBY_MESSAGES]
+
+    async def forget_lobby_messages(self, table_id: int) -> None:
+        """The table's lobby messages have been edited for its close: none is left to edit."""
+        async with self.lock(table_id):
+            await self.store.tables.set_lobby_messages(table_id, [])
+            self.forget(table_id)
+
+    async def lobby_messages_of(self, table_id: int) -> list[int]:
+        """The table's lobby messages still to edit, read from the store: a cached record built before
+        a message was posted would not know it."""
+        table = await self.store.tables.get_table(table_id)
+        return list(table.lobby_messages) if table is not None else []
 
     @staticmethod
     def engine_of(table: TableRecord) -> Engine:
@@ -422,7 +446,9 @@ class TableService:
             # Names are shortened inside a label, never the action: a label fits a button (80).
             choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
-        return table_views.hand_panel(table, seat, state, choices)
+        # Only a seat with a move to make has a deadline worth showing (a clocked table's only: no read else).
+        due = (await self.deadlines(table)).get(seat) if choices and table.turn_time else None
+        return table_views.hand_panel(table, seat, state, choices, due)
 
     async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
         """When each seat's time runs out. Only a table with a turn clock ever has deadlines

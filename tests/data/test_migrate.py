@@ -183,7 +183,7 @@ async def test_a_schema_5_database_gains_the_index_and_both_tournament_migration
     monkeypatch.undo()
     store = await Store.connect(store_target)
     try:
-        assert await store.schema_version() == schema.SCHEMA_VERSION == 8
+        assert await store.schema_version() == schema.SCHEMA_VERSION == 9
         record = await store.tournaments.tournament(tid)
         assert record is not None and record.name == "Old cup"
         assert (record.starts_at, record.checkin_minutes, record.role_id, record.max_entrants,
