@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import i18n
 from data.store import Store
 from host.durations import TURN_TIME_BOUNDS, describe, parse_duration
 from host.errors import Refusal
@@ -43,13 +44,19 @@ class Settings:
     max_entrants_limit: int = DEFAULT_ENTRANTS_LIMIT
     #: Members with this role run tournaments as organisers (None: nobody by role).
     tournament_organiser_role: int | None = None
+    #: What the server's channels read: en, fr, uk, or auto (its Discord language when Deckhand speaks it).
+    language: str = i18n.AUTO
+
+    def channel_language(self, preferred_locale: str | None) -> str:
+        """The language of table messages, tournament posts and threads, given the guild's preferred_locale."""
+        return i18n.server_language(self.language, preferred_locale)
 
     def allows_channel(self, channel_id: int) -> bool:
         return not self.game_channels or channel_id in self.game_channels
 
 
 NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels",
-         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role")
+         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role", "language")
 HELP = {
     "turn_time": "default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)",
     "on_timeout": "what happens when a seat's time runs out: bot or forfeit",
@@ -64,6 +71,8 @@ HELP = {
     "max_entrants_limit": f"the most entrants a tournament may take, 2 to {ENTRANTS_CEILING} (default "
                           f"{DEFAULT_ENTRANTS_LIMIT})",
     "tournament_organiser_role": "members with this role run every tournament: a role mention or id, or none",
+    "language": "what the server's channels read: en, fr, uk, or auto (the server's Discord language when it is "
+                "one of those, else English)",
 }
 
 
@@ -105,6 +114,8 @@ def normalise(name: str, value: str) -> str:
         if number is None:
             raise Refusal("`tournament_organiser_role` is a role (a mention or its id), or `none`.")
         return str(number)
+    if name == "language":
+        return _choice(name, low, (*i18n.languages(), i18n.AUTO))
     if low == "any":
         return "any"
     ids = []
@@ -169,7 +180,7 @@ def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
             ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off"),
             ("timezone", settings.timezone), ("max_entrants_limit", str(settings.max_entrants_limit)),
             ("tournament_organiser_role", "none" if settings.tournament_organiser_role is None
-             else f"<@&{settings.tournament_organiser_role}>")]
+             else f"<@&{settings.tournament_organiser_role}>"), ("language", settings.language)]
 
 
 class ServerSettings:
