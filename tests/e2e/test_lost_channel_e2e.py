@@ -28,8 +28,9 @@ def rows(db_path: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any
         return list(db.execute(sql, params))
 
 
-#: Not the command's doing: the web pages note each channel's visibility at every interaction there.
-BOOKKEEPING = {"web_channels"}
+#: Not the command's doing: every interaction notes the channel's visibility (web pages) and the member's
+#: language (direct messages).
+BOOKKEEPING = {"web_channels", "member_locales"}
 
 
 def whole_database(db_path: str) -> list[Any]:
