@@ -283,9 +283,11 @@ class DeckhandBot(commands.Bot):
             await bot.close()
 
     def __init__(self, settings: Settings, **options: object) -> None:
+        # Slash commands and components only: no message-content intent (nor any privileged one), and no
+        # prefix commands or help command, so a plain mention of the bot gets no answer.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-                         **options)
+                         help_command=None, **options)
         self.settings = settings
         self.guard = Guard()
         #: The whole object graph, built once by ``compose`` in ``setup_hook``.
@@ -386,6 +388,37 @@ class DeckhandBot(commands.Bot):
         # Every interaction tells the member's Discord language: direct messages will speak it.
         if self.services is not None and not self._closing:
             await remember_locale(self.services.languages, interaction)
+        # An interaction in a channel that refused the bot's posts: tables the bot paused there play on
+        # (``/game resume`` does it itself, with its own answer).
+        services = self.services
+        command = interaction.command.qualified_name if interaction.command is not None else ""
+        if services is not None and interaction.channel_id is not None:
+            await services.flow.reached(interaction.channel_id, regain=command != "game resume")
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Nothing: Deckhand answers slash commands and components only, never a message or a mention."""
+
+    # A changing server (cogs.flow): a deleted channel ends its tables; a removed server is left alone.
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if self.services is not None:
+            await self.services.flow.channel_deleted(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if self.services is not None:
+            await self.services.flow.channel_deleted(payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        if self.services is not None:
+            await self.services.flow.guild_removed(guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.services is not None:
+            await self.services.flow.guild_joined(guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        # A re-invite can arrive as an available guild too; an outage's return is not a re-invite.
+        if self.services is not None and guild.id in self.services.flow.access.gone_guilds:
+            await self.services.flow.guild_joined(guild.id)
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.locales import member_language
-from host import Refusal, StaleClick
+from host import Refusal, StaleClick, permissions
 from i18n import N_, t
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,13 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 def role_ids(interaction: discord.Interaction) -> list[int]:
     """The invoking member's roles, as plain ids for host to check."""
     return [r.id for r in getattr(interaction.user, "roles", ())]
+
+
+def bot_permissions(interaction: discord.Interaction) -> set[str]:
+    """The bot's own permissions in the interaction's channel (Discord sends them with it), as plain names
+    among those host checks (read by name: iterating Permissions skips aliases such as view_channel)."""
+    granted = interaction.app_permissions
+    return {name for name in permissions.PERMISSIONS if getattr(granted, name, False)}
 
 
 def is_manager(interaction: discord.Interaction) -> bool:

@@ -59,6 +59,8 @@ class ClockView:
     on_timeout: str
     in_thread: bool
     paused: bool
+    #: Paused by the bot: Discord refused its posts in the table's channel (the reason shown with the pause).
+    lost: bool = False
 
 
 @dataclass(frozen=True)
