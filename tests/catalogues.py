@@ -80,22 +80,23 @@ def marked() -> list[tuple[tuple[str, int], str | tuple[str, str], str | None]]:
 
 def main() -> None:
     pot = template(asyncio.run(synced_commands()))
-    (i18n.LOCALES / f"{i18n.DOMAIN}.pot").write_bytes(_po_bytes(pot))
+    # Files without line numbers, the catalogues without locations: an edit elsewhere in a file changes neither.
+    (i18n.LOCALES / f"{i18n.DOMAIN}.pot").write_bytes(_po_bytes(pot, include_lineno=False))
     for lang in i18n.languages()[1:]:
         path = i18n.po_path(lang)
         with path.open("rb") as handle:
             catalog = read_po(handle, locale=lang, domain=i18n.DOMAIN)
         catalog.update(pot, no_fuzzy_matching=True)
         catalog.obsolete.clear()
-        path.write_bytes(_po_bytes(catalog))
+        path.write_bytes(_po_bytes(catalog, no_location=True))
         print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
 
 
-def _po_bytes(catalog: Catalog) -> bytes:
+def _po_bytes(catalog: Catalog, **options: bool) -> bytes:
     import io
 
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=120, sort_output=False, omit_header=False)
+    write_po(buffer, catalog, width=120, sort_output=False, omit_header=False, **options)
     return buffer.getvalue()
 
 
