@@ -16,12 +16,12 @@ from discord.ext import commands
 
 from cogs.answers import defer, reply
 from cogs.flow import TableFlow
-from cogs.guard import Guard, is_manager, tell
+from cogs.guard import Guard, bot_permissions, is_manager, tell
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
 from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
-from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
+from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, NewTable, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
@@ -96,12 +96,13 @@ class GameCog(commands.Cog):
                                               turn_time, on_timeout, thread, interaction.user.id)
         try:
             await self._open_checked(interaction, new)
-        except Refusal:  # nothing opened (no thread, a busy channel): the member's cooldown is given back
+        except Refusal:  # nothing opened (bot permissions, no thread, a busy channel): the cooldown is given back
             self.long_games.not_opened(interaction.guild_id, interaction.user.id)
             raise
 
     async def _open_checked(self, interaction: discord.Interaction, new: NewTable) -> None:
         channel = interaction.channel
+        permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
@@ -120,7 +121,8 @@ class GameCog(commands.Cog):
             raise
         note = f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table."
         if not new.in_own_thread:
-            await reply(interaction, lobby_message(lobby, note), ephemeral=False)
+            posted = await reply(interaction, lobby_message(lobby, note), ephemeral=False, want_message=True)
+            await self.flow.lobbies.remember(lobby.table_id, posted)
             return
         await self._lobby_in_thread(interaction, target, lobby, note)
 
@@ -131,7 +133,7 @@ class GameCog(commands.Cog):
         except discord.HTTPException:
             log.warning("could not rename the thread of table %s", lobby.table_id)
         try:
-            await thread.send(**lobby_message(lobby, note).send_kwargs())
+            posted = await thread.send(**lobby_message(lobby, note).send_kwargs())
         except discord.HTTPException:
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
@@ -140,6 +142,7 @@ class GameCog(commands.Cog):
                 await thread.delete()
             raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
                           "this channel. No table was opened; try `thread:false`.") from None
+        await self.flow.lobbies.remember(lobby.table_id, posted)
         told = f"{note} It plays in {thread.mention}: join there."
         await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)
         try:  # the channel learns of it too (the answer after a private deferral is private)
@@ -213,6 +216,8 @@ class GameCog(commands.Cog):
                         ephemeral=False)
             if table.snapshot is not None:  # a game in play: its last table message shows it closed
                 await self.flow.post_table(table, [], interaction.channel)
+            else:  # a lobby: its message no longer invites anyone
+                await self.flow.lobbies.settle(table)
 
         await self.guard.run(interaction, work)
 
