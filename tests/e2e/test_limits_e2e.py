@@ -16,10 +16,13 @@ pytestmark = pytest.mark.asyncio
 
 
 def database(db_path: str) -> list[str]:
-    """The whole database as SQL: a refusal must leave every row of every table as it was (but web_channels, the
-    web pages' note of each channel's visibility that every interaction refreshes)."""
+    """The whole database as SQL: a refusal must leave every row of every table as it was, but the two notes every
+    interaction refreshes (web_channels: each channel's visibility; member_locales: each member's language)."""
     with sqlite3.connect(db_path) as db:
-        return [line for line in db.iterdump() if not line.startswith('INSERT INTO "web_channels"')]
+        return [line for line in db.iterdump() if not line.startswith(NOTED)]
+
+
+NOTED = ('INSERT INTO "web_channels"', 'INSERT INTO "member_locales"')
 
 
 async def refused(member: Any, channel: Any, db_path: str, command: str, limit: str, **options: Any) -> str:
