@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: Where entries live: the README and one page per reader.
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
-#: Whose relative links must resolve: the pages, the rules and the benchmarks' README.
-LINKING = [*PAGES, *sorted((ROOT / "docs" / "rules").glob("*.md")), ROOT / "bench" / "README.md"]
+#: The rules for players, in English and in each language's folder beside them (docs/rules/fr/, docs/rules/uk/).
+RULES = sorted((ROOT / "docs" / "rules").glob("**/*.md"))
+#: Whose relative links must resolve: the pages, the rules in every language and the benchmarks' README.
+LINKING = [*PAGES, *RULES, ROOT / "bench" / "README.md"]
 README_MAX_LINES = 150
 
 #: The first header cell of a table, and the kind of entry its rows are.
