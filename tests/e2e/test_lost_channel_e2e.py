@@ -190,7 +190,7 @@ async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(wo
     assert rows(db_path, "SELECT paused FROM game_tables WHERE status = 'playing'") == [(0,)]
     assert "can post here again" in latest_table_message(channel).content
     assert rows(db_path, "SELECT id, status FROM game_tables ORDER BY id") == [r[:2] for r in before]
-    assert rows(db_path, "SELECT status FROM tournaments") == [("registration",)], "the tournament waited for the re-invite"
+    assert rows(db_path, "SELECT status FROM tournaments") == [("registration",)], "it waited for the re-invite"
 
 
 async def test_a_closed_dm_turns_that_members_dms_off_and_they_are_told_once(world: Any, db_path: str) -> None:
