@@ -30,7 +30,7 @@ from cogs.controls import BAD_CONTROL, ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
-from cogs.locales import remember_locale
+from cogs.locales import member_language, remember_locale
 from cogs.metrics_hooks import instrument
 from cogs.presenter import RENDER_POOL, drawn
 from cogs.profile import ProfileCog
@@ -54,6 +54,7 @@ from host.tournaments.service import TournamentService
 from host.tournaments.timers import TournamentTimerSource
 from host.web import PublicSite
 from host.web_links import WebLinks
+from i18n import t
 from web.app import WebServer, make_app
 from web.config import WebSettings
 from web.logs import setup_logging as setup_log_format
@@ -421,19 +422,20 @@ class DeckhandBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
+        lang = member_language(interaction)
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Deckhand tables live in server channels, not in direct messages."
+            text = t(lang, "Deckhand tables live in server channels, not in direct messages.")
         elif isinstance(error, app_commands.TransformerError):
-            text = (f"I couldn't use `{str(error.value)[:60]}` there. "
-                    "Pick one of the choices Discord offers for that option.")
+            text = t(lang, "I couldn't use `{value}` there. Pick one of the choices Discord offers for that option.",
+                     value=str(error.value)[:60])
         elif isinstance(error, app_commands.MissingPermissions):
-            text = "You need the Manage Server permission for that command."
+            text = t(lang, "You need the Manage Server permission for that command.")
         elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
+            text = t(lang, "You can't use that command here.")
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
-            text = APOLOGY
+            text = t(lang, APOLOGY)
         try:
             await tell(interaction, text)
         except discord.HTTPException:

@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs.answers import defer, reply
 from cogs.flow import TableFlow
 from cogs.guard import Guard, bot_permissions, is_manager, tell
+from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
 from cogs.sight import sight_of
@@ -232,7 +233,7 @@ class GameCog(commands.Cog):
                 f"`{rules.options[0].name}={example_value(rules.options[0])}`." if rules.options else ""),
                 inline=False)
             embed.set_footer(text="The full rules, with every ruling, are attached.")
-            path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
+            path = rules_file(RULES_DIR, game.value, member_language(interaction))  # in the member's language
             files = [discord.File(path, filename=path.name)] if path.exists() else []
             await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 

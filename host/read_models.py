@@ -308,9 +308,11 @@ class GameRules:
 
 @dataclass(frozen=True)
 class SettingsShown:
-    """/config show: each setting's name, value (as a manager types it) and help."""
+    """/config show: each setting's name, value (as a manager types it) and help (a message id)."""
 
     rows: tuple[tuple[str, str, str], ...]
+    #: The numbers the help texts name, by placeholder.
+    help_values: tuple[tuple[str, int], ...] = ()
 
 
 # ----------------------------------------------------------------- tournaments

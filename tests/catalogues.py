@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = ("cogs", "host", "render", "engines", "web", "i18n")
+#: Modules of code at the top of the repository.
+MODULES = ("bot.py", "sandbox.py")
 #: The translating functions and where their message ids stand (the language comes first).
 KEYWORDS: dict[str, Any] = {"t": (2,), "tp": ((2, "c"), 3), "tn": (2, 3), "N_": None}
 #: What a translator must know of each kind of slash command text (Discord refuses the sync otherwise).
@@ -58,31 +60,43 @@ def template(commands: list[dict[str, Any]]) -> Catalog:
     for context, msgid in command_messages(commands):
         note = NOTES.get(context, "a slash command's description: 1-100 characters")
         pot.add(msgid, context=context, auto_comments=[note])
-    for folder in CODE:
-        for filename, lineno, message, comments, context in extract_from_dir(
-                str(ROOT / folder), method_map=[("**.py", "python")], keywords=KEYWORDS):
-            pot.add(message, context=context, locations=[(f"{folder}/{filename}", lineno)], auto_comments=comments)
+    for location, message, context in marked():
+        pot.add(message, context=context, locations=[location])
     return pot
+
+
+def marked() -> list[tuple[tuple[str, int], str | tuple[str, str], str | None]]:
+    """Every message id the code marks (``t``, ``tp``, ``tn``, ``N_``): (file, line), the id, its context."""
+    found = []
+    for folder in CODE:
+        for filename, lineno, message, _, context in extract_from_dir(
+                str(ROOT / folder), method_map=[("**.py", "python")], keywords=KEYWORDS):
+            found.append(((f"{folder}/{filename}", lineno), message, context))
+    for module in MODULES:
+        for lineno, message, _, context in extract_from_file("python", str(ROOT / module), keywords=KEYWORDS):
+            found.append(((module, lineno), message, context))
+    return found
 
 
 def main() -> None:
     pot = template(asyncio.run(synced_commands()))
-    (i18n.LOCALES / f"{i18n.DOMAIN}.pot").write_bytes(_po_bytes(pot))
+    # Files without line numbers, the catalogues without locations: an edit elsewhere in a file changes neither.
+    (i18n.LOCALES / f"{i18n.DOMAIN}.pot").write_bytes(_po_bytes(pot, include_lineno=False))
     for lang in i18n.languages()[1:]:
         path = i18n.po_path(lang)
         with path.open("rb") as handle:
             catalog = read_po(handle, locale=lang, domain=i18n.DOMAIN)
         catalog.update(pot, no_fuzzy_matching=True)
         catalog.obsolete.clear()
-        path.write_bytes(_po_bytes(catalog))
+        path.write_bytes(_po_bytes(catalog, no_location=True))
         print(f"{path.relative_to(ROOT)}: {len(catalog)} messages")
 
 
-def _po_bytes(catalog: Catalog) -> bytes:
+def _po_bytes(catalog: Catalog, **options: bool) -> bytes:
     import io
 
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=120, sort_output=False, omit_header=False)
+    write_po(buffer, catalog, width=120, sort_output=False, omit_header=False, **options)
     return buffer.getvalue()
 
 

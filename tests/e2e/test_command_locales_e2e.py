@@ -70,7 +70,9 @@ def problems(payloads: list[dict[str, Any]]) -> list[str]:
 async def test_every_command_option_and_choice_is_named_and_described_in_french_and_ukrainian(world: Any) -> None:
     payloads = synced(world.env)
     found = problems(payloads)
-    assert not found, "\n".join(found[:40])
+    assert not found, ("a new command, option or choice needs its French and Ukrainian words: run python -m "
+                       "tests.catalogues, translate the new entries of i18n/locales/*/LC_MESSAGES/deckhand.po with "
+                       "docs/glossary.md\n" + "\n".join(found[:40]))
     kinds = Counter(kind for kind, *_ in items(payloads))
     # The whole tree is there: the groups, their subcommands, their options and choices.
     assert kinds["command"] > 40 and kinds["option"] > 30 and kinds["choice"] > 30

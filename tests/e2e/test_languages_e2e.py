@@ -4,9 +4,11 @@ it is English, French or Ukrainian), and each member's last seen locale, kept fo
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from bot import create_bot
 from cogs.locales import channel_language
@@ -93,3 +95,52 @@ async def test_a_regional_french_locale_is_french(world: Any, member_locales: di
     member_locales[dave.id] = "fr-CA"  # Discord sends only "fr" today; the mapping is by language anyway
     await dave.slash(world.channel, "game tables")
     assert await world.env.bot.services.languages.dm_language(dave.id) == "fr"
+
+
+async def test_config_answers_each_manager_in_their_own_language(world: Any, member_locales: dict[int, str]) -> None:
+    """/config's answers are private: they speak the member's Discord language, whatever the server's."""
+    mona = manager(world)
+    member_locales[mona.id] = "fr"
+    shown = answer_text(await mona.slash(world.channel, "config show"))
+    assert shown.startswith("**Réglages de Deckhand pour ce serveur**")
+    assert "`max_entrants_limit` = **256**: le nombre maximal d'inscrits à un tournoi, de 2 à 1\u202f024" in shown
+    assert "Deckhand settings" not in shown and "default turn clock" not in shown
+    done = answer_text(await mona.slash(world.channel, "config set", setting="reminders", value="off"))
+    assert done.startswith("`reminders` vaut maintenant **off**.")
+    member_locales[mona.id] = "uk"
+    done = answer_text(await mona.slash(world.channel, "config set", setting="language", value="uk"))
+    assert done.startswith("`language` тепер **uk**.")
+    member_locales[mona.id] = "en-US"  # the server now speaks Ukrainian; an English member still reads English
+    shown = answer_text(await mona.slash(world.channel, "config show"))
+    assert shown.startswith("**Deckhand settings for this server**") and "`language` = **uk**" in shown
+
+
+async def test_the_apology_for_a_failure_speaks_the_members_language(world: Any, member_locales: dict[int, str],
+                                                                     monkeypatch: Any) -> None:
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(world.env.bot.services.server_settings, "shown", broken)
+    mona = manager(world)
+    member_locales[mona.id] = "uk"
+    failed = await mona.slash(world.channel, "config show")
+    assert answer_text(failed) == "Вибачте, у мене щось пішло не так. Стіл у безпеці; спробуйте ще раз."
+    assert failed.response.flags.ephemeral
+
+
+@pytest.mark.parametrize("locale, lang", [("fr", "fr"), ("uk", "uk"), ("en-US", "en"), ("de", "en")])
+async def test_game_rules_attaches_the_rules_in_the_members_language(world: Any, member_locales: dict[int, str],
+                                                                     locale: str, lang: str) -> None:
+    root = Path(__file__).resolve().parents[2] / "docs" / "rules"
+    alice = world.members["alice"]
+    member_locales[alice.id] = locale
+    for game in ("do_over", "king_pedro"):
+        result = await alice.slash(world.channel, "game rules", game=game)
+        name = f"{game.replace('_', '-')}.md"
+        translated = root / lang / name
+        # A language's rules are attached once translated; until then the English ones.
+        expected = translated if lang != "en" and translated.exists() else root / name
+        assert [a.filename for a in result.response.attachments] == [name]
+        assert (await result.response.attachments[0].read()).decode() == expected.read_text(encoding="utf-8")
+    if lang == "fr":
+        assert (root / "fr" / "do-over.md").exists(), "the French rules are in the repository"

@@ -85,3 +85,17 @@ def test_the_checker_finds_wrong_plural_rules_and_messages_the_template_lacks() 
     wrong = Catalog(locale="uk", fuzzy=False)
     wrong._num_plurals, wrong._plural_expr = 2, "(n != 1)"  # as a .po with a copied English header would say
     assert any("Plural-Forms" in line for line in problems(Catalog(fuzzy=False), wrong, "uk"))
+
+
+def test_every_message_the_code_marks_is_in_the_template() -> None:
+    """A string newly marked with t, tp, tn or N_ must reach the template (and so the catalogues)."""
+    from i18n.check import read
+    from tests.catalogues import marked
+
+    template = read(i18n.LOCALES / f"{i18n.DOMAIN}.pot")
+    found = marked()
+    missing = [f"{file}:{line}: {msgid!r}" for (file, line), msgid, context in found
+               if template.get(msgid, context=context) is None]
+    assert not missing, ("not in i18n/locales/deckhand.pot: run python -m tests.catalogues, then translate them:\n"
+                         + "\n".join(missing))
+    assert any(file == "bot.py" for (file, _), _, _ in found) and any(f.startswith("host/") for (f, _), _, _ in found)
