@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs.access import ChannelAccess
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager
@@ -82,6 +83,53 @@ class TableFlow:
 
     async def resume(self) -> None:
         await self.poster.catch_up(self.shards)
+        # Tables paused because their channel refused the bot: probed hourly, resumed by an interaction there.
+        for table_id, _, guild_id in await self.tables.lost_tables():
+            if self.shards is not None and not self.shards.owns(guild_id):
+                continue  # another process holds that server
+            if guild_id is None or self.bot.get_guild(guild_id) is not None:
+                await self.poster.lose(await self.tables.get(table_id))
+            else:
+                self.access.gone_guilds.add(guild_id)  # removed while the bot was down: its re-invite resumes it
+
+    # ------------------------------------------------------- a changing server
+
+    @property
+    def access(self) -> ChannelAccess:
+        return self.poster.access
+
+    async def reached(self, channel_id: int, *, regain: bool = True) -> None:
+        """An interaction in a channel answers there: the bot may post there again, and (with ``regain``)
+        the tables it paused there play on."""
+        self.access.succeeded(channel_id)
+        for table_id in sorted(self.poster.lost.get(channel_id, ()) if regain else ()):
+            await self.poster.regain(table_id)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """A deleted channel or thread: its tables (and those of its threads) end as abandoned, timers too."""
+        self.access.forget(channel_id)
+        self.poster.lost.pop(channel_id, None)
+        for table_id in await self.tables.open_tables_in(channel_id):
+            closed = await self.tables.close_deleted(table_id)
+            if closed is not None:
+                log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
+
+    async def guild_removed(self, guild_id: int) -> None:
+        """The server removed the bot: no timer or retry of it asks Discord anything until a re-invite.
+        Its games are paused as the bot's own doing (their data is kept); its probes stop."""
+        self.access.gone_guilds.add(guild_id)
+        self.poster.stop_probes(guild_id)
+        for table in await self.feed.playing_in_guild(guild_id):
+            await self.poster.lose(table)
+        await self.tables.hold_lobbies(guild_id, hold=True)
+        log.info("removed from server %s: its tables wait for a re-invite", guild_id)
+
+    async def guild_joined(self, guild_id: int) -> None:
+        """Invited (back): the server's games that the bot paused play on, each posted afresh."""
+        self.access.gone_guilds.discard(guild_id)
+        await self.tables.hold_lobbies(guild_id, hold=False)
+        for table_id, _, _ in await self.tables.lost_tables(guild_id):
+            await self.poster.regain(table_id)
 
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = ()) -> None:

@@ -16,12 +16,13 @@ from discord.ext import commands
 
 from cogs.answers import defer, reply
 from cogs.flow import TableFlow
-from cogs.guard import Guard, is_manager, tell
+from cogs.guard import Guard, bot_permissions, is_manager, tell
+from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
 from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
-from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
+from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
@@ -94,6 +95,7 @@ class GameCog(commands.Cog):
         home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
                                               turn_time, on_timeout, thread)
+        permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
@@ -231,7 +233,7 @@ class GameCog(commands.Cog):
                 f"`{rules.options[0].name}={example_value(rules.options[0])}`." if rules.options else ""),
                 inline=False)
             embed.set_footer(text="The full rules, with every ruling, are attached.")
-            path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
+            path = rules_file(RULES_DIR, game.value, member_language(interaction))  # in the member's language
             files = [discord.File(path, filename=path.name)] if path.exists() else []
             await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 

@@ -81,12 +81,16 @@ def _png(data: bytes, name: str, description: str | None = None) -> discord.File
     return discord.File(io.BytesIO(data), filename=name, description=description[:1024] if description else None)
 
 
+#: Why the bot paused a table by itself.
+LOST_NOTE = " (Discord refused my messages in this channel)"
+
+
 def clock_line(clock: ClockView) -> str:
     where = "a thread" if clock.in_thread else "this channel"
     if clock.turn_time.seconds is None:
         return f"turn_time: off · plays in {where}"
     return (f"turn_time: {clock.turn_time} · on_timeout: {clock.on_timeout} · plays in {where}"
-            + (" · ⏸️ paused" if clock.paused else ""))
+            + (f" · ⏸️ paused{LOST_NOTE if clock.lost else ''}" if clock.paused else ""))
 
 
 def mention(seat: SeatView) -> str:
@@ -164,7 +168,9 @@ async def table_message(table: TableMessage) -> Outgoing:
         if table.status_line:
             body.append(f"*{table.status_line}*")
         body.append("To act: " + ", ".join(mention(t.seat) + deadline_note(t.due) for t in table.to_act))
-        if table.clock.paused:
+        if table.clock.lost:
+            body.append(f"⏸️ Paused{LOST_NOTE}: no clock runs until a post here succeeds or `/game resume`.")
+        elif table.clock.paused:
             body.append("⏸️ Paused: no clock runs until `/game resume`.")
         controls = stateless_view()
         controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "Hand / act",

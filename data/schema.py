@@ -264,6 +264,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_tables ADD COLUMN lobby_messages TEXT NOT NULL DEFAULT '[]';
     """,
+    # 10: the Discord locale each member last used, so a direct message speaks their language.
+    """
+    CREATE TABLE member_locales (
+        user_id    INTEGER NOT NULL PRIMARY KEY,
+        locale     TEXT    NOT NULL,
+        seen_at    REAL    NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

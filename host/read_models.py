@@ -59,6 +59,8 @@ class ClockView:
     on_timeout: str
     in_thread: bool
     paused: bool
+    #: Paused by the bot: Discord refused its posts in the table's channel (the reason shown with the pause).
+    lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -306,9 +308,11 @@ class GameRules:
 
 @dataclass(frozen=True)
 class SettingsShown:
-    """/config show: each setting's name, value (as a manager types it) and help."""
+    """/config show: each setting's name, value (as a manager types it) and help (a message id)."""
 
     rows: tuple[tuple[str, str, str], ...]
+    #: The numbers the help texts name, by placeholder.
+    help_values: tuple[tuple[str, int], ...] = ()
 
 
 # ----------------------------------------------------------------- tournaments

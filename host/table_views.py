@@ -22,7 +22,7 @@ def seat_view(seat: SeatRecord) -> rm.SeatView:
 
 def clock_view(table: TableRecord) -> rm.ClockView:
     return rm.ClockView(rm.Duration(table.turn_time or None), table.on_timeout, table.parent_id is not None,
-                        table.paused)
+                        table.paused, table.lost)
 
 
 def picture(table: TableRecord, view: Mapping[str, Any], placings: tuple[int, ...] | None = None) -> rm.Picture:

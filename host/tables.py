@@ -21,7 +21,7 @@ from engines import Engine, IllegalAction, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
 from host import table_views
-from host.clock import plan_turn
+from host.clock import paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
@@ -386,6 +386,46 @@ class TableService:
                 self._records.pop(table.id, None)
             self._states.pop(table.id, None)
             return await self.reload(table.id)
+
+    async def close_deleted(self, table_id: int) -> TableRecord | None:
+        """The table's channel or thread was deleted: it ends as abandoned ("channel deleted"), its timers
+        with it. None: it had already ended."""
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
+            if not table.active:
+                return None
+            try:
+                await self.store.tables.close_table(table.id, table.revision)
+            except StaleVersion:
+                return None
+            finally:
+                self._records.pop(table.id, None)
+            self._states.pop(table.id, None)
+            return await self.reload(table.id)
+
+    async def hold_lobbies(self, guild_id: int, *, hold: bool) -> None:
+        """A server removed the bot (``hold``) or invited it back: its lobbies' timeouts stop, or run on with
+        the time they had left, so a lobby waits for the re-invite instead of closing unseen."""
+        now = self.store.now()
+        for table in await self.store.tables.tables_in_guild(guild_id, ("lobby",)):
+            async with self.lock(table.id):
+                timers = await self.store.timers.timers_of(table.id)
+                plan = paused_plan(timers, now) if hold else resumed_plan(timers, now)
+                if plan.add:
+                    await self.store.timers.change_timers(table.id, plan)
+        self.on_timers(None)
+
+    async def lose_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.lose_channel(table_id)
+
+    async def regain_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.regain_channel(table_id)
+
+    async def lost_tables(self, guild_id: int | None = None) -> list[tuple[int, int, int | None]]:
+        return await self.store.tables.lost_tables(guild_id)
+
+    async def open_tables_in(self, channel_id: int) -> list[int]:
+        return await self.store.tables.open_tables_in(channel_id)
 
     # ------------------------------------------------------------------- play
 
