@@ -34,6 +34,7 @@ from host.tournaments.service import Advance, StartOutcome, TournamentService, T
 from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
+from render.words import count
 
 log = logging.getLogger(__name__)
 
@@ -275,8 +276,8 @@ class TournamentFlow:
         then seat round 1."""
         state = started.state
         playing = len([e for e in state.entrants if e.active])
-        text = (f"🏆 **{state.record.name}** has started with {playing} entrants. Each table plays in a thread of "
-                "its own; the pairings follow.")
+        text = (f"🏆 **{state.record.name}** has started with {count(playing, 'entrant')}. Each table plays in a "
+                "thread of its own; the pairings follow.")
         mentions = [e.user_id for e in started.no_shows if e.user_id]
         if started.no_shows:
             text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
