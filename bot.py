@@ -278,7 +278,9 @@ class DeckhandBot(commands.Bot):
 
     def __init__(self, settings: Settings, **options: object) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+                         # Nobody is pinged unless a message names them (the members to act, reminded or
+                         # paired): never @everyone, @here, a role, or a user whose id a name contains.
+                         allowed_mentions=discord.AllowedMentions.none(),
                          **options)
         self.settings = settings
         self.guard = Guard()

@@ -28,6 +28,7 @@ from host.settings import ServerSettings
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord, TimerRecord, log_lines  # noqa: F401 - cogs.game reads it here
 from host.tasks import Tasks
+from render.markup import escape_name, unbold
 
 log = logging.getLogger(__name__)
 
@@ -149,8 +150,9 @@ class TableFlow:
             return
         changes: dict[str, tuple[Callable[[], Awaitable[LobbyChange]], str]] = {
             "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id),
-                     f"{user.display_name} joined."),
-            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id), f"{user.display_name} left."),
+                     f"{escape_name(user.display_name)} joined."),
+            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id),
+                      f"{escape_name(user.display_name)} left."),
             "addbot": (lambda: self.tables.add_bot(table.channel_id, user.id, is_manager(interaction), table.id),
                        "A bot sat down."),
         }
@@ -175,7 +177,7 @@ class TableFlow:
     async def start(self, interaction: discord.Interaction, table_id: int | None = None) -> None:
         table = await self.tables.start(interaction.channel_id or 0, interaction.user.id, is_manager(interaction),
                                         table_id)
-        seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
+        seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
         message = interaction.message
         answered = True
         try:
@@ -214,7 +216,7 @@ class TableFlow:
         interaction, a Discord error, a picture that could not be drawn): otherwise the next player would
         get no ping while their clock ran. The member then learns that the move stands, not to retry it.
         """
-        note = f"✅ {outcome.line.replace('**', '')}"
+        note = f"✅ {unbold(outcome.line)}"
         answered = True
         try:
             info = await self.tables.hand(outcome.table.id, interaction.user.id)

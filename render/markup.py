@@ -42,6 +42,7 @@ _LINE_START = re.compile(r"^(?:([-+])|(\d+)\.)(?=\s)")
 #: A link Discord would make clickable by itself.
 _URL = re.compile(r"(?<=[A-Za-z]):(?=//)")
 _ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])|\*\*|@\u200b")
+_BOLD = re.compile(r"(\\.)|\*\*")
 
 
 def _tidy(name: str) -> str:
@@ -74,6 +75,11 @@ def escape_name(name: str) -> str:
     text = _URL.sub(r"\\:", text)
     text = _LINE_START.sub(lambda m: f"\\{m.group(1)}" if m.group(1) else f"{m.group(2)}\\.", text)
     return text or "?"
+
+
+def unbold(markdown: str) -> str:
+    """``markdown`` without its bold markers, escapes kept (``"**a\\*** plays"`` → ``"a\\* plays"``)."""
+    return _BOLD.sub(lambda m: m.group(1) or "", markdown)
 
 
 def plain_text(markdown: str) -> str:

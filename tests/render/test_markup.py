@@ -12,9 +12,10 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from render.markup import MAX_MARKS, escape_name, label_name, plain_text
+from render.markup import MAX_MARKS, escape_name, label_name, plain_text, unbold
 
-ZALGO = "Z" + "\u0336\u0337\u0338" * 3 + "a" + "\u0300\u0301\u0302\u0303" * 2 + "l\u0334\u0335\u0336go\u0351\u0352\u0353"
+ZALGO = ("Z" + "\u0336\u0337\u0338" * 3 + "a" + "\u0300\u0301\u0302\u0303" * 2
+         + "l\u0334\u0335\u0336go\u0351\u0352\u0353")
 HOSTILE = ["@everyone", "@here", "<@123456789012345678>", "<@!123456789012345678>", "<@&223456789012345678>",
            "[x](https://example.com)", "# big", "||spoiler||", "`", "**bold**", ZALGO, "\u202eevil", "- list",
            "> quote", "1. first", "-# small", "__under__", "~~gone~~", "<#123456789012345678>", "<t:1:R>",
@@ -92,3 +93,9 @@ def test_any_name_is_shown_as_text(name: str) -> None:
     if "\u200b" in name:  # a name's own zero-width space after an @ cannot be told from ours
         name = name.replace("\u200b", "")
     check(name)
+
+
+def test_unbold_drops_bold_markers_and_keeps_escapes() -> None:
+    line = f"**{escape_name('x*')}** plays"
+    assert unbold(line) == "x\\* plays"
+    assert plain_text(unbold(line)) == "x* plays"
