@@ -34,7 +34,7 @@ from host.tournaments.service import Advance, StartOutcome, TournamentService, T
 from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
-from render.markup import escape_name
+from render.markup import escape_name, label_name
 
 log = logging.getLogger(__name__)
 
@@ -278,9 +278,8 @@ class TournamentFlow:
         then seat round 1."""
         state = started.state
         playing = len([e for e in state.entrants if e.active])
-        text = (f"🏆 **{escape_name(state.record.name)}** has started with {playing} entrants. Each table plays "
-                f"in a thread of "
-                "its own; the pairings follow.")
+        text = (f"🏆 **{escape_name(state.record.name)}** has started with {playing} entrants. "
+                "Each table plays in a thread of its own; the pairings follow.")
         mentions = [e.user_id for e in started.no_shows if e.user_id]
         if started.no_shows:
             text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
@@ -322,7 +321,7 @@ class TournamentFlow:
             if guild is None:
                 raise RuntimeError(f"guild {record.guild_id} is not in the cache")
             event = await guild.create_scheduled_event(
-                name=record.name[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
+                name=label_name(record.name)[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
                 entity_type=discord.EntityType.external, location=channel.jump_url[:100],
                 description=self._event_description(record), privacy_level=discord.PrivacyLevel.guild_only)
         except (discord.HTTPException, RuntimeError):
@@ -385,10 +384,9 @@ class TournamentFlow:
         await self.refresh_signup(state)
         users = [e.user_id for e in state.entrants if e.active and e.user_id is not None and not e.is_bot]
         when = int(state.record.starts_at or 0)
-        head = (f"✅ **Check-in is open for {escape_name(state.record.name)}**, which starts <t:{when}:R>. Press "
-                f"**Check in** on "
-                "the sign-up message or use `/tournament checkin`; entrants who have not checked in at the start "
-                "are dropped.")
+        head = (f"✅ **Check-in is open for {escape_name(state.record.name)}**, which starts <t:{when}:R>. "
+                "Press **Check in** on the sign-up message or use `/tournament checkin`; entrants who have not "
+                "checked in at the start are dropped.")
         chunks = [users[i:i + PINGS_PER_MESSAGE] for i in range(0, len(users), PINGS_PER_MESSAGE)] or [[]]
         for i, chunk in enumerate(chunks):
             text = (head + "\n" if i == 0 else "") + " ".join(f"<@{u}>" for u in chunk)
