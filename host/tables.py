@@ -448,7 +448,9 @@ class TableService:
             # Names are shortened inside a label, never the action: a label fits a button (80).
             # Labels show no markdown: names there only lose what could ping or turn the line around.
             shown = [label_name(n) for n in names]
-            choices = [(a, fill_names_fitted(engine.describe(state, a), shown, BUTTON_LABEL))
+            describe = getattr(engine, "describe_for", None)
+            choices = [(a, fill_names_fitted(describe(state, seat, a) if describe else engine.describe(state, a),
+                                             shown, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
         # Only a seat with a move to make has a deadline worth showing (a clocked table's only: no read else).
         due = (await self.deadlines(table)).get(seat) if choices and table.turn_time else None
