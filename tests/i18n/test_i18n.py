@@ -121,3 +121,28 @@ def test_a_new_language_is_a_new_catalogue_and_no_code(made_up_catalogues: Path)
     assert i18n.languages() == ("en", "de", "fr", "uk")
     assert i18n.resolve("de") == "de"
     assert i18n.t("de", "{player} takes the pile", player="bob") == "bob nimmt den Stapel"
+
+
+def test_a_refusal_carries_its_message_id_and_params_and_reads_english() -> None:
+    from host.errors import Refusal, StaleClick
+
+    refusal = Refusal("`{name}` is one of {allowed}.", name="language", allowed="`en`, `fr`")
+    assert str(refusal) == "`language` is one of `en`, `fr`."
+    assert refusal.msgid == "`{name}` is one of {allowed}." and refusal.params == {"name": "language",
+                                                                                   "allowed": "`en`, `fr`"}
+    plain = Refusal("A finished {sentence} with braces.")
+    assert str(plain) == plain.msgid == "A finished {sentence} with braces." and plain.params == {}
+    assert str(StaleClick(3)).startswith("That table has moved on")
+
+
+def test_the_guard_shows_a_refusal_in_the_members_language() -> None:
+    from cogs.guard import refusal_text
+    from host.errors import Refusal, StaleClick
+
+    refusal = Refusal("`{name}` is one of {allowed}.", name="language", allowed="`en`, `fr`")
+    assert refusal_text(refusal, "fr") == "`language` prend l'une de ces valeurs : `en`, `fr`."
+    assert refusal_text(refusal, "uk") == "`language` має одне зі значень: `en`, `fr`."
+    assert refusal_text(refusal, "en") == str(refusal)
+    assert refusal_text(StaleClick(1), "uk").startswith("Відтоді")
+    unknown = Refusal("Not a message id of ours: {x}", x="y")
+    assert refusal_text(unknown, "fr") == "Not a message id of ours: y"
