@@ -85,9 +85,11 @@ class TableFlow:
         await self.poster.catch_up(self.shards)
         # Tables paused because their channel refused the bot: probed hourly, resumed by an interaction there.
         for table_id, _, guild_id in await self.tables.lost_tables():
+            if self.shards is not None and not self.shards.owns(guild_id):
+                continue  # another process holds that server
             if guild_id is None or self.bot.get_guild(guild_id) is not None:
                 await self.poster.lose(await self.tables.get(table_id))
-            elif self.shards is None or self.shards.owns(guild_id):
+            else:
                 self.access.gone_guilds.add(guild_id)  # removed while the bot was down: its re-invite resumes it
 
     # ------------------------------------------------------- a changing server
