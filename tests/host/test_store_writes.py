@@ -231,8 +231,10 @@ async def refused_quietly(write: Any) -> None:
 READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version",
          "pragma", "close", "close_all", "open", "connect", "open_read_only", "next_due", "due_timers", "timers_of",
          "guild_settings",
-         "settings_log", "dm_notify", "member_locale", "tables_in_guild", "thread_tables_of", "latest_table", "seat_events",
-         "unposted_tables",
+         "settings_log", "dm_notify", "member_locale", "tables_in_guild", "thread_tables_of", "latest_table",
+         "seat_events", "unposted_tables",
+         # A lost channel's tables (issue: lost channels): two reads.
+         "lost_tables", "open_tables_in",
          "tournament", "active_tournament", "latest_tournament", "running_tournaments", "entrants",
          "tournament_rounds", "round_places", "place_of_table", "tournament_byes", "unannounced_finals",
          "ratings_of", "ratings_for", "leaderboard", "rated_tables", "tournament_timers", "next_tournament_due",
