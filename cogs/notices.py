@@ -24,10 +24,11 @@ def table_link(table: TableRecord) -> str:
 
 
 class Notices:
-    def __init__(self, bot: commands.Bot, feed: TableFeed) -> None:
+    def __init__(self, bot: commands.Bot, feed: TableFeed, settings: ServerSettings | None = None) -> None:
         self.bot = bot
         self.feed = feed
-        self.settings: ServerSettings | None = None
+        #: Whose servers turned reminders off (None: every server gets them).
+        self.settings = settings
         self._dm_refused: set[int] = set()
 
     async def notify_turn(self, table: TableRecord, seats: Sequence[int], *, reminder: bool = False) -> list[int]:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from data.backends.base import Backend, IntegrityError, Tx, TxClosed, Written
 from data.backends.sqlite import ReadOnlySqliteBackend, SqliteBackend
-from data.database import Database
+from data.database import Database, DataTimings
 from data.ratings import RatingStore
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 from data.settings import SettingsStore
@@ -58,8 +58,9 @@ class Store:
         for store in list(cls._open):
             await store.close()
 
-    def __init__(self, backend: Backend, now: Callable[[], float] = time.time) -> None:
-        self.db = Database(backend, now)
+    def __init__(self, backend: Backend, now: Callable[[], float] = time.time,
+                 recorder: DataTimings | None = None) -> None:
+        self.db = Database(backend, now, recorder)
         self.path = backend.location
         self.timers = TimerStore(self.db)
         self.settings = SettingsStore(self.db)
@@ -85,22 +86,25 @@ class Store:
         return self.db.backend
 
     @classmethod
-    async def open(cls, path: str, now: Callable[[], float] = time.time) -> Store:
+    async def open(cls, path: str, now: Callable[[], float] = time.time,
+                   recorder: DataTimings | None = None) -> Store:
         """The SQLite store in the file at ``path`` (created and migrated as needed)."""
-        return await cls._started(await SqliteBackend.open(path), now)
+        return await cls._started(await SqliteBackend.open(path), now, recorder)
 
     @classmethod
     async def connect(cls, target: str, now: Callable[[], float] = time.time, *,
-                      command_timeout: float = COMMAND_TIMEOUT) -> Store:
+                      command_timeout: float = COMMAND_TIMEOUT, recorder: DataTimings | None = None) -> Store:
         """The store at ``target``: ``postgresql://…`` (or ``postgres://…``), ``sqlite:PATH`` or a file path.
 
-        ``command_timeout``: on PostgreSQL, seconds one statement may take before it fails (TimeoutError)."""
+        ``command_timeout``: on PostgreSQL, seconds one statement may take before it fails (TimeoutError).
+        ``recorder``: told each transaction's time and each move committed (the bot's metrics)."""
         if target.startswith(("postgresql://", "postgres://")):
             # Imported here so that a SQLite-only set-up never loads asyncpg.
             from data.backends.postgres import PostgresBackend
 
-            return await cls._started(await PostgresBackend.open(target, command_timeout=command_timeout), now)
-        return await cls.open(target.removeprefix("sqlite:"), now)
+            return await cls._started(await PostgresBackend.open(target, command_timeout=command_timeout), now,
+                                      recorder)
+        return await cls.open(target.removeprefix("sqlite:"), now, recorder)
 
     @classmethod
     async def open_read_only(cls, target: str, now: Callable[[], float] = time.time) -> Store:
@@ -113,8 +117,9 @@ class Store:
         return cls(await ReadOnlySqliteBackend.open(target.removeprefix("sqlite:")), now)  # type: ignore[arg-type]
 
     @classmethod
-    async def _started(cls, backend: Backend, now: Callable[[], float]) -> Store:
-        store = cls(backend, now)
+    async def _started(cls, backend: Backend, now: Callable[[], float],
+                       recorder: DataTimings | None = None) -> Store:
+        store = cls(backend, now, recorder)
         try:
             await store.migrate()
         except BaseException:
