@@ -266,13 +266,6 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
                     tournament_scheduler, pairing, cogs)
 
 
-class DeckhandTree(app_commands.CommandTree):  # type: ignore[type-arg]
-    """The bot's command tree: a command's failure is answered by the bot (``on_app_command_error``)."""
-
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        await self.client.on_app_command_error(interaction, error)  # type: ignore[attr-defined]
-
-
 def rest_errors(recorder: Recorder) -> aiohttp.TraceConfig:
     """discord.py's HTTP trace (its ``http_trace`` option): every failed response of Discord's REST API,
     counted by status (a retried one included; interaction answers go through the same session)."""
@@ -306,7 +299,7 @@ class DeckhandBot(commands.Bot):
         self.recorder = recorder
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-                         tree_cls=DeckhandTree, http_trace=rest_errors(recorder), **options)
+                         http_trace=rest_errors(recorder), **options)
         self.settings = settings
         self.guard = Guard(recorder)
         #: The whole object graph, built once by ``compose`` in ``setup_hook``.
@@ -347,6 +340,9 @@ class DeckhandBot(commands.Bot):
         self.control_handler = services.route_control
         for cog in services.cogs:
             await self.add_cog(cog)
+        # Registered through the tree's own API, with the cogs (SimCord, in the tests, wraps the tree's error
+        # handler when it attaches, to collect errors nobody handled: these are each answered).
+        self.tree.error(self.on_app_command_error)
         if self.settings.shards is not None and 0 not in self.settings.shards.ids:
             # Slash commands belong to the application, not to a shard: one process registers them for all
             # (each doing it would spend Discord's daily limit on command changes once per process).
@@ -408,7 +404,7 @@ class DeckhandBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
-        """A slash command's failure, answered (the tree, ``DeckhandTree``, sends every one here)."""
+        """A slash command's failure, answered (the tree's error handler, registered in ``setup_hook``)."""
         if isinstance(error, app_commands.NoPrivateMessage):
             text = "Deckhand tables live in server channels, not in direct messages."
         elif isinstance(error, app_commands.TransformerError):
