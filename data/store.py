@@ -60,7 +60,9 @@ class Store:
 
     def __init__(self, backend: Backend, now: Callable[[], float] = time.time,
                  recorder: DataTimings | None = None) -> None:
-        self.db = Database(backend, now, recorder)
+        self._now = now
+        # The parts read the clock through the store's, so that setting it (a test's clock) reaches them all.
+        self.db = Database(backend, lambda: self._now(), recorder)
         self.path = backend.location
         self.timers = TimerStore(self.db)
         self.settings = SettingsStore(self.db)
@@ -74,11 +76,11 @@ class Store:
     @property
     def now(self) -> Callable[[], float]:
         """The one clock every stored time is read from (``store.now()``); settable, for every part at once."""
-        return self.db.now
+        return self._now
 
     @now.setter
     def now(self, now: Callable[[], float]) -> None:
-        self.db.now = now
+        self._now = now
 
     @property
     def _backend(self) -> Backend:
