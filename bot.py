@@ -32,16 +32,19 @@ from cogs.controls import BAD_CONTROL, ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
+from cogs.locales import member_language, remember_locale
 from cogs.pictures import RENDER_POOL, drawn
 from cogs.profile import ProfileCog
 from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
+from cogs.translator import CatalogueTranslator
 from data.store import COMMAND_TIMEOUT, Store
 from engines.bots import BOT_LEVELS
 from host import TableRecord, TableService
 from host.clock import Scheduler
 from host.events import AsyncSignal, Signal
+from host.languages import MemberLanguages
 from host.long_games import LongGameService
 from host.metrics import PROMETHEUS, Recorder
 from host.pairing import PairingPool
@@ -53,6 +56,7 @@ from host.tournaments.service import TournamentService
 from host.tournaments.timers import TournamentTimerSource
 from host.web import PublicSite
 from host.web_links import WebLinks
+from i18n import t
 from web.app import WebServer, make_app
 from web.config import WebSettings
 from web.logs import setup_logging as setup_log_format
@@ -174,6 +178,8 @@ class Services:
     #: Pairs large fields in a worker process (closed at stop).
     pairing: PairingPool
     cogs: tuple[commands.Cog, ...]
+    #: Each member's last seen Discord locale (direct messages speak it).
+    languages: MemberLanguages
 
     async def route_control(self, interaction: discord.Interaction, control: controls.Control,
                             values: Sequence[str]) -> None:
@@ -263,7 +269,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
             ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
                        WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
     return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow,
-                    tournament_scheduler, pairing, cogs)
+                    tournament_scheduler, pairing, cogs, languages=MemberLanguages(store))
 
 
 def rest_errors(recorder: Recorder) -> aiohttp.TraceConfig:
@@ -297,9 +303,11 @@ class DeckhandBot(commands.Bot):
         #: The process's metrics: the services record into it (given it by ``compose``), and so do the guard,
         #: the first answers (``_get_state``, which runs inside ``super().__init__``) and Discord's REST errors.
         self.recorder = recorder
+        # Slash commands and components only: no message-content intent (nor any privileged one), and no
+        # prefix commands or help command, so a plain mention of the bot gets no answer.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-                         http_trace=rest_errors(recorder), **options)
+                         help_command=None, http_trace=rest_errors(recorder), **options)
         self.settings = settings
         self.guard = Guard(recorder)
         #: The whole object graph, built once by ``compose`` in ``setup_hook``.
@@ -340,6 +348,8 @@ class DeckhandBot(commands.Bot):
         self.control_handler = services.route_control
         for cog in services.cogs:
             await self.add_cog(cog)
+        # Command, option and choice names and descriptions in French and Ukrainian, from the catalogues.
+        await self.tree.set_translator(CatalogueTranslator())
         # Registered through the tree's own API, with the cogs (SimCord, in the tests, wraps the tree's error
         # handler when it attaches, to collect errors nobody handled: these are each answered).
         self.tree.error(self.on_app_command_error)
@@ -401,23 +411,58 @@ class DeckhandBot(commands.Bot):
         # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
         if controls.unhandled(interaction) and not interaction.response.is_done():
             await self.guard.run(interaction, lambda: tell(interaction, BAD_CONTROL))
+        # Every interaction tells the member's Discord language: direct messages will speak it.
+        if self.services is not None and not self._closing:
+            await remember_locale(self.services.languages, interaction)
+        # An interaction in a channel that refused the bot's posts: tables the bot paused there play on
+        # (``/game resume`` does it itself, with its own answer).
+        services = self.services
+        command = interaction.command.qualified_name if interaction.command is not None else ""
+        if services is not None and interaction.channel_id is not None:
+            await services.flow.reached(interaction.channel_id, regain=command != "game resume")
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Nothing: Deckhand answers slash commands and components only, never a message or a mention."""
+
+    # A changing server (cogs.flow): a deleted channel ends its tables; a removed server is left alone.
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if self.services is not None:
+            await self.services.flow.channel_deleted(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if self.services is not None:
+            await self.services.flow.channel_deleted(payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        if self.services is not None:
+            await self.services.flow.guild_removed(guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.services is not None:
+            await self.services.flow.guild_joined(guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        # A re-invite can arrive as an available guild too; an outage's return is not a re-invite.
+        if self.services is not None and guild.id in self.services.flow.access.gone_guilds:
+            await self.services.flow.guild_joined(guild.id)
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         """A slash command's failure, answered (the tree's error handler, registered in ``setup_hook``)."""
+        lang = member_language(interaction)
         if isinstance(error, app_commands.NoPrivateMessage):
-            text = "Deckhand tables live in server channels, not in direct messages."
+            text = t(lang, "Deckhand tables live in server channels, not in direct messages.")
         elif isinstance(error, app_commands.TransformerError):
-            text = (f"I couldn't use `{str(error.value)[:60]}` there. "
-                    "Pick one of the choices Discord offers for that option.")
+            text = t(lang, "I couldn't use `{value}` there. Pick one of the choices Discord offers for that option.",
+                     value=str(error.value)[:60])
         elif isinstance(error, app_commands.MissingPermissions):
-            text = "You need the Manage Server permission for that command."
+            text = t(lang, "You need the Manage Server permission for that command.")
         elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
+            text = t(lang, "You can't use that command here.")
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
-            text = APOLOGY
+            text = t(lang, APOLOGY)
         try:
             await tell(interaction, text)
         except discord.HTTPException:

@@ -15,13 +15,16 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from host import Refusal, StaleClick
+from cogs.locales import member_language
+from host import Refusal, StaleClick, permissions
 from host.metrics import Recorder
+from i18n import N_, t
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. The table is safe; please try again."
-STOPPING = "Deckhand is restarting; nothing was changed. Please try again in a moment."
+# Message ids: the member reads them in their own language (cogs.locales.member_language).
+APOLOGY = N_("Sorry, something went wrong on my side. The table is safe; please try again.")
+STOPPING = N_("Deckhand is restarting; nothing was changed. Please try again in a moment.")
 
 OnStale = Callable[[StaleClick], Awaitable[None]]
 
@@ -44,6 +47,13 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 def role_ids(interaction: discord.Interaction) -> list[int]:
     """The invoking member's roles, as plain ids for host to check."""
     return [r.id for r in getattr(interaction.user, "roles", ())]
+
+
+def bot_permissions(interaction: discord.Interaction) -> set[str]:
+    """The bot's own permissions in the interaction's channel (Discord sends them with it), as plain names
+    among those host checks (read by name: iterating Permissions skips aliases such as view_channel)."""
+    granted = interaction.app_permissions
+    return {name for name in permissions.PERMISSIONS if getattr(granted, name, False)}
 
 
 def is_manager(interaction: discord.Interaction) -> bool:
@@ -81,7 +91,7 @@ class Guard:
                   table_id: int | None = None, on_stale: OnStale | None = None) -> None:
         if self.closing:
             self._record(interaction, "stopping")
-            await self._answer(interaction, STOPPING, table_id)
+            await self._answer(interaction, t(member_language(interaction), STOPPING), table_id)
             return
         task = asyncio.current_task()
         if task is not None:
@@ -116,7 +126,7 @@ class Guard:
         else:
             log.error("unexpected error (table %s, user %s)", table_id, interaction.user.id,
                       exc_info=(type(exc), exc, exc.__traceback__))
-            text = APOLOGY
+            text = t(member_language(interaction), APOLOGY)
         await self._answer(interaction, text, table_id)
 
     @staticmethod

@@ -70,12 +70,16 @@ def _png(data: bytes, name: str, description: str | None = None) -> discord.File
     return discord.File(io.BytesIO(data), filename=name, description=description[:1024] if description else None)
 
 
+#: Why the bot paused a table by itself.
+LOST_NOTE = " (Discord refused my messages in this channel)"
+
+
 def clock_line(clock: ClockView) -> str:
     where = "a thread" if clock.in_thread else "this channel"
     if clock.turn_time.seconds is None:
         return f"turn_time: off · plays in {where}"
     return (f"turn_time: {clock.turn_time} · on_timeout: {clock.on_timeout} · plays in {where}"
-            + (" · ⏸️ paused" if clock.paused else ""))
+            + (f" · ⏸️ paused{LOST_NOTE if clock.lost else ''}" if clock.paused else ""))
 
 
 def mention(seat: SeatView) -> str:
@@ -114,6 +118,11 @@ def collapse(lines: list[str]) -> list[str]:
     return out
 
 
+def deadline(due: float) -> str:
+    """A deadline as Discord shows it in the reader's own time: relative, then the date and time."""
+    return f"<t:{int(due)}:R> (<t:{int(due)}:f>)"
+
+
 def deadline_note(due: float | None) -> str:
     return f" ⏰ <t:{int(due)}:R>" if due is not None else ""
 
@@ -148,7 +157,9 @@ async def table_message(table: TableMessage) -> Outgoing:
         if table.status_line:
             body.append(f"*{table.status_line}*")
         body.append("To act: " + ", ".join(mention(t.seat) + deadline_note(t.due) for t in table.to_act))
-        if table.clock.paused:
+        if table.clock.lost:
+            body.append(f"⏸️ Paused{LOST_NOTE}: no clock runs until a post here succeeds or `/game resume`.")
+        elif table.clock.paused:
             body.append("⏸️ Paused: no clock runs until `/game resume`.")
         controls = stateless_view()
         controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "Hand / act",
@@ -206,6 +217,11 @@ async def hand_message(info: HandPanel, prefix: str = "", note: str = "") -> Out
     picture = info.picture
     image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names))
     alt = f"Your hand at {info.title}, table #{info.table_id}. " + " ".join(lines[-2:]).replace("*", "")
+    if info.due is not None and info.choices:
+        # A noun, not a verb: Discord writes the time relative ("in 2 hours", "5 minutes ago"), so the line
+        # reads right whenever the panel is looked at, before or after the deadline. Not in the alt text:
+        # Discord does not turn <t:…> into a time there.
+        lines.append(f"⏰ Your deadline: {deadline(info.due)}")
     return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png", alt)], hand_controls(info, prefix))
 
 
@@ -217,6 +233,15 @@ def move_done_message(info: HandPanel, note: str) -> Outgoing:
     if info.status == PLAYING:
         lines.append("Your hand: **Hand / act** on the table message.")
     return Outgoing(_clip("\n".join(lines)))
+
+
+#: What a lobby message's footer says, by its table's status.
+LOBBY_FOOTERS = {
+    LOBBY: "Join with the button or /game join. The host starts with /game start.",
+    PLAYING: "The game has started: it goes on in the table messages.",
+    FINISHED: "This game is over: its final message has the result.",
+    ABANDONED: "This table is closed.",
+}
 
 
 def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
@@ -231,7 +256,10 @@ def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
     if options:
         embed.add_field(name="Options", value=options, inline=False)
     embed.add_field(name="Clock", value=clock_line(lobby.clock), inline=False)
-    embed.set_footer(text="Join with the button or /game join. The host starts with /game start.")
+    # Only an open lobby invites: once its table has gone on, the footer says what became of it.
+    embed.set_footer(text=LOBBY_FOOTERS.get(lobby.status, LOBBY_FOOTERS[LOBBY]))
+    if lobby.status != LOBBY:
+        embed.colour = discord.Colour.light_grey()
     view = stateless_view()
     if lobby.status == LOBBY:
         for verb, label, style in LOBBY_VERBS:

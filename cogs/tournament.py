@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs.answers import announce, defer, reply
 from cogs.game import GAME_CHOICES, LEVEL_CHOICES
-from cogs.guard import Guard, is_manager, role_ids, tell
+from cogs.guard import Guard, bot_permissions, is_manager, role_ids, tell
 from cogs.presenter import Outgoing
 from cogs.tournament_flow import TournamentFlow
 from cogs.tournament_views import (
@@ -22,7 +22,7 @@ from cogs.tournament_views import (
     status_message,
 )
 from cogs.web_links import WebLinks, linked_view
-from host import Refusal
+from host import Refusal, permissions
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
 from host.settings import ServerSettings
@@ -118,6 +118,9 @@ class TournamentCog(commands.Cog):
             deadline = (None if round_time is None else
                         parse_duration(round_time, low=ROUND_TIME_BOUNDS[0], high=ROUND_TIME_BOUNDS[1],
                                        what="round_time"))
+            # Its tables play in threads of this channel; a start time makes a scheduled event.
+            permissions.require(bot_permissions(interaction), "open a tournament", thread=True,
+                                scheduled=starts_at is not None)
             if starts_at is not None and not can_manage_events(interaction):
                 raise Refusal("A tournament with `starts_at` gets a Discord scheduled event, and I lack the "
                               "**Manage Events** permission in this server. A server manager can grant it, or "

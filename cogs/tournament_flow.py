@@ -398,6 +398,11 @@ class TournamentFlow:
         failed = []
         for timer in timers:
             try:
+                if (await self.service.get(timer.table_id)).guild_id in self.flow.access.gone_guilds:
+                    # The server removed the bot: nothing is sent there. The timer waits (retried later, less
+                    # often each time, without a request to Discord) and fires after a re-invite.
+                    failed.append(timer)
+                    continue
                 if timer.kind == CHECKIN_TIMER:
                     state = await self.service.calendar_checkin(timer.table_id, timer.started)
                     if state is not None:

@@ -338,3 +338,32 @@ class SeatChanges:
             timers = resumed_plan(await self.store.timers.timers_of(table.id), self.store.now())
             after = await self._commit_change(table, paused=False, timers=timers)
             return SeatNotice(after, ["▶️ The table plays on: each waiting seat has the time it had left."])
+
+    # ------------------------------------------------- the bot lost the channel
+
+    async def lose_channel(self, table_id: int) -> TableRecord | None:
+        """Discord refused the table's post (403/404): its clocks stop, so nobody loses a turn because the
+        bot could not post, and its timers wait instead of retrying. None: not a game in play, or already
+        paused (a person's pause stays theirs)."""
+        async with self.tables.lock(table_id):
+            table = await self.tables.reload(table_id)
+            if table.status != "playing" or table.paused:
+                return None
+            timers = paused_plan(await self.store.timers.timers_of(table.id), self.store.now())
+            try:
+                return await self._commit_change(table, paused=True, lost=True, timers=timers)
+            except Refusal:
+                return None  # changed meanwhile: that change's own post meets the refusal again
+
+    async def regain_channel(self, table_id: int) -> TableRecord | None:
+        """A post there succeeded again: a table the bot paused plays on with the time each seat had left.
+        None: it was not paused by the bot (a person's pause waits for ``/game resume``)."""
+        async with self.tables.lock(table_id):
+            table = await self.tables.reload(table_id)
+            if table.status != "playing" or not table.lost:
+                return None
+            timers = resumed_plan(await self.store.timers.timers_of(table.id), self.store.now())
+            try:
+                return await self._commit_change(table, paused=False, timers=timers)
+            except Refusal:
+                return None

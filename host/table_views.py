@@ -22,7 +22,7 @@ def seat_view(seat: SeatRecord) -> rm.SeatView:
 
 def clock_view(table: TableRecord) -> rm.ClockView:
     return rm.ClockView(rm.Duration(table.turn_time or None), table.on_timeout, table.parent_id is not None,
-                        table.paused)
+                        table.paused, table.lost)
 
 
 def picture(table: TableRecord, view: Mapping[str, Any], placings: tuple[int, ...] | None = None) -> rm.Picture:
@@ -61,13 +61,15 @@ def table_message(table: TableRecord, state: Any, lines: Sequence[str], deadline
                            picture(table, view, final_places(table, places)), web_url)
 
 
-def hand_panel(table: TableRecord, seat: int, state: Any, choices: Sequence[tuple[str, str]]) -> rm.HandPanel:
+def hand_panel(table: TableRecord, seat: int, state: Any, choices: Sequence[tuple[str, str]],
+               due: float | None = None) -> rm.HandPanel:
     engine = get_engine(table.game)
     view = engine.view(state, seat)
     names = seat_names(table)
     return rm.HandPanel(table.id, engine.title, table.version, table.status, seat, names[seat],
                         fill_names(str(view.get("status", "")), names), bot_plays_reason(table.seats[seat]),
-                        tuple(choices), tuple(names[s] for s in engine.to_act(state)), picture(table, view))
+                        tuple(choices), tuple(names[s] for s in engine.to_act(state)), picture(table, view),
+                        due)
 
 
 def lobby(table: TableRecord, web_url: str | None = None) -> rm.LobbyMessage:

@@ -21,7 +21,7 @@ from engines import Engine, IllegalAction, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
 from host import table_views
-from host.clock import plan_turn
+from host.clock import paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 #: (game, snapshot, seat, salt, level) -> the bot's action.
 Think = Callable[[str, dict[str, Any], int, int, str], Awaitable[str]]
 
+#: Lobby messages of one table kept to edit at its start and close: a /game join typed in the channel
+#: posts another each time, and each edit is a request in the channel's rate limit.
+MAX_LOBBY_MESSAGES = 5
 BOT_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
 
 
@@ -145,6 +148,27 @@ class TableService:
         if cached is not None and cached.posted_version <= table.version:
             self._records[table.id] = replace(cached, posted_version=table.version,
                                               message_id=message_id or cached.message_id)
+
+    async def add_lobby_message(self, table_id: int, message_id: int) -> list[int]:
+        """Remember one more lobby message of the table; returns the older ones, at most
+        ``MAX_LOBBY_MESSAGES - 1`` kept: the caller retires any that fell off the list."""
+        async with self.lock(table_id):
+            held = [m for m in await self.lobby_messages_of(table_id) if m != message_id] + [message_id]
+            await self.store.tables.set_lobby_messages(table_id, held[-MAX_LOBBY_MESSAGES:])
+            self.forget(table_id)
+        return held[:-MAX_LOBBY_MESSAGES]
+
+    async def forget_lobby_messages(self, table_id: int) -> None:
+        """The table's lobby messages have been edited for its close: none is left to edit."""
+        async with self.lock(table_id):
+            await self.store.tables.set_lobby_messages(table_id, [])
+            self.forget(table_id)
+
+    async def lobby_messages_of(self, table_id: int) -> list[int]:
+        """The table's lobby messages still to edit, read from the store: a cached record built before
+        a message was posted would not know it."""
+        table = await self.store.tables.get_table(table_id)
+        return list(table.lobby_messages) if table is not None else []
 
     @staticmethod
     def engine_of(table: TableRecord) -> Engine:
@@ -363,6 +387,46 @@ class TableService:
             self._states.pop(table.id, None)
             return await self.reload(table.id)
 
+    async def close_deleted(self, table_id: int) -> TableRecord | None:
+        """The table's channel or thread was deleted: it ends as abandoned ("channel deleted"), its timers
+        with it. None: it had already ended."""
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
+            if not table.active:
+                return None
+            try:
+                await self.store.tables.close_table(table.id, table.revision)
+            except StaleVersion:
+                return None
+            finally:
+                self._records.pop(table.id, None)
+            self._states.pop(table.id, None)
+            return await self.reload(table.id)
+
+    async def hold_lobbies(self, guild_id: int, *, hold: bool) -> None:
+        """A server removed the bot (``hold``) or invited it back: its lobbies' timeouts stop, or run on with
+        the time they had left, so a lobby waits for the re-invite instead of closing unseen."""
+        now = self.store.now()
+        for table in await self.store.tables.tables_in_guild(guild_id, ("lobby",)):
+            async with self.lock(table.id):
+                timers = await self.store.timers.timers_of(table.id)
+                plan = paused_plan(timers, now) if hold else resumed_plan(timers, now)
+                if plan.add:
+                    await self.store.timers.change_timers(table.id, plan)
+        self.on_timers(None)
+
+    async def lose_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.lose_channel(table_id)
+
+    async def regain_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.regain_channel(table_id)
+
+    async def lost_tables(self, guild_id: int | None = None) -> list[tuple[int, int, int | None]]:
+        return await self.store.tables.lost_tables(guild_id)
+
+    async def open_tables_in(self, channel_id: int) -> list[int]:
+        return await self.store.tables.open_tables_in(channel_id)
+
     # ------------------------------------------------------------------- play
 
     async def hand(self, table_id: int, user_id: int) -> HandPanel:
@@ -382,7 +446,9 @@ class TableService:
             # Names are shortened inside a label, never the action: a label fits a button (80).
             choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
-        return table_views.hand_panel(table, seat, state, choices)
+        # Only a seat with a move to make has a deadline worth showing (a clocked table's only: no read else).
+        due = (await self.deadlines(table)).get(seat) if choices and table.turn_time else None
+        return table_views.hand_panel(table, seat, state, choices, due)
 
     async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
         """When each seat's time runs out. Only a table with a turn clock ever has deadlines

@@ -159,7 +159,7 @@ def interaction(name: str | None, custom_id: str = "") -> Any:
     command = SimpleNamespace(qualified_name=name) if name else None
     response = SimpleNamespace(is_done=lambda: True)
     return SimpleNamespace(command=command, data={"custom_id": custom_id}, response=response, extras={},
-                           user=SimpleNamespace(id=1))
+                           user=SimpleNamespace(id=1), locale=None)
 
 
 @pytest.mark.parametrize("raised, outcome", [(None, "ok"), (Refusal("no"), "refused"), (StaleClick(3), "stale"),

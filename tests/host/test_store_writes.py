@@ -164,6 +164,7 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
                                                                                SeatRecord(1, 2, "b", False)]),
         "start_table": lambda t: store.tables.start_table(t.id, t.revision, t.seats, "{}"),
         "set_posted_version": lambda t: store.tables.set_posted_version(t.id, 0),
+        "set_lobby_messages": lambda t: store.tables.set_lobby_messages(t.id, [5]),
         "replace_snapshot": lambda t: store.tables.replace_snapshot(t.id, 0, "{}"),
         "commit_action": lambda t: store.tables.commit_action(t.id, 0, 0, "x", "x", [], "{}"),
         "change_table": lambda t: store.tables.change_table(t.id, t.revision, paused=True),
