@@ -44,6 +44,14 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text[:2000], ephemeral=True)
 
 
+def refusal_text(refusal: Refusal, lang: str) -> str:
+    """A refusal in the member's language: its message id translated, its placeholders filled."""
+    try:
+        return t(lang, refusal.msgid, **refusal.params)
+    except (KeyError, IndexError, ValueError):  # a translation that names a placeholder the refusal lacks
+        return str(refusal)
+
+
 def role_ids(interaction: discord.Interaction) -> list[int]:
     """The invoking member's roles, as plain ids for host to check."""
     return [r.id for r in getattr(interaction.user, "roles", ())]
@@ -122,7 +130,7 @@ class Guard:
             except Exception as again:  # noqa: BLE001
                 exc = again
         if isinstance(exc, Refusal):
-            text = str(exc)
+            text = refusal_text(exc, member_language(interaction))
         else:
             log.error("unexpected error (table %s, user %s)", table_id, interaction.user.id,
                       exc_info=(type(exc), exc, exc.__traceback__))

@@ -444,7 +444,9 @@ class TableService:
         # move and theirs would race.
         if table.status == "playing" and not table.seats[seat].bot_plays:
             # Names are shortened inside a label, never the action: a label fits a button (80).
-            choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
+            describe = getattr(engine, "describe_for", None)
+            choices = [(a, fill_names_fitted(describe(state, seat, a) if describe else engine.describe(state, a),
+                                             names, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
         # Only a seat with a move to make has a deadline worth showing (a clocked table's only: no read else).
         due = (await self.deadlines(table)).get(seat) if choices and table.turn_time else None

@@ -64,6 +64,16 @@ async def test_a_language_deckhand_does_not_speak_is_refused_privately_and_chang
     assert stored(db_path, "SELECT COUNT(*) FROM guild_settings") == [(0,)]
 
 
+async def test_a_refusal_speaks_the_members_language(world: Any, db_path: str,
+                                                     member_locales: dict[int, str]) -> None:
+    mona = manager(world)
+    member_locales[mona.id] = "fr"
+    bad = await mona.slash(world.channel, "config set", setting="language", value="de")
+    assert answer_text(bad) == "`language` prend l'une de ces valeurs : `en`, `fr`, `uk`, `auto`."
+    assert bad.response.flags.ephemeral
+    assert stored(db_path, "SELECT COUNT(*) FROM guild_settings") == [(0,)]
+
+
 async def test_a_members_last_seen_locale_is_kept_for_direct_messages_across_a_restart(
         world: Any, db_path: str, member_locales: dict[int, str]) -> None:
     alice, bob, carol = world.members["alice"], world.members["bob"], world.members["carol"]
