@@ -306,7 +306,9 @@ class DeckhandBot(commands.Bot):
         # Slash commands and components only: no message-content intent (nor any privileged one), and no
         # prefix commands or help command, so a plain mention of the bot gets no answer.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+                         # Nobody is pinged unless a message names them (the members to act, reminded or
+                         # paired): never @everyone, @here, a role, or a user whose id a name contains.
+                         allowed_mentions=discord.AllowedMentions.none(),
                          help_command=None, http_trace=rest_errors(recorder), **options)
         self.settings = settings
         self.guard = Guard(recorder)

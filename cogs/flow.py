@@ -32,6 +32,7 @@ from host.settings import ServerSettings
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord, TimerRecord, log_lines  # noqa: F401 - cogs.game reads it here
 from host.tasks import Tasks
+from render.markup import escape_name, unbold
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +102,19 @@ class TableFlow:
         self.poster.lost.pop(channel_id, None)
         for table_id in await self.tables.open_tables_in(channel_id):
             closed = await self.tables.close_deleted(table_id)
-            if closed is not None:
-                log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
+            if closed is None:
+                continue
+            log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
+            parent = closed.parent_id
+            if parent is not None and parent != channel_id and self.access.claim(closed.guild_id, parent):
+                # A thread table's channel still exists: the people there learn why the table ended.
+                try:
+                    channel = await self.channel_of(parent)
+                    await channel.send(f"🗑️ Table #{closed.id} ({get_engine(closed.game).title}) was closed as "
+                                       "abandoned: channel deleted (its thread is gone).",
+                                       allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException:
+                    log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
 
     async def guild_removed(self, guild_id: int) -> None:
         """The server removed the bot: no timer or retry of it asks Discord anything until a re-invite.
@@ -190,8 +202,9 @@ class TableFlow:
             return
         changes: dict[str, tuple[Callable[[], Awaitable[LobbyChange]], str]] = {
             "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id),
-                     f"{user.display_name} joined."),
-            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id), f"{user.display_name} left."),
+                     f"{escape_name(user.display_name)} joined."),
+            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id),
+                      f"{escape_name(user.display_name)} left."),
             "addbot": (lambda: self.tables.add_bot(table.channel_id, user.id, is_manager(interaction), table.id),
                        "A bot sat down."),
         }
@@ -222,7 +235,7 @@ class TableFlow:
     async def start(self, interaction: discord.Interaction, table_id: int | None = None) -> None:
         table = await self.tables.start(interaction.channel_id or 0, interaction.user.id, is_manager(interaction),
                                         table_id)
-        seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
+        seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
         message = interaction.message
         answered = True
         edited = None
@@ -264,7 +277,7 @@ class TableFlow:
         interaction, a Discord error, a picture that could not be drawn): otherwise the next player would
         get no ping while their clock ran. The member then learns that the move stands, not to retry it.
         """
-        note = f"✅ {outcome.line.replace('**', '')}"
+        note = f"✅ {unbold(outcome.line)}"
         answered = True
         try:
             info = await self.tables.hand(outcome.table.id, interaction.user.id)

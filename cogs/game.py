@@ -28,6 +28,7 @@ from host.long_games import LongGameService, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
+from render.markup import escape_name, label_name
 from render.words import article
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,9 @@ class GameCog(commands.Cog):
         pairs = [f"{k}={str(v).lower()}" for k, v in (rules.default_options if rules else ())]
         suggestions = [current] if current else []
         suggestions += [" ".join(pairs), *pairs]
-        return [app_commands.Choice(name=s[:100], value=s[:100]) for s in dict.fromkeys(suggestions) if s][:25]
+        # What the member typed is echoed back as a choice: shown as text, never as a mention.
+        return [app_commands.Choice(name=label_name(s)[:100], value=s[:100])
+                for s in dict.fromkeys(suggestions) if s][:25]
 
     async def _lobby_change(self, interaction: discord.Interaction,
                             change: Callable[[], Awaitable[LobbyChange]], note: str) -> None:
@@ -164,12 +167,12 @@ class GameCog(commands.Cog):
     async def game_join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.join(
             interaction.channel_id or 0, interaction.user.id, interaction.user.display_name),
-            f"{interaction.user.display_name} joined.")
+            f"{escape_name(interaction.user.display_name)} joined.")
 
     @game.command(name="leave", description="Leave this channel's table before it starts")
     async def game_leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.leave(
-            interaction.channel_id or 0, interaction.user.id), f"{interaction.user.display_name} left.")
+            interaction.channel_id or 0, interaction.user.id), f"{escape_name(interaction.user.display_name)} left.")
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host or Manage Server)")
     @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")

@@ -18,6 +18,7 @@ from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.web import PublicSite
 from host.web_links import WebLinks
+from render.markup import escape_name
 
 if TYPE_CHECKING:
     from discord.ext.commands import Bot
@@ -121,7 +122,8 @@ class ProfileCog(commands.Cog):
             if found is None:
                 raise Refusal("That tournament does not exist.")
             data, name = found
-            note = (f"**{record.name}**: standings with the tie-breakers, and every round's pairings and results"
+            note = (f"**{escape_name(record.name)}**: standings with the tie-breakers, and every round's "
+                    f"pairings and results"
                     f"{', with the penalties and notes (organisers only)' if organiser else ''} "
                     f"({format.value.upper()}).")
             await interaction.response.send_message(

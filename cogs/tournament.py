@@ -28,6 +28,7 @@ from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.tournaments.views import standing_rows
+from render.markup import escape_name
 
 log = logging.getLogger(__name__)
 
@@ -156,10 +157,10 @@ class TournamentCog(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 message = await interaction.channel.send(**out.send_kwargs())  # type: ignore[union-attr]
         if message is None:
-            raise Refusal(f"**{name}** is open, but its sign-up message could not be posted here: "
+            raise Refusal(f"**{escape_name(name)}** is open, but its sign-up message could not be posted here: "
                           "`/tournament join` still works, and `/tournament cancel` closes it.")
         await self.service.set_message(tournament_id, message.id)
-        raise Refusal(f"**{name}** is open for registration: its sign-up message is in the channel.")
+        raise Refusal(f"**{escape_name(name)}** is open for registration: its sign-up message is in the channel.")
 
     @tournament.command(name="join", description="Enter this channel's tournament")
     async def tournament_join(self, interaction: discord.Interaction) -> None:
@@ -175,7 +176,7 @@ class TournamentCog(commands.Cog):
     async def tournament_leave(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             state = await self.service.leave(await self._here(interaction), interaction.user.id)
-            await tell(interaction, f"You have left **{state.record.name}**.")
+            await tell(interaction, f"You have left **{escape_name(state.record.name)}**.")
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -242,7 +243,8 @@ class TournamentCog(commands.Cog):
             record = await self.service.get(tournament_id)
             forfeits = " Your seat at your table is forfeited." if notices else ""
             await interaction.response.send_message(
-                f"🚪 {interaction.user.mention} dropped from **{record.name}** and will not be paired again.{forfeits}",
+                f"🚪 {interaction.user.mention} dropped from **{escape_name(record.name)}** and will not be "
+                f"paired again.{forfeits}",
                 allowed_mentions=discord.AllowedMentions.none())
             await self.flow.show_notices(notices)
             # A table not yet seated may have become a walkover, deciding the round.
@@ -307,7 +309,8 @@ class TournamentCog(commands.Cog):
                                                role_ids(interaction))
             record = await self.service.get(tournament_id)
             extra = f" {len(closed)} table{'s' if len(closed) != 1 else ''} in play closed." if closed else ""
-            await announce(interaction, f"**{record.name}** was cancelled by {interaction.user.mention}.{extra}", [])
+            await announce(interaction, f"**{escape_name(record.name)}** was cancelled by "
+                                        f"{interaction.user.mention}.{extra}", [])
             await self.flow.refresh_signup(await self.service.state(tournament_id))
             await self.flow.close_tables(record.name, closed)
             await self.flow.event_over(record)
@@ -329,7 +332,7 @@ class TournamentCog(commands.Cog):
                                                   starts_at, role_ids(interaction))
             when = int(state.record.starts_at or 0)
             await interaction.response.send_message(
-                f"📅 **{state.record.name}** now starts <t:{when}:F> (<t:{when}:R>).",
+                f"📅 **{escape_name(state.record.name)}** now starts <t:{when}:F> (<t:{when}:R>).",
                 allowed_mentions=discord.AllowedMentions.none())
             await self.flow.move_event(state.record)
             await self.flow.refresh_signup(state)

@@ -34,6 +34,7 @@ from host.tournaments.service import Advance, StartOutcome, TournamentService, T
 from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
+from render.markup import escape_name, label_name
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +102,9 @@ class TournamentFlow:
 
     async def _post_first(self, table: TableRecord, thread: Any, state: TournamentState, number: int,
                           position: int) -> None:
-        seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
-        line = f"🏆 **{state.record.name}**, round {number}, table {position + 1}. The game begins! Seats: {seats}"
+        seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
+        line = (f"🏆 **{escape_name(state.record.name)}**, round {number}, table {position + 1}. The game begins! "
+                f"Seats: {seats}")
         await self.flow.post_table(table, [line], thread, await self.flow.tables.to_act(table))
 
     async def _post_unstarted(self, state: TournamentState) -> None:
@@ -181,7 +183,8 @@ class TournamentFlow:
         for table in closed:
             try:
                 thread = await self.flow.channel_of(table.channel_id)
-                await thread.send(f"🛑 **{name}** was cancelled: this table is closed, and its game counts for "
+                await thread.send(f"🛑 **{escape_name(name)}** was cancelled: this table is closed, and its game "
+                                  f"counts for "
                                   "nothing.", allowed_mentions=discord.AllowedMentions.none())
                 await self.flow.refresh_table(table, thread)
             except discord.HTTPException as exc:  # a thread deleted by hand: nothing to tell there
@@ -278,8 +281,8 @@ class TournamentFlow:
         then seat round 1."""
         state = started.state
         playing = len([e for e in state.entrants if e.active])
-        text = (f"🏆 **{state.record.name}** has started with {playing} entrants. Each table plays in a thread of "
-                "its own; the pairings follow.")
+        text = (f"🏆 **{escape_name(state.record.name)}** has started with {playing} entrants. "
+                "Each table plays in a thread of its own; the pairings follow.")
         mentions = [e.user_id for e in started.no_shows if e.user_id]
         if started.no_shows:
             text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
@@ -321,7 +324,7 @@ class TournamentFlow:
             if guild is None:
                 raise RuntimeError(f"guild {record.guild_id} is not in the cache")
             event = await guild.create_scheduled_event(
-                name=record.name[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
+                name=label_name(record.name)[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
                 entity_type=discord.EntityType.external, location=channel.jump_url[:100],
                 description=self._event_description(record), privacy_level=discord.PrivacyLevel.guild_only)
         except (discord.HTTPException, RuntimeError):
@@ -384,9 +387,9 @@ class TournamentFlow:
         await self.refresh_signup(state)
         users = [e.user_id for e in state.entrants if e.active and e.user_id is not None and not e.is_bot]
         when = int(state.record.starts_at or 0)
-        head = (f"✅ **Check-in is open for {state.record.name}**, which starts <t:{when}:R>. Press **Check in** on "
-                "the sign-up message or use `/tournament checkin`; entrants who have not checked in at the start "
-                "are dropped.")
+        head = (f"✅ **Check-in is open for {escape_name(state.record.name)}**, which starts <t:{when}:R>. "
+                "Press **Check in** on the sign-up message or use `/tournament checkin`; entrants who have not "
+                "checked in at the start are dropped.")
         chunks = [users[i:i + PINGS_PER_MESSAGE] for i in range(0, len(users), PINGS_PER_MESSAGE)] or [[]]
         for i, chunk in enumerate(chunks):
             text = (head + "\n" if i == 0 else "") + " ".join(f"<@{u}>" for u in chunk)
@@ -413,7 +416,8 @@ class TournamentFlow:
                         record = await self.service.get(timer.table_id)
                         channel = await self.flow.channel_of(record.channel_id)
                         await channel.send(
-                            f"⏰ **{record.name}** could not start at its time: {started}\nIt waits for the "
+                            f"⏰ **{escape_name(record.name)}** could not start at its time: {started}\nIt waits "
+                            f"for the "
                             f"organiser <@{record.organiser_id}> to start it with `/tournament start`, move it with "
                             "`/tournament schedule`, or cancel it.", allowed_mentions=discord.AllowedMentions(
                                 users=[discord.Object(record.organiser_id)]))

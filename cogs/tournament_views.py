@@ -14,6 +14,7 @@ from cogs.controls import ActButton, stateless_view, with_link
 from cogs.presenter import Outgoing
 from cogs.standings_pages import safe_name, standings_pages
 from host.read_models import CUT, FORMAT_NAMES, PlaceInfo, RoundInfo, StandingRow, TournamentView
+from render.markup import escape_name
 
 #: An embed's description holds 4096 characters; pairings are split into messages below that.
 DESCRIPTION = 3900
@@ -68,7 +69,7 @@ def signup_message(state: TournamentView, note: str = "") -> Outgoing:
     r = state.record
     about = f"{format_line(state)}\nOrganiser: <@{r.organiser_id}>\nClock: {clock_text(state)}"
     about += "".join("\n" + line for line in rules_lines(state))
-    embed = discord.Embed(title=f"🏆 {r.name}", colour=GOLD, description=about)
+    embed = discord.Embed(title=f"🏆 {escape_name(r.name)}", colour=GOLD, description=about)
     options = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(r.options.items()))
     if options:
         embed.add_field(name="Table options", value=options[:FIELD], inline=False)
@@ -114,14 +115,15 @@ def joined_text(state: TournamentView, user_id: int) -> str:
     mine = next((e for e in state.entrants if e.user_id == user_id), None)
     waiting = [e.user_id for e in state.waiting]
     if user_id in waiting:
-        return (f"**{r.name}** is full ({r.max_entrants} entrants): you are number {waiting.index(user_id) + 1} on "
+        return (f"**{escape_name(r.name)}** is full ({r.max_entrants} entrants): you are number "
+                f"{waiting.index(user_id) + 1} on "
                 "its waiting list, and move up when someone leaves before the start.")
     if mine is not None and mine.missed_rounds:
-        return (f"You joined **{r.name}** late: round{'s' if mine.missed_rounds != 1 else ''} 1"
+        return (f"You joined **{escape_name(r.name)}** late: round{'s' if mine.missed_rounds != 1 else ''} 1"
                 f"{f'–{mine.missed_rounds}' if mine.missed_rounds > 1 else ''} count as a loss with no opponent, "
                 "and you are paired from the next round.")
     active = len([e for e in state.entrants if e.active])
-    return f"You are entered in **{r.name}** ({active} entrants)."
+    return f"You are entered in **{escape_name(r.name)}** ({active} entrants)."
 
 
 def penalties_text(state: TournamentView) -> str:
@@ -130,7 +132,7 @@ def penalties_text(state: TournamentView) -> str:
         return ""
     names = {e.id: e.name for e in state.entrants}
     icons = {"warning": "⚠️ warning", "game_loss": "🟥 game loss", "disqualify": "⛔ disqualified", "note": "📝 note"}
-    lines = [f"{icons.get(p.kind, p.kind)} · **{safe_name(names.get(p.entrant_id, '?'))}** · {p.text} "
+    lines = [f"{icons.get(p.kind, p.kind)} · **{safe_name(names.get(p.entrant_id, '?'))}** · {escape_name(p.text)} "
              f"(<@{p.organiser_id}>, <t:{int(p.at)}:f>)" + (" · pending: their next table" if p.pending else "")
              for p in state.penalties]
     text = "\n**Penalties and notes** (organisers only):"
@@ -185,7 +187,7 @@ def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[in
             size = 0
         chunks[-1].append(line)
         size += len(line) + 1
-    title = f"🏆 {state.record.name} · {round_title(state, rnd)}"
+    title = f"🏆 {escape_name(state.record.name)} · {round_title(state, rnd)}"
     out = []
     for i, chunk in enumerate(chunks):
         embed = discord.Embed(title=title if i == 0 else f"{title} (continued)", description="\n".join(chunk),
@@ -196,7 +198,7 @@ def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[in
 
 def standings_message(state: TournamentView, rows: Sequence[StandingRow], page: int, *,
                       title: str = "Standings") -> Outgoing:
-    pages = standings_pages(rows, state.names, f"{state.record.name} · {title}")
+    pages = standings_pages(rows, state.names, f"{escape_name(state.record.name)} · {title}")
     page = max(1, min(page, len(pages)))
     shown = pages[page - 1]
     embed = discord.Embed(title=shown.title[:256], description=shown.description, colour=GOLD)
@@ -250,15 +252,15 @@ def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoin
             text += "\n…"
             break
         text += ("\n" if text else "") + line
-    embed = discord.Embed(title=f"🏆 {r.name} · {r.status}", description=text, colour=GOLD)
+    embed = discord.Embed(title=f"🏆 {escape_name(r.name)} · {r.status}", description=text, colour=GOLD)
     return Outgoing("", embed=embed, view=with_link(None, r.web_url), mentions=_quiet())
 
 
 def champion_line(state: TournamentView) -> str:
     if not state.record.champion:
-        return f"**{state.record.name}** is over, with no champion: every player still in it dropped."
+        return f"**{escape_name(state.record.name)}** is over, with no champion: every player still in it dropped."
     names = " & ".join(f"**{safe_name(state.names.get(e, '?'))}**" for e in state.record.champion)
-    return f"🏆 **{state.record.name}** is over. Champion: {names}!"
+    return f"🏆 **{escape_name(state.record.name)}** is over. Champion: {names}!"
 
 
 def bracket_file(png: bytes, alt: str) -> discord.File:
