@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs.answers import defer, reply
 from cogs.flow import TableFlow
 from cogs.guard import Guard, bot_permissions, is_manager, tell
+from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
 from cogs.sight import sight_of
@@ -27,7 +28,8 @@ from host.long_games import LongGameService, NewTable, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
-from render.words import article
+from render.markup import escape_name, label_name
+from render.words import article, count
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +160,9 @@ class GameCog(commands.Cog):
         pairs = [f"{k}={str(v).lower()}" for k, v in (rules.default_options if rules else ())]
         suggestions = [current] if current else []
         suggestions += [" ".join(pairs), *pairs]
-        return [app_commands.Choice(name=s[:100], value=s[:100]) for s in dict.fromkeys(suggestions) if s][:25]
+        # What the member typed is echoed back as a choice: shown as text, never as a mention.
+        return [app_commands.Choice(name=label_name(s)[:100], value=s[:100])
+                for s in dict.fromkeys(suggestions) if s][:25]
 
     async def _lobby_change(self, interaction: discord.Interaction,
                             change: Callable[[], Awaitable[LobbyChange]], note: str) -> None:
@@ -171,12 +175,12 @@ class GameCog(commands.Cog):
     async def game_join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.join(
             interaction.channel_id or 0, interaction.user.id, interaction.user.display_name),
-            f"{interaction.user.display_name} joined.")
+            f"{escape_name(interaction.user.display_name)} joined.")
 
     @game.command(name="leave", description="Leave this channel's table before it starts")
     async def game_leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.leave(
-            interaction.channel_id or 0, interaction.user.id), f"{interaction.user.display_name} left.")
+            interaction.channel_id or 0, interaction.user.id), f"{escape_name(interaction.user.display_name)} left.")
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host or Manage Server)")
     @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")
@@ -240,7 +244,7 @@ class GameCog(commands.Cog):
                 f"`{rules.options[0].name}={example_value(rules.options[0])}`." if rules.options else ""),
                 inline=False)
             embed.set_footer(text="The full rules, with every ruling, are attached.")
-            path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
+            path = rules_file(RULES_DIR, game.value, member_language(interaction))  # in the member's language
             files = [discord.File(path, filename=path.name)] if path.exists() else []
             await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
@@ -251,7 +255,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             bench = await self.long_games.bench(interaction.channel_id or 0)
             text = ", ".join(bench.cards) if bench.cards else "empty"
-            await tell(interaction, f"**Bench** ({len(bench.cards)} cards, top first): {text}"[:1900])
+            await tell(interaction, f"**Bench** ({count(len(bench.cards), 'card')}, top first): {text}"[:1900])
 
         await self.guard.run(interaction, work)
 

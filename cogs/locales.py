@@ -8,6 +8,7 @@ a server picks its channels' language with ``/config set setting:language``.)
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import discord
 
@@ -37,3 +38,11 @@ async def remember_locale(languages: MemberLanguages, interaction: discord.Inter
         await languages.seen(interaction.user.id, interaction.locale.value)
     except Exception:
         log.warning("could not record the locale of member %s", interaction.user.id, exc_info=True)
+
+
+def rules_file(rules_dir: Path, game_id: str, lang: str) -> Path:
+    """A game's rules for a member: their language's translation (``docs/rules/<lang>/``) when it exists, else
+    the English file."""
+    name = f"{game_id.replace('_', '-')}.md"
+    translated = rules_dir / lang / name
+    return translated if lang != i18n.DEFAULT and translated.exists() else rules_dir / name

@@ -188,7 +188,7 @@ def check_timezone(raw: str) -> str:
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise Refusal(f"`{name}` is one of {', '.join(f'`{a}`' for a in allowed)}.")
+        raise Refusal(N_("`{name}` is one of {allowed}."), name=name, allowed=", ".join(f"`{a}`" for a in allowed))
     return value
 
 
@@ -277,8 +277,8 @@ class ServerSettings:
         # Discord hides /config from others (default_permissions), but a server's admins can change who
         # sees it, so the service checks too.
         if not is_manager:
-            raise Refusal("Only members with the **Manage Server** permission can see or change Deckhand's "
-                          "settings.")
+            raise Refusal(N_("Only members with the **Manage Server** permission can see or change Deckhand's "
+                          "settings."))
 
     async def shown(self, guild_id: int | None, is_manager: bool) -> SettingsShown:
         """/config show: every setting with its value and help, for a member with Manage Server."""

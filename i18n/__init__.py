@@ -17,11 +17,16 @@ import io
 import logging
 import string
 from collections.abc import Mapping
+from datetime import datetime, tzinfo
 from pathlib import Path
 
+from babel import Locale
+from babel.dates import format_date, format_time
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
+from babel.units import format_unit
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +131,32 @@ def N_(msgid: str) -> str:
 def number(lang: str, value: float) -> str:
     """A number written the language's way: 1,234.5 in English, 1 234,5 in French and Ukrainian."""
     return format_decimal(value, locale=lang)
+
+
+#: The units a duration is written in, largest first.
+_UNITS = (("duration-day", 86400), ("duration-hour", 3600), ("duration-minute", 60), ("duration-second", 1))
+
+
+def duration(lang: str, seconds: float) -> str:
+    """A length of time in words, each unit with the language's plural: "1 day, 2 hours, 5 minutes",
+    "1 jour, 2 heures et 5 minutes", "1 день, 2 години і 5 хвилин"."""
+    left = max(0, int(seconds))
+    parts = []
+    for unit, size in _UNITS:
+        count, left = divmod(left, size)
+        if count:
+            parts.append(format_unit(count, unit, length="long", locale=lang))
+    return format_list(parts, style="unit", locale=lang) if parts else format_unit(0, "duration-second",
+                                                                                    length="long", locale=lang)
+
+
+def moment(lang: str, when: datetime, zone: tzinfo) -> str:
+    """A date and time in a time zone, the language's way: "December 1, 2026, 8:00 PM", "1 décembre 2026,
+    20:00". (A deadline a member must act by is a Discord timestamp instead: Discord localises it.)"""
+    local = when.astimezone(zone)
+    pattern = Locale.parse(lang).datetime_formats["medium"]
+    return str(pattern).replace("'", "").format(format_time(local, "short", locale=lang),
+                                                format_date(local, "long", locale=lang))
 
 
 def placeholders(text: str) -> set[str]:

@@ -4,9 +4,11 @@ it is English, French or Ukrainian), and each member's last seen locale, kept fo
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 
 from bot import create_bot
 from cogs.locales import channel_language
@@ -58,6 +60,16 @@ async def test_a_language_deckhand_does_not_speak_is_refused_privately_and_chang
     bad = await mona.slash(world.channel, "config set", setting="language", value="de")
     text = answer_text(bad)
     assert "`en`" in text and "`fr`" in text and "`uk`" in text and "`auto`" in text
+    assert bad.response.flags.ephemeral
+    assert stored(db_path, "SELECT COUNT(*) FROM guild_settings") == [(0,)]
+
+
+async def test_a_refusal_speaks_the_members_language(world: Any, db_path: str,
+                                                     member_locales: dict[int, str]) -> None:
+    mona = manager(world)
+    member_locales[mona.id] = "fr"
+    bad = await mona.slash(world.channel, "config set", setting="language", value="de")
+    assert answer_text(bad) == "`language` prend l'une de ces valeurs : `en`, `fr`, `uk`, `auto`."
     assert bad.response.flags.ephemeral
     assert stored(db_path, "SELECT COUNT(*) FROM guild_settings") == [(0,)]
 
@@ -124,3 +136,21 @@ async def test_the_apology_for_a_failure_speaks_the_members_language(world: Any,
     failed = await mona.slash(world.channel, "config show")
     assert answer_text(failed) == "Вибачте, у мене щось пішло не так. Стіл у безпеці; спробуйте ще раз."
     assert failed.response.flags.ephemeral
+
+
+@pytest.mark.parametrize("locale, lang", [("fr", "fr"), ("uk", "uk"), ("en-US", "en"), ("de", "en")])
+async def test_game_rules_attaches_the_rules_in_the_members_language(world: Any, member_locales: dict[int, str],
+                                                                     locale: str, lang: str) -> None:
+    root = Path(__file__).resolve().parents[2] / "docs" / "rules"
+    alice = world.members["alice"]
+    member_locales[alice.id] = locale
+    for game in ("do_over", "king_pedro"):
+        result = await alice.slash(world.channel, "game rules", game=game)
+        name = f"{game.replace('_', '-')}.md"
+        translated = root / lang / name
+        # A language's rules are attached once translated; until then the English ones.
+        expected = translated if lang != "en" and translated.exists() else root / name
+        assert [a.filename for a in result.response.attachments] == [name]
+        assert (await result.response.attachments[0].read()).decode() == expected.read_text(encoding="utf-8")
+    if lang == "fr":
+        assert (root / "fr" / "do-over.md").exists(), "the French rules are in the repository"

@@ -150,6 +150,8 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
     await world.env.advance_time(1)
     assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
     assert rows(db_path, "SELECT COUNT(*) FROM timers") == [(0,)]
+    told = [m.content for m in world.channel.history() if "channel deleted" in (m.content or "")]
+    assert len(told) == 1 and "Table #1" in told[0], told
     mark = len(world.env.http_requests)
     await world.env.advance_time(2 * HOUR)
     assert not requests_to(world.env, thread.id, mark)
@@ -158,6 +160,9 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
 async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(world: Any, db_path: str) -> None:
     mover, other = await two_player(world, turn_time="10m")
     await world.members["carol"].slash(world.channel, "game new", game="do_over", thread=True)
+    tournament = await world.members["dave"].slash(world.channel, "tournament new", game="pentawar",
+                                                   format="swiss", starts_at="in 2h")
+    assert not tournament.ephemeral, answer_text(tournament)
     guild_id, backend = world.guild.id, world.env.backend
     before = rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id")
     # What Discord keeps of the server while the bot is away (SimCord drops it with the guild).
@@ -166,7 +171,7 @@ async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(wo
     backend.remove_guild(guild_id)
     await world.env.advance_time(1)
     assert rows(db_path, "SELECT paused FROM game_tables WHERE status = 'playing'") == [(2,)]
-    await world.env.advance_time(4 * 86400)  # past every clock and the lobby's timeout
+    await world.env.advance_time(4 * 86400)  # past every clock, the lobby's timeout and the tournament's start
     to_server = [r for r in world.env.http_requests[mark:] if r.path.startswith(("/channels/", "/guilds/"))]
     assert not to_server, [(r.method, r.path) for r in to_server]
     assert rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(0,)]
@@ -187,6 +192,7 @@ async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(wo
     assert rows(db_path, "SELECT paused FROM game_tables WHERE status = 'playing'") == [(0,)]
     assert "can post here again" in latest_table_message(channel).content
     assert rows(db_path, "SELECT id, status FROM game_tables ORDER BY id") == [r[:2] for r in before]
+    assert rows(db_path, "SELECT status FROM tournaments") == [("registration",)], "it waited for the re-invite"
 
 
 async def test_a_closed_dm_turns_that_members_dms_off_and_they_are_told_once(world: Any, db_path: str) -> None:

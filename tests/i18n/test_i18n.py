@@ -4,6 +4,7 @@ placeholders and each language's plural forms, numbers written each language's w
 from __future__ import annotations
 
 import io
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,52 @@ def test_a_new_language_is_a_new_catalogue_and_no_code(made_up_catalogues: Path)
     assert i18n.languages() == ("en", "de", "fr", "uk")
     assert i18n.resolve("de") == "de"
     assert i18n.t("de", "{player} takes the pile", player="bob") == "bob nimmt den Stapel"
+
+
+def test_a_refusal_carries_its_message_id_and_params_and_reads_english() -> None:
+    from host.errors import Refusal, StaleClick
+
+    refusal = Refusal("`{name}` is one of {allowed}.", name="language", allowed="`en`, `fr`")
+    assert str(refusal) == "`language` is one of `en`, `fr`."
+    assert refusal.msgid == "`{name}` is one of {allowed}." and refusal.params == {"name": "language",
+                                                                                   "allowed": "`en`, `fr`"}
+    plain = Refusal("A finished {sentence} with braces.")
+    assert str(plain) == plain.msgid == "A finished {sentence} with braces." and plain.params == {}
+    assert str(StaleClick(3)).startswith("That table has moved on")
+
+
+def test_the_guard_shows_a_refusal_in_the_members_language() -> None:
+    from cogs.guard import refusal_text
+    from host.errors import Refusal, StaleClick
+
+    refusal = Refusal("`{name}` is one of {allowed}.", name="language", allowed="`en`, `fr`")
+    assert refusal_text(refusal, "fr") == "`language` prend l'une de ces valeurs : `en`, `fr`."
+    assert refusal_text(refusal, "uk") == "`language` має одне зі значень: `en`, `fr`."
+    assert refusal_text(refusal, "en") == str(refusal)
+    assert refusal_text(StaleClick(1), "uk").startswith("Відтоді")
+    unknown = Refusal("Not a message id of ours: {x}", x="y")
+    assert refusal_text(unknown, "fr") == "Not a message id of ours: y"
+
+
+@pytest.mark.parametrize("lang, seconds, text", [
+    ("en", 93900, "1 day, 2 hours, 5 minutes"), ("fr", 93900, "1 jour, 2 heures et 5 minutes"),
+    ("uk", 93900, "1 день, 2 години і 5 хвилин"), ("uk", 5 * 3600, "5 годин"), ("uk", 21 * 3600, "21 година"),
+    ("fr", 90, "1 minute et 30 secondes"), ("en", 0, "0 seconds"),
+])
+def test_durations_are_written_in_words_with_each_languages_plurals(lang: str, seconds: int, text: str) -> None:
+    # (French and Ukrainian keep a number with its unit by a no-break space, as they should.)
+    assert spaced(i18n.duration(lang, seconds)) == text
+
+
+def test_a_moment_is_written_the_languages_way_in_a_time_zone() -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    when = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+    assert spaced(i18n.moment("fr", when, ZoneInfo("Europe/Paris"))) == "1 décembre 2026, 19:00"
+    assert spaced(i18n.moment("uk", when, ZoneInfo("Europe/Kyiv"))) == "1 грудня 2026 р., 20:00"
+    assert spaced(i18n.moment("en", when, UTC)) == "December 1, 2026, 6:00 PM"
+
+
+def spaced(text: str) -> str:
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
