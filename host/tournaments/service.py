@@ -23,6 +23,7 @@ from data.tournaments import (
     START_TIMER,
     AlreadyEntered,
     EntrantRecord,
+    PenaltyRecord,
     PlaceRecord,
     RoundPlan,
     TournamentBusy,
@@ -77,17 +78,44 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         #: Pairs large fields in a worker process, off the event loop.
         self.pairing = pairing or PairingPool()
-        #: Penalties, notes and the calendar, a collaborator working through this service's operations.
+        #: Penalties, notes and the calendar, a collaborator working through this service's operations
+        #: (``OrganiserAccess``); the methods below hand those use cases to it.
         self.organising = Organising(self)
-        self.penalty = self.organising.penalty
-        self.note = self.organising.note
-        self.reschedule = self.organising.reschedule
-        self.calendar_checkin = self.organising.calendar_checkin
-        self.calendar_start = self.organising.calendar_start
-        self.event_end_due = self.organising.event_end_due
-        self.push_event_end = self.organising.push_event_end
-        self.game_losses_due = self.organising.game_losses_due
-        self.calendar = Organising.calendar
+
+    # ------------------------------------------------- penalties, notes, the calendar (``Organising``)
+
+    async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
+                      reason: str, roles: Sequence[int] = ()) -> tuple[PenaltyRecord, list[SeatNotice]]:
+        return await self.organising.penalty(tournament_id, user_id, is_manager, player_id, kind, reason, roles)
+
+    async def note(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, text: str,
+                   roles: Sequence[int] = ()) -> PenaltyRecord:
+        return await self.organising.note(tournament_id, user_id, is_manager, player_id, text, roles)
+
+    async def reschedule(self, tournament_id: int, user_id: int, is_manager: bool, starts_at: str,
+                         roles: Sequence[int] = ()) -> TournamentState:
+        return await self.organising.reschedule(tournament_id, user_id, is_manager, starts_at, roles)
+
+    @staticmethod
+    def calendar(record: TournamentRecord) -> Calendar | None:
+        return Organising.calendar(record)
+
+    async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
+        return await self.organising.calendar_checkin(tournament_id, started)
+
+    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
+        return await self.organising.calendar_start(tournament_id, started)
+
+    async def event_end_due(self, tournament_id: int, started: float) -> float | None:
+        return await self.organising.event_end_due(tournament_id, started)
+
+    async def push_event_end(self, record: TournamentRecord) -> float:
+        return await self.organising.push_event_end(record)
+
+    async def game_losses_due(self, table: TableRecord) -> list[SeatNotice]:
+        return await self.organising.game_losses_due(table)
+
+    # ------------------------------------------------------------------ locks
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
