@@ -13,12 +13,17 @@ from cogs.guard import Guard, tell
 from cogs.standings_pages import safe_name
 from cogs.web_links import WebLinks, with_link
 from host.ratings import MIN_GAMES, TOP, RatingService
-from host.read_models import RatingRow
+from host.read_models import LeaderRow, RatingRow
 from host.web import LeaderboardPage, LeaderLine, leaderboard_csv
+from render.words import count
+
+
+def leader_line(place: int, row: LeaderRow) -> str:
+    return f"{place}. <@{row.user_id}> — **{row.rating:,}** · {count(row.games, 'game')}"
 
 
 def rating_line(row: RatingRow, details: bool) -> str:
-    games = f"{row.games} rated game{'s' if row.games != 1 else ''}"
+    games = count(row.games, "rated game")
     if not details:
         return f"**{row.title}**: **{row.rating:,}** · {games}"
     return (f"**{row.title}**: **{row.rating:,}** · {games} · μ {row.mu:.2f}, σ {row.sigma:.2f}, "
@@ -75,7 +80,7 @@ class RatingsCog(commands.Cog):
             if not rows:
                 await tell(interaction, f"Nobody has {MIN_GAMES} rated games of {title} in this server yet.")
                 return
-            lines = [f"{i}. <@{r.user_id}> — **{r.rating:,}** · {r.games} games" for i, r in enumerate(rows, start=1)]
+            lines = [leader_line(i, r) for i, r in enumerate(rows, start=1)]
             embed = discord.Embed(title=f"{title} leaderboard", description="\n".join(lines),
                                   colour=discord.Colour.gold())
             embed.set_footer(text=f"A new player starts at 1,000 (1,000 + 40 × (μ − 3σ), openskill); "

@@ -28,6 +28,7 @@ from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.tournaments.views import standing_rows
+from render import words
 from render.markup import escape_name
 
 log = logging.getLogger(__name__)
@@ -190,8 +191,8 @@ class TournamentCog(commands.Cog):
             state = await self.service.add_bots(await self._here(interaction), interaction.user.id,
                                                 is_manager(interaction), count, level.value if level else None,
                                                 role_ids(interaction))
-            await tell(interaction, f"{count} bot entrant{'s' if count != 1 else ''} added: "
-                                    f"{len(state.entrants)} entrants.")
+            await tell(interaction, f"{words.count(count, 'bot entrant')} added: "
+                                    f"{words.count(len(state.entrants), 'entrant')}.")
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)

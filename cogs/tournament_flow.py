@@ -35,6 +35,7 @@ from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
 from render.markup import escape_name, label_name
+from render.words import count
 
 log = logging.getLogger(__name__)
 
@@ -281,7 +282,7 @@ class TournamentFlow:
         then seat round 1."""
         state = started.state
         playing = len([e for e in state.entrants if e.active])
-        text = (f"🏆 **{escape_name(state.record.name)}** has started with {playing} entrants. "
+        text = (f"🏆 **{escape_name(state.record.name)}** has started with {count(playing, 'entrant')}. "
                 "Each table plays in a thread of its own; the pairings follow.")
         mentions = [e.user_id for e in started.no_shows if e.user_id]
         if started.no_shows:
