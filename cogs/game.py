@@ -29,7 +29,7 @@ from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
 from render.markup import escape_name, label_name
-from render.words import article
+from render.words import article, count
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +247,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             bench = await self.long_games.bench(interaction.channel_id or 0)
             text = ", ".join(bench.cards) if bench.cards else "empty"
-            await tell(interaction, f"**Bench** ({len(bench.cards)} cards, top first): {text}"[:1900])
+            await tell(interaction, f"**Bench** ({count(len(bench.cards), 'card')}, top first): {text}"[:1900])
 
         await self.guard.run(interaction, work)
 

@@ -11,6 +11,7 @@ import discord
 from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, link, picture_file
 from host.read_models import LOBBY, MoveLog, MyTables, ReplayFrame, ServerTables, TableRow
 from render.markup import escape_name, plain_text
+from render.words import count
 
 #: Rows shown at the most by /game mine, and per list by /game tables.
 MINE_ROWS = 20
@@ -35,7 +36,7 @@ def mine_text(mine: MyTables) -> str:
 
 
 def table_line(row: TableRow) -> str:
-    seats = f"{row.seats}/{row.max_players}" if row.status == LOBBY else f"{row.seats} players"
+    seats = f"{row.seats}/{row.max_players}" if row.status == LOBBY else count(row.seats, "player")
     return f"**{row.title}** · table #{row.table_id} · {seats} · {clock_line(row.clock)} · {link(row.where)}"
 
 
@@ -56,7 +57,7 @@ def log_message(log: MoveLog) -> tuple[str, discord.File]:
         lines.append(f"{move.version:>4}  {stamp} UTC  {plain_text(move.label)}")
         lines.extend(f"            {plain_text(e)}" for e in move.events)
     file = discord.File(io.BytesIO("\n".join(lines).encode()), filename=f"table-{log.table_id}-log.txt")
-    return (f"The move list of table #{log.table_id} ({len(log.moves)} moves), public labels only.", file)
+    return (f"The move list of table #{log.table_id} ({count(len(log.moves), 'move')}), public labels only.", file)
 
 
 async def replay_message(frame: ReplayFrame) -> Outgoing:

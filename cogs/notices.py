@@ -31,10 +31,12 @@ DMS_CLOSED = 50007
 
 
 class Notices:
-    def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None) -> None:
+    def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None,
+                 settings: ServerSettings | None = None) -> None:
         self.bot = bot
         self.feed = feed
-        self.settings: ServerSettings | None = None
+        #: Whose servers turned reminders off (None: every server gets them).
+        self.settings = settings
         self._dm_refused: set[int] = set()
         self.access = access or ChannelAccess()
         #: Pauses a table whose channel refused the bot (set by the table poster).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -24,6 +25,7 @@ from cogs.notices import Notices
 from cogs.presenter import table_message
 from host import ActOutcome, SeatNotice, TableService
 from host.clock import lost_access
+from host.metrics import Recorder
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord
 from host.tasks import Tasks
@@ -81,7 +83,9 @@ class _Want:
 
 class TablePoster:
     def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
-                 tasks: Tasks, access: ChannelAccess | None = None) -> None:
+                 tasks: Tasks, access: ChannelAccess | None = None, *, lobbies: LobbyMessages | None = None,
+                 on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
+                 recorder: Recorder | None = None) -> None:
         self.bot = bot
         #: Channels that refused the bot: a table there is paused and its channel probed once an hour.
         self.access = access or notices.access
@@ -94,11 +98,13 @@ class TablePoster:
         self.feed = feed
         self.notices = notices
         self.tasks = tasks
-        #: The tables' lobby messages, edited when a table's game ends (set by the flow that owns both).
-        self.lobbies: LobbyMessages | None = None
+        #: The tables' lobby messages, edited when a table's game ends.
+        self.lobbies = lobbies
         #: Told when a table's final message went out (a tournament table's round may be over); it runs
         #: in a task of its own, so seating the next round never holds this table's post.
-        self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
+        self.on_finished = on_finished
+        #: Told how long each table post took, the posts it folds into a later one included.
+        self.recorder = recorder
         #: The version each table's newest message started from, so an edit retells all its steps.
         self._message_base: dict[int, int] = {}
         #: The newest version shown and posted, so an older state never follows a newer.
@@ -113,7 +119,12 @@ class TablePoster:
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = (), notes: Sequence[str] = ()) -> None:
         """A fresh table message with everything since the last one, then tell whose turn it became."""
-        await self._show(_Want(table, lines, channel, set(entered), True, list(notes)))
+        start = time.perf_counter()
+        try:
+            await self._show(_Want(table, lines, channel, set(entered), True, list(notes)))
+        finally:
+            if self.recorder is not None:
+                self.recorder.table_posted(time.perf_counter() - start)
 
     async def refresh_table(self, table: TableRecord, channel: Any = None) -> None:
         """A step inside one decision (a discard, an effect's choice): the newest table message shows it.

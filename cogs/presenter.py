@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ import discord
 import render
 from cogs.controls import ActButton, ActSelect, stateless_view, with_link
 from cogs.menu import NAV, Menu, build_menu
+from cogs.pictures import drawn
 from host.read_models import (
     ABANDONED,
     FINISHED,
@@ -32,7 +33,6 @@ from host.read_models import (
     Where,
 )
 from render.markup import escape_name, plain_text
-from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
@@ -65,17 +65,6 @@ class Outgoing:
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content, "attachments": self.files, "view": self.view, "embed": self.embed,
                 "allowed_mentions": self.mentions}
-
-
-#: Table and hand images are drawn in worker processes, a table in its own one unless that is busier
-#: (render/pool.py):
-#: shared by every bot of the process, started by the first bot's set-up, stopped when the process ends.
-RENDER_POOL = RenderPool()
-
-
-async def drawn(table_id: int, fn: Callable[..., bytes], /, *args: Any) -> bytes:
-    """``fn(*args)``, a PNG of table ``table_id``, drawn off the event loop in a render worker."""
-    return await RENDER_POOL.draw(table_id, fn, *args)
 
 
 def _png(data: bytes, name: str, description: str | None = None) -> discord.File:

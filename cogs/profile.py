@@ -11,7 +11,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import web_links
 from cogs.guard import Guard, is_manager, role_ids, tell
 from cogs.web_links import with_link
 from host import Refusal
@@ -74,7 +73,6 @@ class ProfileCog(commands.Cog):
 
     async def cog_load(self) -> None:
         await self.links.load()
-        web_links.LINKS = self.links
         group = self.bot.tree.get_command("tournament")
         if isinstance(group, app_commands.Group) and group.get_command("export") is None:
             group.add_command(self.export_command)
@@ -82,8 +80,6 @@ class ProfileCog(commands.Cog):
             await self.pages.start()
 
     async def cog_unload(self) -> None:
-        if web_links.LINKS is self.links:
-            web_links.LINKS = None
         if self.pages is not None:
             await self.pages.stop()
 

@@ -57,7 +57,8 @@ def standing_line(row: StandingRow, name: str) -> str:
     games = f"{row.games} game" + ("" if row.games == 1 else "s")
     byes = f" + {row.byes} bye" + ("" if row.byes == 1 else "s") if row.byes else ""
     dropped = " (dropped)" if row.dropped else ""
-    return (f"{row.place}. **{safe_name(name)}**{dropped} — {format_points(row.points)} pts · "
+    pts = "pt" if row.points == 1 else "pts"  # ½ pts, 1 pt, 1½ pts
+    return (f"{row.place}. **{safe_name(name)}**{dropped} — {format_points(row.points)} {pts} · "
             f"OPP {format_percent(row.opp)} · OOPP {format_percent(row.oopp)} · {games}{byes}")
 
 

@@ -21,13 +21,14 @@ from cogs.tournament_views import (
     standings_message,
     status_message,
 )
-from cogs.web_links import linked_view
+from cogs.web_links import WebLinks, linked_view
 from host import Refusal, permissions
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.tournaments.views import standing_rows
+from render import words
 from render.markup import escape_name
 
 log = logging.getLogger(__name__)
@@ -68,11 +69,13 @@ class TournamentCog(commands.Cog):
                                     "single or double elimination", guild_only=True)
 
     def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard,
-                 settings: ServerSettings) -> None:
+                 settings: ServerSettings, links: WebLinks) -> None:
         self.service = service
         self.flow = flow
         self.guard = guard
         self.settings = settings
+        #: The web pages' addresses, for the tournament page's link button.
+        self.links = links
 
     async def _here(self, interaction: discord.Interaction) -> int:
         return (await self.service.require(home_channel(interaction))).id
@@ -134,7 +137,7 @@ class TournamentCog(commands.Cog):
             note = f"{interaction.user.mention} opened registration."
             if state.record.starts_at is not None:
                 await self.flow.create_event(state.record)
-            out = signup_message(linked_view(state), note)
+            out = signup_message(linked_view(state, self.links), note)
             try:
                 message = await reply(interaction, out, ephemeral=False, want_message=True)
             except discord.HTTPException:
@@ -165,7 +168,7 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             state = await self.service.join(await self._here(interaction), interaction.user.id,
                                             interaction.user.display_name, role_ids(interaction))
-            await tell(interaction, joined_text(linked_view(state), interaction.user.id))
+            await tell(interaction, joined_text(linked_view(state, self.links), interaction.user.id))
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -188,8 +191,8 @@ class TournamentCog(commands.Cog):
             state = await self.service.add_bots(await self._here(interaction), interaction.user.id,
                                                 is_manager(interaction), count, level.value if level else None,
                                                 role_ids(interaction))
-            await tell(interaction, f"{count} bot entrant{'s' if count != 1 else ''} added: "
-                                    f"{len(state.entrants)} entrants.")
+            await tell(interaction, f"{words.count(count, 'bot entrant')} added: "
+                                    f"{words.count(len(state.entrants), 'entrant')}.")
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -212,7 +215,8 @@ class TournamentCog(commands.Cog):
                 return
             state = await self.service.open_checkin(tournament_id, interaction.user.id,
                                                     is_manager(interaction), role_ids(interaction))
-            out = signup_message(linked_view(state), "✅ **Check-in is open.** Every entrant: press **Check in**. "
+            out = signup_message(linked_view(state, self.links),
+                                 "✅ **Check-in is open.** Every entrant: press **Check in**. "
                                  "Entrants who have not checked in when the tournament starts are dropped.")
             await reply(interaction, out, ephemeral=False)
             await self.flow.refresh_signup(state)
@@ -255,7 +259,8 @@ class TournamentCog(commands.Cog):
             record = await self.service.latest(home_channel(interaction))
             await defer(interaction, ephemeral=True)  # standings of a large event take a moment to read
             state, rows = await self.service.standings(record.id)
-            await reply(interaction, standings_message(linked_view(state), standing_rows(rows), 1), ephemeral=True)
+            await reply(interaction, standings_message(linked_view(state, self.links), standing_rows(rows), 1),
+                        ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -267,7 +272,7 @@ class TournamentCog(commands.Cog):
             if record.status == "playing":
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
-            view = linked_view(state)
+            view = linked_view(state, self.links)
             out = status_message(view, await self.flow.threads_of(state))
             if await self.service.is_organiser(record, interaction.user.id, is_manager(interaction),
                                                role_ids(interaction)):

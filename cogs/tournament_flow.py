@@ -17,7 +17,7 @@ from cogs.answers import announce
 from cogs.controls import BAD_CONTROL, Control
 from cogs.flow import TableFlow
 from cogs.guard import Guard, tell
-from cogs.presenter import drawn
+from cogs.pictures import drawn
 from cogs.threads import create_thread
 from cogs.tournament_views import (
     bracket_file,
@@ -26,7 +26,7 @@ from cogs.tournament_views import (
     signup_message,
     standings_message,
 )
-from cogs.web_links import linked_view
+from cogs.web_links import WebLinks, linked_view
 from engines import GAME_TITLES
 from host import Refusal, SeatNotice, TableRecord
 from host.read_models import FORMAT_NAMES
@@ -35,6 +35,7 @@ from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
 from render.markup import escape_name, label_name
+from render.words import count
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +48,14 @@ def _at(instant: float) -> datetime:
 
 
 class TournamentFlow:
-    def __init__(self, bot: commands.Bot, service: TournamentService, flow: TableFlow, guard: Guard) -> None:
+    def __init__(self, bot: commands.Bot, service: TournamentService, flow: TableFlow, guard: Guard,
+                 links: WebLinks) -> None:
         self.bot = bot
         self.service = service
         self.flow = flow
         self.guard = guard
+        #: The web pages' addresses, for the tournament page's link button.
+        self.links = links
         # One seating at a time per tournament: a table's end and a restart's catch-up may both try.
         self._seating: dict[int, asyncio.Lock] = {}
 
@@ -130,7 +134,7 @@ class TournamentFlow:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
         threads = await self.threads_of(state)
-        view = linked_view(state)
+        view = linked_view(state, self.links)
         assert view.current is not None
         for out in pairings_messages(view, view.current, threads):
             await channel.send(**out.send_kwargs())
@@ -167,7 +171,7 @@ class TournamentFlow:
         if current is None or current.announced >= 2:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
-        view = linked_view(state)
+        view = linked_view(state, self.links)
         out = standings_message(view, standing_rows(rows), 1, title="Final standings")
         out.content = champion_line(view)
         await channel.send(**out.send_kwargs())
@@ -219,7 +223,7 @@ class TournamentFlow:
 
     async def refresh_signup(self, state: TournamentState, interaction: discord.Interaction | None = None) -> None:
         """Bring the sign-up message up to date: edited in place from its own button, else by id."""
-        out = signup_message(linked_view(state))
+        out = signup_message(linked_view(state, self.links))
         message = interaction.message if interaction is not None else None
         if (interaction is not None and message is not None and message.id == state.record.message_id
                 and not interaction.response.is_done()):
@@ -261,7 +265,7 @@ class TournamentFlow:
     async def _page(self, interaction: discord.Interaction, tournament_id: int, page: int) -> None:
         state, rows = await self.service.standings(tournament_id)
         final = state.record.status == "finished"
-        out = standings_message(linked_view(state), standing_rows(rows), page,
+        out = standings_message(linked_view(state, self.links), standing_rows(rows), page,
                                 title="Final standings" if final else "Standings")
         message = interaction.message
         if message is not None:
@@ -277,7 +281,7 @@ class TournamentFlow:
         then seat round 1."""
         state = started.state
         playing = len([e for e in state.entrants if e.active])
-        text = (f"🏆 **{escape_name(state.record.name)}** has started with {playing} entrants. "
+        text = (f"🏆 **{escape_name(state.record.name)}** has started with {count(playing, 'entrant')}. "
                 "Each table plays in a thread of its own; the pairings follow.")
         mentions = [e.user_id for e in started.no_shows if e.user_id]
         if started.no_shows:

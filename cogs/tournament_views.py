@@ -15,6 +15,7 @@ from cogs.presenter import Outgoing
 from cogs.standings_pages import safe_name, standings_pages
 from host.read_models import CUT, FORMAT_NAMES, PlaceInfo, RoundInfo, StandingRow, TournamentView
 from render.markup import escape_name
+from render.words import count
 
 #: An embed's description holds 4096 characters; pairings are split into messages below that.
 DESCRIPTION = 3900
@@ -30,7 +31,7 @@ def format_line(state: TournamentView) -> str:
     r = state.record
     parts = [state.title, FORMAT_NAMES.get(r.format, r.format), f"tables of {r.table_size}"]
     if r.format not in ("single_elimination", "double_elimination"):
-        parts.append(f"{r.rounds} rounds" if r.rounds else
+        parts.append(count(r.rounds, "round") if r.rounds else
                      ("⌈log₂ N⌉ rounds" if r.format == "swiss" else "every pair meets once"))
     if r.top_cut:
         parts.append(f"top cut {r.top_cut}" + (" (double elimination)" if r.top_cut_format == "double" else ""))
@@ -98,12 +99,13 @@ def rules_lines(state: TournamentView) -> list[str]:
     lines = []
     if r.starts_at is not None:
         when = int(r.starts_at)
-        lines.append(f"Starts: <t:{when}:F> (<t:{when}:R>); check-in opens {r.checkin_minutes} minutes before")
+        lines.append(f"Starts: <t:{when}:F> (<t:{when}:R>); check-in opens {count(r.checkin_minutes, 'minute')} before")
     if r.role_id is not None:
         lines.append(f"Entrants must hold <@&{r.role_id}>")
     if r.max_entrants is not None:
         waiting = len(state.waiting)
-        lines.append(f"At most {r.max_entrants} entrants" + (f"; {waiting} on the waiting list" if waiting else ""))
+        lines.append(f"At most {count(r.max_entrants, 'entrant')}"
+                     + (f"; {waiting} on the waiting list" if waiting else ""))
     if r.late_join_rounds:
         lines.append(f"Late entries until round {r.late_join_rounds} begins (each missed round is a loss)")
     return lines
@@ -115,15 +117,14 @@ def joined_text(state: TournamentView, user_id: int) -> str:
     mine = next((e for e in state.entrants if e.user_id == user_id), None)
     waiting = [e.user_id for e in state.waiting]
     if user_id in waiting:
-        return (f"**{escape_name(r.name)}** is full ({r.max_entrants} entrants): you are number "
-                f"{waiting.index(user_id) + 1} on "
-                "its waiting list, and move up when someone leaves before the start.")
+        return (f"**{escape_name(r.name)}** is full ({count(r.max_entrants or 0, 'entrant')}): you are number "
+                f"{waiting.index(user_id) + 1} on its waiting list, and move up when someone leaves before the start.")
     if mine is not None and mine.missed_rounds:
         return (f"You joined **{escape_name(r.name)}** late: round{'s' if mine.missed_rounds != 1 else ''} 1"
                 f"{f'–{mine.missed_rounds}' if mine.missed_rounds > 1 else ''} count as a loss with no opponent, "
                 "and you are paired from the next round.")
     active = len([e for e in state.entrants if e.active])
-    return f"You are entered in **{escape_name(r.name)}** ({active} entrants)."
+    return f"You are entered in **{escape_name(r.name)}** ({count(active, 'entrant')})."
 
 
 def penalties_text(state: TournamentView) -> str:
@@ -227,13 +228,13 @@ def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoin
     r = state.record
     lines = [format_line(state), f"Clock: {clock_text(state)}"]
     if r.status == "registration":
-        lines.append(f"Registration is open: {len(state.entrants)} entrants so far.")
+        lines.append(f"Registration is open: {count(len(state.entrants), 'entrant')} so far.")
     current = state.current
     if current is not None and r.status in ("playing", "finished"):
         places = state.round_places(current.number)
         playing = [p for p in places if p.status != "finished"]
-        lines.append(f"**{round_title(state, current)}**: {len(places) - len(playing)} of {len(places)} tables "
-                     "finished.")
+        lines.append(f"**{round_title(state, current)}**: {len(places) - len(playing)} of "
+                     f"{count(len(places), 'table')} finished.")
         for place in places:
             mark = "✅" if place.status == "finished" else "▶️"
             thread = threads.get(place.table_id or 0)
@@ -241,7 +242,8 @@ def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoin
             drawn = " (drawn: time ran out)" if place.drawn else ""
             lines.append(f"{mark} Table {place.position + 1}{where}: {sides_text(place, state.names)}{drawn}")
         if current.due and current.status == "playing":
-            lines.append(f"The round's time runs out <t:{int(current.due)}:R>.")
+            # A noun before the relative time: "runs out 5 minutes ago" would be false once it has passed.
+            lines.append(f"Round deadline: <t:{int(current.due)}:R>.")
     if r.status == "finished" and r.champion:
         lines.append("🏆 Champion: " + " & ".join(safe_name(state.names.get(e, "?")) for e in r.champion))
     if r.status == "cancelled":

@@ -389,6 +389,7 @@ class TableStore:
                     new_version, seat, action, label, json.dumps(events), now))
             if written.rowcount != 1:
                 raise StaleVersion(f"table {table_id} is not at version {expected_version}")
+            self._db.move_committed()
             return new_version
         async with self._rating_guard(rating), self._db.transaction() as tx:
             written = await tx.execute(
@@ -407,6 +408,7 @@ class TableStore:
                 await self._replace_seats(tx, table_id, seats)
             await write_plan(tx, table_id, timers)
             await self._seat_events(tx, table_id, seat_events, now)
+        self._db.move_committed()
         return new_version
 
     async def set_posted_version(self, table_id: int, version: int, message_id: int | None = None) -> None:

@@ -31,6 +31,7 @@ from data.tournaments import (
 )
 from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
+from engines.words import count
 from host.clock import plan_turn
 from host.errors import Refusal
 from host.pairing import PairingPool
@@ -355,7 +356,8 @@ class TournamentService:
             try:
                 planned = check_start(settings, len(players))
             except TournamentRefusal as exc:
-                extra = (f" ({len(no_shows)} entrants have not checked in.)" if no_shows else "")
+                extra = (f" ({count(len(no_shows), 'entrant')} {'has' if len(no_shows) == 1 else 'have'} not "
+                         "checked in.)" if no_shows else "")
                 raise Refusal(str(exc) + extra) from None
             rng = random.Random(secrets.randbits(62))
             lots = list(range(1, len(players) + 1))
