@@ -1,4 +1,4 @@
-"""/config show|set: a server's defaults and limits, for members with Manage Server."""
+"""/config show|set: a server's defaults and limits, for members with Manage Server, in the member's language."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from cogs.guard import Guard, is_manager, tell
+from cogs.locales import member_language
 from host.settings import NAMES, ServerSettings
 
 SETTING_CHOICES = [app_commands.Choice(name=name, value=name) for name in NAMES]
@@ -24,8 +26,11 @@ class ConfigCog(commands.Cog):
     async def config_show(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             settings = await self.settings.shown(interaction.guild_id, is_manager(interaction))
-            lines = [f"`{name}` = **{value}**: {help_text}" for name, value, help_text in settings.rows]
-            await tell(interaction, "**Deckhand settings for this server**\n" + "\n".join(lines))
+            lang = member_language(interaction)
+            numbers = {key: i18n.number(lang, value) for key, value in settings.help_values}
+            lines = [f"`{name}` = **{value}**: {i18n.t(lang, help_text, **numbers) if help_text else ''}"
+                     for name, value, help_text in settings.rows]
+            await tell(interaction, i18n.t(lang, "**Deckhand settings for this server**") + "\n" + "\n".join(lines))
 
         await self.guard.run(interaction, work)
 
@@ -36,7 +41,8 @@ class ConfigCog(commands.Cog):
         async def work() -> None:
             now = await self.settings.change(interaction.guild_id or 0, setting, value, interaction.user.id,
                                              is_manager(interaction))
-            await tell(interaction, f"`{setting}` is now **{now}**. New tables use it; tables already open keep "
-                                    "their own clock.")
+            await tell(interaction, i18n.t(member_language(interaction), "`{setting}` is now **{value}**. New tables "
+                                           "use it; tables already open keep their own clock.", setting=setting,
+                                           value=now))
 
         await self.guard.run(interaction, work)

@@ -7,6 +7,7 @@ The other jobs at a table live beside it, each in its own module: table messages
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -14,9 +15,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs.access import ChannelAccess
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager
+from cogs.lobbies import SETTLED_NOTES, LobbyMessages
 from cogs.menu import NAV
 from cogs.notices import Notices, table_link
 from cogs.posting import TablePoster
@@ -24,14 +27,21 @@ from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_mess
 from cogs.timers import TimerRunner
 from engines import get_engine
 from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
+from host.metrics import Recorder
 from host.settings import ServerSettings
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord, TimerRecord, log_lines  # noqa: F401 - cogs.game reads it here
 from host.tasks import Tasks
+from render.markup import escape_name, unbold
 
 log = logging.getLogger(__name__)
 
 LOBBY_CLOSED = "Everyone left, so the table is closed."
+
+
+async def fetch_channel(bot: commands.Bot, channel_id: int) -> Any:
+    """A channel from the cache, else from Discord."""
+    return bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
 
 
 class TableFlow:
@@ -40,45 +50,88 @@ class TableFlow:
     def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, bot_delay: float, *,
                  settings: ServerSettings | None = None, shards: Shards | None = None,
                  on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
-                 feed: TableFeed | None = None, tasks: Tasks | None = None) -> None:
+                 feed: TableFeed | None = None, tasks: Tasks | None = None, recorder: Recorder | None = None) -> None:
         self.bot = bot
         self.tables = tables
         self.guard = guard
         self.bot_delay = bot_delay
+        self.settings = settings
         self.feed = feed or TableFeed(tables.store)
         self.tasks = tasks or Tasks()
-        self.notices = Notices(bot, self.feed)
-        self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks)
+        self.notices = Notices(bot, self.feed, settings=settings)
+        # The lobby messages are edited when a table's game ends, so the poster is built with them.
+        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot))
+        #: ``on_finished`` is told when a table's final message went out (a tournament table's round may be
+        #: over); ``recorder`` how long each table post took.
+        self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
+                                  on_finished=on_finished, recorder=recorder)
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
-        self.settings = settings
-        #: Told when a table's final message went out (a tournament table's round may be over).
-        self.on_finished = on_finished
-
-    # The jobs' own collaborators, under the names the other cogs and bot.py know.
-
-    @property
-    def settings(self) -> ServerSettings | None:
-        return self.notices.settings
-
-    @settings.setter
-    def settings(self, value: ServerSettings | None) -> None:
-        self.notices.settings = value
-
-    @property
-    def on_finished(self) -> Callable[[TableRecord], Awaitable[None]] | None:
-        return self.poster.on_finished
-
-    @on_finished.setter
-    def on_finished(self, value: Callable[[TableRecord], Awaitable[None]] | None) -> None:
-        self.poster.on_finished = value
 
     async def fire(self, timers: list[TimerRecord]) -> list[TimerRecord]:
         return await self.timers.fire(timers)
 
     async def resume(self) -> None:
         await self.poster.catch_up(self.shards)
+        # Tables paused because their channel refused the bot: probed hourly, resumed by an interaction there.
+        for table_id, _, guild_id in await self.tables.lost_tables():
+            if self.shards is not None and not self.shards.owns(guild_id):
+                continue  # another process holds that server
+            if guild_id is None or self.bot.get_guild(guild_id) is not None:
+                await self.poster.lose(await self.tables.get(table_id))
+            else:
+                self.access.gone_guilds.add(guild_id)  # removed while the bot was down: its re-invite resumes it
+
+    # ------------------------------------------------------- a changing server
+
+    @property
+    def access(self) -> ChannelAccess:
+        return self.poster.access
+
+    async def reached(self, channel_id: int, *, regain: bool = True) -> None:
+        """An interaction in a channel answers there: the bot may post there again, and (with ``regain``)
+        the tables it paused there play on."""
+        self.access.succeeded(channel_id)
+        for table_id in sorted(self.poster.lost.get(channel_id, ()) if regain else ()):
+            await self.poster.regain(table_id)
+
+    async def channel_deleted(self, channel_id: int) -> None:
+        """A deleted channel or thread: its tables (and those of its threads) end as abandoned, timers too."""
+        self.access.forget(channel_id)
+        self.poster.lost.pop(channel_id, None)
+        for table_id in await self.tables.open_tables_in(channel_id):
+            closed = await self.tables.close_deleted(table_id)
+            if closed is None:
+                continue
+            log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
+            parent = closed.parent_id
+            if parent is not None and parent != channel_id and self.access.claim(closed.guild_id, parent):
+                # A thread table's channel still exists: the people there learn why the table ended.
+                try:
+                    channel = await self.channel_of(parent)
+                    await channel.send(f"🗑️ Table #{closed.id} ({get_engine(closed.game).title}) was closed as "
+                                       "abandoned: channel deleted (its thread is gone).",
+                                       allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException:
+                    log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
+
+    async def guild_removed(self, guild_id: int) -> None:
+        """The server removed the bot: no timer or retry of it asks Discord anything until a re-invite.
+        Its games are paused as the bot's own doing (their data is kept); its probes stop."""
+        self.access.gone_guilds.add(guild_id)
+        self.poster.stop_probes(guild_id)
+        for table in await self.feed.playing_in_guild(guild_id):
+            await self.poster.lose(table)
+        await self.tables.hold_lobbies(guild_id, hold=True)
+        log.info("removed from server %s: its tables wait for a re-invite", guild_id)
+
+    async def guild_joined(self, guild_id: int) -> None:
+        """Invited (back): the server's games that the bot paused play on, each posted afresh."""
+        self.access.gone_guilds.discard(guild_id)
+        await self.tables.hold_lobbies(guild_id, hold=False)
+        for table_id, _, _ in await self.tables.lost_tables(guild_id):
+            await self.poster.regain(table_id)
 
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = ()) -> None:
@@ -149,8 +202,9 @@ class TableFlow:
             return
         changes: dict[str, tuple[Callable[[], Awaitable[LobbyChange]], str]] = {
             "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id),
-                     f"{user.display_name} joined."),
-            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id), f"{user.display_name} left."),
+                     f"{escape_name(user.display_name)} joined."),
+            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id),
+                      f"{escape_name(user.display_name)} left."),
             "addbot": (lambda: self.tables.add_bot(table.channel_id, user.id, is_manager(interaction), table.id),
                        "A bot sat down."),
         }
@@ -164,24 +218,32 @@ class TableFlow:
         out = (Outgoing(f"{note} {LOBBY_CLOSED}") if change.closed
                else lobby_message(self.tables.lobby(change.table), note))
         message = interaction.message
+        edited = None
         if message is not None and not message.flags.ephemeral:
             kwargs = out.edit_kwargs()
             if change.closed:
                 kwargs.update(embed=None, view=None)
             await interaction.response.edit_message(**kwargs)
+            edited = message
         else:
-            await reply(interaction, out, ephemeral=False)
+            posted = await reply(interaction, out, ephemeral=False, want_message=not change.closed)
+            if posted is not None:
+                await self.lobbies.remember(change.table.id, posted)
+        if change.closed:
+            await self.lobbies.settle(change.table, edited=edited.id if edited else None)
 
     async def start(self, interaction: discord.Interaction, table_id: int | None = None) -> None:
         table = await self.tables.start(interaction.channel_id or 0, interaction.user.id, is_manager(interaction),
                                         table_id)
-        seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
+        seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
         message = interaction.message
         answered = True
+        edited = None
         try:
             if message is not None and not message.flags.ephemeral:
-                started = lobby_message(self.tables.lobby(table), "The game has started.")
+                started = lobby_message(self.tables.lobby(table), SETTLED_NOTES["playing"])
                 await interaction.response.edit_message(**started.edit_kwargs())
+                edited = message.id
             else:
                 await interaction.response.send_message(f"The game begins! Seats: {seats}")
         except Exception:
@@ -189,6 +251,7 @@ class TableFlow:
             # and the first player the ping and the clock that come with it.
             log.exception("a started table's answer failed (table %s)", table.id)
             answered = False
+        await self.lobbies.settle(table, edited=edited)
         to_act = get_engine(table.game).to_act(await self.tables.state(table))
         await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel, to_act)
         if not answered:
@@ -214,7 +277,7 @@ class TableFlow:
         interaction, a Discord error, a picture that could not be drawn): otherwise the next player would
         get no ping while their clock ran. The member then learns that the move stands, not to retry it.
         """
-        note = f"✅ {outcome.line.replace('**', '')}"
+        note = f"✅ {unbold(outcome.line)}"
         answered = True
         try:
             info = await self.tables.hand(outcome.table.id, interaction.user.id)

@@ -16,16 +16,20 @@ from discord.ext import commands
 
 from cogs.answers import defer, reply
 from cogs.flow import TableFlow
-from cogs.guard import Guard, is_manager, tell
+from cogs.guard import Guard, bot_permissions, is_manager, tell
+from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
+from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
-from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService
+from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, parse_table_number
+from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
-from render.words import article
+from render.markup import escape_name, label_name
+from render.words import article, count
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +96,7 @@ class GameCog(commands.Cog):
         home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
                                               turn_time, on_timeout, thread)
+        permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
@@ -110,7 +115,8 @@ class GameCog(commands.Cog):
             raise
         note = f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table."
         if not new.in_own_thread:
-            await reply(interaction, lobby_message(lobby, note), ephemeral=False)
+            posted = await reply(interaction, lobby_message(lobby, note), ephemeral=False, want_message=True)
+            await self.flow.lobbies.remember(lobby.table_id, posted)
             return
         await self._lobby_in_thread(interaction, target, lobby, note)
 
@@ -121,7 +127,7 @@ class GameCog(commands.Cog):
         except discord.HTTPException:
             log.warning("could not rename the thread of table %s", lobby.table_id)
         try:
-            await thread.send(**lobby_message(lobby, note).send_kwargs())
+            posted = await thread.send(**lobby_message(lobby, note).send_kwargs())
         except discord.HTTPException:
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
@@ -130,6 +136,7 @@ class GameCog(commands.Cog):
                 await thread.delete()
             raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
                           "this channel. No table was opened; try `thread:false`.") from None
+        await self.flow.lobbies.remember(lobby.table_id, posted)
         told = f"{note} It plays in {thread.mention}: join there."
         await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)
         try:  # the channel learns of it too (the answer after a private deferral is private)
@@ -145,7 +152,9 @@ class GameCog(commands.Cog):
         pairs = [f"{k}={str(v).lower()}" for k, v in (rules.default_options if rules else ())]
         suggestions = [current] if current else []
         suggestions += [" ".join(pairs), *pairs]
-        return [app_commands.Choice(name=s[:100], value=s[:100]) for s in dict.fromkeys(suggestions) if s][:25]
+        # What the member typed is echoed back as a choice: shown as text, never as a mention.
+        return [app_commands.Choice(name=label_name(s)[:100], value=s[:100])
+                for s in dict.fromkeys(suggestions) if s][:25]
 
     async def _lobby_change(self, interaction: discord.Interaction,
                             change: Callable[[], Awaitable[LobbyChange]], note: str) -> None:
@@ -158,12 +167,12 @@ class GameCog(commands.Cog):
     async def game_join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.join(
             interaction.channel_id or 0, interaction.user.id, interaction.user.display_name),
-            f"{interaction.user.display_name} joined.")
+            f"{escape_name(interaction.user.display_name)} joined.")
 
     @game.command(name="leave", description="Leave this channel's table before it starts")
     async def game_leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.leave(
-            interaction.channel_id or 0, interaction.user.id), f"{interaction.user.display_name} left.")
+            interaction.channel_id or 0, interaction.user.id), f"{escape_name(interaction.user.display_name)} left.")
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host or Manage Server)")
     @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")
@@ -203,6 +212,8 @@ class GameCog(commands.Cog):
                         ephemeral=False)
             if table.snapshot is not None:  # a game in play: its last table message shows it closed
                 await self.flow.post_table(table, [], interaction.channel)
+            else:  # a lobby: its message no longer invites anyone
+                await self.flow.lobbies.settle(table)
 
         await self.guard.run(interaction, work)
 
@@ -225,7 +236,7 @@ class GameCog(commands.Cog):
                 f"`{rules.options[0].name}={example_value(rules.options[0])}`." if rules.options else ""),
                 inline=False)
             embed.set_footer(text="The full rules, with every ruling, are attached.")
-            path = RULES_DIR / f"{game.value.replace('_', '-')}.md"
+            path = rules_file(RULES_DIR, game.value, member_language(interaction))  # in the member's language
             files = [discord.File(path, filename=path.name)] if path.exists() else []
             await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
@@ -236,7 +247,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             bench = await self.long_games.bench(interaction.channel_id or 0)
             text = ", ".join(bench.cards) if bench.cards else "empty"
-            await tell(interaction, f"**Bench** ({len(bench.cards)} cards, top first): {text}"[:1900])
+            await tell(interaction, f"**Bench** ({count(len(bench.cards), 'card')}, top first): {text}"[:1900])
 
         await self.guard.run(interaction, work)
 
@@ -295,14 +306,18 @@ class GameCog(commands.Cog):
     @game.command(name="mine", description="Your active tables in this server, your turns first")
     async def game_mine(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await tell(interaction, mine_text(await self.long_games.mine(interaction.guild_id, interaction.user.id)))
+            mine = await self.long_games.mine(interaction.guild_id, interaction.user.id)
+            sight = await sight_of(interaction, (row.where.channel_id for row in mine.rows))
+            await tell(interaction, mine_text(visible_mine(mine, sight)))
 
         await self.guard.run(interaction, work)
 
     @game.command(name="tables", description="This server's open lobbies and running tables")
     async def game_tables(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await tell(interaction, tables_text(await self.long_games.server_tables(interaction.guild_id)))
+            tables = await self.long_games.server_tables(interaction.guild_id)
+            sight = await sight_of(interaction, (row.where.channel_id for row in (*tables.lobbies, *tables.running)))
+            await tell(interaction, tables_text(visible_tables(tables, sight)))
 
         await self.guard.run(interaction, work)
 
@@ -311,8 +326,9 @@ class GameCog(commands.Cog):
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
         async def work() -> None:
             await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
-            moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0,
-                                                   parse_table_number(table))
+            number = parse_table_number(table)
+            moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0, number,
+                                                   await self._sight_of_table(interaction, number))
             text, file = log_message(moves)
             await reply(interaction, Outgoing(text, [file]), ephemeral=True)
 
@@ -324,11 +340,17 @@ class GameCog(commands.Cog):
                           table: str | None = None) -> None:
         async def work() -> None:
             await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
-            frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move,
-                                                 parse_table_number(table))
+            number = parse_table_number(table)
+            frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move, number,
+                                                 await self._sight_of_table(interaction, number))
             await reply(interaction, await replay_message(frame), ephemeral=True)
 
         await self.guard.run(interaction, work)
+
+    async def _sight_of_table(self, interaction: discord.Interaction, number: int | None) -> Sight:
+        """Whether the member can view the channel of table ``number``: read only when one was named."""
+        channel = None if number is None else await self.long_games.table_channel(interaction.guild_id, number)
+        return await sight_of(interaction, [] if channel is None else [channel])
 
     # ------------------------------------------------------------------- play
 

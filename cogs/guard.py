@@ -16,12 +16,16 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from cogs.answers import token_expired
-from host import Refusal, StaleClick
+from cogs.locales import member_language
+from host import Refusal, StaleClick, permissions
+from host.metrics import Recorder
+from i18n import N_, t
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. The table is safe; please try again."
-STOPPING = "Deckhand is restarting; nothing was changed. Please try again in a moment."
+# Message ids: the member reads them in their own language (cogs.locales.member_language).
+APOLOGY = N_("Sorry, something went wrong on my side. The table is safe; please try again.")
+STOPPING = N_("Deckhand is restarting; nothing was changed. Please try again in a moment.")
 
 OnStale = Callable[[StaleClick], Awaitable[None]]
 
@@ -44,9 +48,24 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text[:2000], ephemeral=True)
 
 
+def refusal_text(refusal: Refusal, lang: str) -> str:
+    """A refusal in the member's language: its message id translated, its placeholders filled."""
+    try:
+        return t(lang, refusal.msgid, **refusal.params)
+    except (KeyError, IndexError, ValueError):  # a translation that names a placeholder the refusal lacks
+        return str(refusal)
+
+
 def role_ids(interaction: discord.Interaction) -> list[int]:
     """The invoking member's roles, as plain ids for host to check."""
     return [r.id for r in getattr(interaction.user, "roles", ())]
+
+
+def bot_permissions(interaction: discord.Interaction) -> set[str]:
+    """The bot's own permissions in the interaction's channel (Discord sends them with it), as plain names
+    among those host checks (read by name: iterating Permissions skips aliases such as view_channel)."""
+    granted = interaction.app_permissions
+    return {name for name in permissions.PERMISSIONS if getattr(granted, name, False)}
 
 
 def is_manager(interaction: discord.Interaction) -> bool:
@@ -55,26 +74,54 @@ def is_manager(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
+def command_name(interaction: discord.Interaction) -> str:
+    """The metrics' name of what was used: the command, or a component's verb (never its ids)."""
+    if interaction.command is not None:
+        return interaction.command.qualified_name
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    # Components: "dh:a:12:3:play:7" → "component dh:a".
+    return "component " + ":".join(custom_id.split(":")[:2]) if custom_id else "other"
+
+
+def outcome_of(exc: BaseException | None) -> str:
+    """How a handler ended, for the metrics: ok, stale, refused or error."""
+    if exc is None:
+        return "ok"
+    if isinstance(exc, StaleClick):
+        return "stale"
+    return "refused" if isinstance(exc, Refusal) else "error"
+
+
 class Guard:
-    def __init__(self) -> None:
+    def __init__(self, recorder: Recorder | None = None) -> None:
         self.closing = False
         self._inflight: set[asyncio.Task[object]] = set()
+        #: Told each interaction's command and outcome (None: nobody is told).
+        self.recorder = recorder
 
     async def run(self, interaction: discord.Interaction, work: Callable[[], Awaitable[None]], *,
                   table_id: int | None = None, on_stale: OnStale | None = None) -> None:
         if self.closing:
-            await self._answer(interaction, STOPPING, table_id)
+            self._record(interaction, "stopping")
+            await self._answer(interaction, t(member_language(interaction), STOPPING), table_id)
             return
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
+        outcome = "ok"
         try:
             await work()
         except Exception as exc:  # noqa: BLE001 - every failure must become an answer
+            outcome = outcome_of(exc)
             await self._fail(interaction, exc, table_id, on_stale)
         finally:
             if task is not None:
                 self._inflight.discard(task)
+            self._record(interaction, outcome)
+
+    def _record(self, interaction: discord.Interaction, outcome: str) -> None:
+        if self.recorder is not None:
+            self.recorder.interaction(command_name(interaction), outcome)
 
     async def _fail(self, interaction: discord.Interaction, exc: Exception, table_id: int | None,
                     on_stale: OnStale | None) -> None:
@@ -87,11 +134,11 @@ class Guard:
             except Exception as again:  # noqa: BLE001
                 exc = again
         if isinstance(exc, Refusal):
-            text = str(exc)
+            text = refusal_text(exc, member_language(interaction))
         else:
             log.error("unexpected error (table %s, user %s)", table_id, interaction.user.id,
                       exc_info=(type(exc), exc, exc.__traceback__))
-            text = APOLOGY
+            text = t(member_language(interaction), APOLOGY)
         await self._answer(interaction, text, table_id)
 
     @staticmethod

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord.ext import commands
 
+from cogs.access import ChannelAccess
 from cogs.presenter import link, reminder_message
 from engines import get_engine
 from host import Reminder
+from host.clock import lost_access
 from host.read_models import Where
 from host.settings import ServerSettings
 from host.table_feed import TableFeed, TableRecord
+from render.markup import escape_name
 
 log = logging.getLogger(__name__)
 
@@ -23,12 +26,21 @@ def table_link(table: TableRecord) -> str:
     return link(Where(table.guild_id, table.channel_id, table.message_id))
 
 
+#: Discord's code for a DM the member's settings refuse ("Cannot send messages to this user").
+DMS_CLOSED = 50007
+
+
 class Notices:
-    def __init__(self, bot: commands.Bot, feed: TableFeed) -> None:
+    def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None,
+                 settings: ServerSettings | None = None) -> None:
         self.bot = bot
         self.feed = feed
-        self.settings: ServerSettings | None = None
+        #: Whose servers turned reminders off (None: every server gets them).
+        self.settings = settings
         self._dm_refused: set[int] = set()
+        self.access = access or ChannelAccess()
+        #: Pauses a table whose channel refused the bot (set by the table poster).
+        self.lose: Callable[[TableRecord], Awaitable[None]] | None = None
 
     async def notify_turn(self, table: TableRecord, seats: Sequence[int], *, reminder: bool = False) -> list[int]:
         """DM opted-in players that it is their turn (or half their time is gone); returns those not reached."""
@@ -43,17 +55,38 @@ class Notices:
             if not await self.feed.wants_dm(record.user_id):
                 continue
             what = "Half your time is gone" if reminder else "It's your turn"
-            text = f"{what} at **{engine_title}**, table #{table.id}, in **{where}**: {table_link(table)}"
+            text = f"{what} at **{engine_title}**, table #{table.id}, in **{escape_name(where)}**: {table_link(table)}"
             try:
                 user = self.bot.get_user(record.user_id) or await self.bot.fetch_user(record.user_id)
                 await user.send(text)
             except discord.HTTPException as exc:
-                if record.user_id not in self._dm_refused:
+                if exc.code == DMS_CLOSED:
+                    # Asking again each turn would only collect refusals: DMs stay off until the member turns
+                    # them on, and they hear why once, in the table's channel.
+                    await self.feed.dms_refused(record.user_id)
+                    await self._tell_dms_off(table, record.user_id)
+                elif record.user_id not in self._dm_refused:
                     self._dm_refused.add(record.user_id)
                     log.info("direct messages to user %s are refused (%s); pinging in the channel instead",
                              record.user_id, getattr(exc, "code", exc))
                 unreached.append(seat)
         return unreached
+
+    async def _tell_dms_off(self, table: TableRecord, user_id: int) -> None:
+        log.info("direct messages to user %s are refused (50007): their turn DMs are off", user_id)
+        if not self.access.claim(table.guild_id, table.channel_id):
+            return
+        text = (f"<@{user_id}>, Discord won't let me send you direct messages, so I've turned your turn DMs off. "
+                "You are still pinged here; `/game notify dm:on` turns them back on once your DMs are open.")
+        try:
+            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
+            assert isinstance(channel, discord.abc.Messageable)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(user_id)]))
+        except discord.HTTPException as exc:
+            log.warning("could not tell user %s in table %s's channel that their DMs are off", user_id, table.id)
+            if lost_access(exc):
+                self.access.refused(table.channel_id)
 
     async def remind(self, reminders: list[Reminder]) -> None:
         """One reminder message per table and instant, mentioning only the players still to act."""
@@ -61,6 +94,14 @@ class Notices:
             if self.settings is not None and not (await self.settings.get(table.guild_id)).reminders:
                 continue
             await self.notify_turn(table, shown.seats, reminder=True)
-            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
-            assert isinstance(channel, discord.abc.Messageable)
-            await channel.send(**reminder_message(shown).send_kwargs())
+            if not self.access.claim(table.guild_id, table.channel_id):
+                continue  # the channel refused the bot within the hour, or the server removed it
+            try:
+                channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
+                assert isinstance(channel, discord.abc.Messageable)
+                await channel.send(**reminder_message(shown).send_kwargs())
+            except discord.HTTPException as exc:
+                if not lost_access(exc) or self.lose is None:
+                    raise
+                self.access.refused(table.channel_id)
+                await self.lose(table)

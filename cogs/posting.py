@@ -11,21 +11,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord.ext import commands
 
+from cogs.access import PROBE_EVERY, ChannelAccess
 from cogs.notices import Notices
 from cogs.presenter import table_message
 from host import ActOutcome, SeatNotice, TableService
 from host.clock import lost_access
+from host.metrics import Recorder
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord
 from host.tasks import Tasks
+
+if TYPE_CHECKING:
+    from cogs.lobbies import LobbyMessages
 
 log = logging.getLogger(__name__)
 
@@ -77,15 +83,28 @@ class _Want:
 
 class TablePoster:
     def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
-                 tasks: Tasks) -> None:
+                 tasks: Tasks, access: ChannelAccess | None = None, *, lobbies: LobbyMessages | None = None,
+                 on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
+                 recorder: Recorder | None = None) -> None:
         self.bot = bot
+        #: Channels that refused the bot: a table there is paused and its channel probed once an hour.
+        self.access = access or notices.access
+        notices.lose = self.lose
+        #: The tables paused because their channel refused the bot, by channel: an interaction there resumes them.
+        self.lost: dict[int, set[int]] = {}
+        #: Each paused table's hourly probe, with its server.
+        self._probes: dict[int, tuple[int | None, asyncio.Task[Any]]] = {}
         self.tables = tables
         self.feed = feed
         self.notices = notices
         self.tasks = tasks
+        #: The tables' lobby messages, edited when a table's game ends.
+        self.lobbies = lobbies
         #: Told when a table's final message went out (a tournament table's round may be over); it runs
         #: in a task of its own, so seating the next round never holds this table's post.
-        self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
+        self.on_finished = on_finished
+        #: Told how long each table post took, the posts it folds into a later one included.
+        self.recorder = recorder
         #: The version each table's newest message started from, so an edit retells all its steps.
         self._message_base: dict[int, int] = {}
         #: The newest version shown and posted, so an older state never follows a newer.
@@ -100,7 +119,12 @@ class TablePoster:
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = (), notes: Sequence[str] = ()) -> None:
         """A fresh table message with everything since the last one, then tell whose turn it became."""
-        await self._show(_Want(table, lines, channel, set(entered), True, list(notes)))
+        start = time.perf_counter()
+        try:
+            await self._show(_Want(table, lines, channel, set(entered), True, list(notes)))
+        finally:
+            if self.recorder is not None:
+                self.recorder.table_posted(time.perf_counter() - start)
 
     async def refresh_table(self, table: TableRecord, channel: Any = None) -> None:
         """A step inside one decision (a discard, an effect's choice): the newest table message shows it.
@@ -136,10 +160,69 @@ class TablePoster:
         table = want.table
         if self._shown.get(table.id, -1) > table.version:
             return  # a newer version is already on show: this one would only take the channel back
-        if want.new_message:
-            await self._post_table(table, want.lines, want.channel, sorted(want.entered), want.notes)
-        else:
-            await self._refresh_table(table, want.channel)
+        if not self.access.claim(table.guild_id, table.channel_id):
+            await self.lose(table)  # no request: the channel refused within the hour, or the server left
+            return
+        try:
+            if want.new_message:
+                await self._post_table(table, want.lines, want.channel, sorted(want.entered), want.notes)
+            else:
+                await self._refresh_table(table, want.channel)
+        except Exception as exc:
+            if not lost_access(exc):
+                raise
+            log.warning("Discord refused table %s's message in channel %s (%s): its clocks are paused until a "
+                        "post there succeeds", table.id, table.channel_id, exc)
+            self.access.refused(table.channel_id)
+            await self.lose(table)
+            return
+        if self.access.succeeded(table.channel_id) or table.lost:
+            await self.regain(table.id)
+
+    # ------------------------------------------------------ a lost channel
+
+    async def lose(self, table: TableRecord) -> None:
+        """The table's channel refused the bot: pause its clocks (no-op when paused already) and probe the
+        channel in an hour, so a server that fixes its permissions gets the game back by itself."""
+        current = await self.tables.lose_channel(table.id) or await self.tables.reload(table.id)
+        if not current.lost:
+            return  # not in play (a lobby, a final message), or paused by a person: nothing to resume
+        self.lost.setdefault(table.channel_id, set()).add(table.id)
+        if table.guild_id is not None and table.guild_id in self.access.gone_guilds:
+            return  # a server that removed the bot is not probed: its re-invite resumes the table
+        probe = self._probes.get(table.id)
+        if probe is None or probe[1].done():
+            task = self.tasks.spawn(self._probe(table.id), name=f"deckhand-probe-{table.id}")
+            if task is not None:
+                self._probes[table.id] = (table.guild_id, task)
+
+    async def _probe(self, table_id: int) -> None:
+        await asyncio.sleep(PROBE_EVERY)
+        self._probes.pop(table_id, None)
+        table = await self.tables.reload(table_id)
+        if table.status == "playing" and table.lost:
+            await self.post_table(table, None)  # refused again: lose() waits another hour
+
+    async def regain(self, table_id: int) -> None:
+        """A post went through where the bot had been refused: a table it paused plays on."""
+        probe = self._probes.pop(table_id, None)
+        if probe is not None and probe[1] is not asyncio.current_task():
+            probe[1].cancel()
+        table = await self.tables.regain_channel(table_id)
+        for channel_id, lost in list(self.lost.items()):
+            lost.discard(table_id)
+            if not lost:
+                del self.lost[channel_id]
+        if table is not None:
+            log.info("table %s plays on: a post in channel %s succeeded", table_id, table.channel_id)
+            await self._show(_Want(table, None, None, set(), True, ["▶️ I can post here again: the table plays on."]))
+
+    def stop_probes(self, guild_id: int | None = None) -> None:
+        """Cancel the hourly probes (of one server's tables): nothing is sent there until it comes back."""
+        for table_id, (guild, task) in list(self._probes.items()):
+            if guild_id is None or guild == guild_id:
+                task.cancel()
+                self._probes.pop(table_id, None)
 
     # ------------------------------------------------------------ one message
 
@@ -194,6 +277,8 @@ class TablePoster:
         await self.tables.mark_posted(table, message.id)
         if table.status == "finished" and table.parent_id is not None:
             await self._tell_parent(table, out.content)
+        if table.status != "playing" and self.lobbies is not None:
+            await self.lobbies.settle(table)  # its lobby no longer says the game goes on
         if table.status == "finished" and self.on_finished is not None:
             self.tasks.spawn(self.on_finished(table), name=f"deckhand-finished-{table.id}")
         if entered and table.status == "playing":

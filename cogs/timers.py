@@ -64,9 +64,11 @@ class TimerRunner:
                 reminders.append(found)
         elif timer.kind == LOBBY:
             closed = await self.tables.lobby_timeout(timer)
-            if closed is not None:
+            if closed is not None and self.poster.access.claim(closed.guild_id, closed.channel_id):
                 channel = await self.poster.channel_of(closed.channel_id)
                 await channel.send(f"Table #{closed.id} closed itself: its lobby never started.")
+                if self.poster.lobbies is not None:  # its lobby message no longer invites anyone
+                    await self.poster.lobbies.settle(closed)
         elif timer.kind == ARCHIVE:
             await self.archive(timer)
 
@@ -83,6 +85,10 @@ class TimerRunner:
 
     async def archive(self, timer: TimerRecord) -> None:
         table = await self.tables.get(timer.table_id)
+        if not self.poster.access.claim(table.guild_id, table.channel_id):
+            # A thread that refused the bot within the hour, or a server that removed it: not asked again.
+            await self.feed.archived(timer.table_id)
+            return
         try:
             thread = await self.poster.channel_of(table.channel_id)
             if isinstance(thread, discord.Thread):

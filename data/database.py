@@ -15,7 +15,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from data.backends.base import Backend, Row, Tx
 
@@ -59,9 +59,19 @@ class Turns:
             await asyncio.sleep(0)
 
 
+class DataTimings(Protocol):
+    """What the store records (host/metrics.py's recorder has these and more): each transaction's time, each
+    move committed to the action log."""
+
+    def transaction(self, seconds: float) -> None: ...
+    def move_committed(self) -> None: ...
+
+
 class Database:
-    def __init__(self, backend: Backend, now: Callable[[], float]) -> None:
+    def __init__(self, backend: Backend, now: Callable[[], float], recorder: DataTimings | None = None) -> None:
         self.backend = backend
+        #: Told how long each transaction took (None: nobody is told; scripts and store tests).
+        self.recorder = recorder
         #: The one clock every stored time is read from: the bot passes Discord's (which a test's virtual
         #: clock can move); scripts and store tests keep the wall clock.
         self.now = now
@@ -73,10 +83,20 @@ class Database:
 
         ``one_statement``: the block runs exactly one statement, committed by itself where the backend
         can (``Backend.one_statement_transactions``); a second statement raises ``TxClosed``."""
-        await self.turns.take()  # before the write lock: no one waits for a lock held by a waiting turn
-        async with self.backend.transaction(one_statement) as tx:
-            yield tx
+        start = time.perf_counter()
+        try:
+            await self.turns.take()  # before the write lock: no one waits for a lock held by a waiting turn
+            async with self.backend.transaction(one_statement) as tx:
+                yield tx
+        finally:
+            if self.recorder is not None:
+                self.recorder.transaction(time.perf_counter() - start)
         await self.turns.take()  # the caller's work after the commit waits its turn too
+
+    def move_committed(self) -> None:
+        """A move reached the action log (``TableStore.commit_action``): counted for the metrics."""
+        if self.recorder is not None:
+            self.recorder.move_committed()
 
     @property
     def one_statement_transactions(self) -> bool:

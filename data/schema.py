@@ -259,6 +259,19 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE tournaments ADD COLUMN top_cut_format TEXT NOT NULL DEFAULT 'single';
     """,
+    # 9: a table's lobby messages (a JSON list of message ids), edited when the table starts or closes
+    # so that none of them invites anyone to a table that has gone on.
+    """
+    ALTER TABLE game_tables ADD COLUMN lobby_messages TEXT NOT NULL DEFAULT '[]';
+    """,
+    # 10: the Discord locale each member last used, so a direct message speaks their language.
+    """
+    CREATE TABLE member_locales (
+        user_id    INTEGER NOT NULL PRIMARY KEY,
+        locale     TEXT    NOT NULL,
+        seen_at    REAL    NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,4 +1,4 @@
-"""Per-server settings (with a log of who changed what) and per-member notice preferences."""
+"""Per-server settings (with a log of who changed what), per-member notice preferences and last seen locales."""
 
 from __future__ import annotations
 
@@ -37,3 +37,13 @@ class SettingsStore:
         async with self._db.transaction() as tx:
             await tx.execute("DELETE FROM member_settings WHERE user_id = ?", (user_id,))
             await tx.execute("INSERT INTO member_settings (user_id, dm_notify) VALUES (?, ?)", (user_id, int(on)))
+
+    async def member_locale(self, user_id: int) -> str | None:
+        row = await self._db.one("SELECT locale FROM member_locales WHERE user_id = ?", (user_id,))
+        return str(row[0]) if row else None
+
+    async def set_member_locale(self, user_id: int, locale: str) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute("INSERT INTO member_locales (user_id, locale, seen_at) VALUES (?, ?, ?) ON CONFLICT"
+                             " (user_id) DO UPDATE SET locale = excluded.locale, seen_at = excluded.seen_at",
+                             (user_id, locale, self._db.now()))

@@ -25,6 +25,9 @@ from data.tournaments import record_tournament_result
 ACTIVE = ("lobby", "playing")
 #: Table and user ids are Discord snowflakes or row ids: both fit a signed 64-bit integer.
 MAX_ID = 2**63 - 1
+#: ``game_tables.paused``: 0 plays, 1 paused by a person (/game pause), LOST_CHANNEL paused by the bot
+#: because Discord refused its posts in the table's channel.
+LOST_CHANNEL = 2
 #: The newest table of a channel: served by the ``tables_by_channel`` index (migration 5).
 LATEST_TABLE = "SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1"
 #: ``commit_action`` as one statement, for a backend that runs a lone statement as its own transaction
@@ -93,8 +96,13 @@ class TableRecord:
     #: For a thread table, the channel its thread belongs to (``channel_id`` is the thread).
     parent_id: int | None = None
     paused: bool = False
+    #: Paused by the bot itself: Discord refused its posts there (403/404), so its clocks wait until a
+    #: post there succeeds again (stored as ``paused = LOST_CHANNEL``).
+    lost: bool = False
     #: The newest public table message, for links.
     message_id: int | None = None
+    #: The lobby messages still to edit when the table starts or closes (none once it has closed).
+    lobby_messages: list[int] = field(default_factory=list)
 
     @property
     def active(self) -> bool:
@@ -201,6 +209,19 @@ class TableStore:
                                f" AND posted_version < version{' AND ' + owned if owned else ''} ORDER BY id", params)
         return await self._with_seats_all(rows)
 
+    async def lost_tables(self, guild_id: int | None = None) -> list[tuple[int, int, int | None]]:
+        """``(table id, channel id, guild id)`` of the games paused because the bot lost their channel."""
+        where, params = ("", ()) if guild_id is None else (" AND guild_id = ?", (guild_id,))
+        rows = await self._db.all("SELECT id, channel_id, guild_id FROM game_tables WHERE status = 'playing'"
+                                  f" AND paused = ?{where} ORDER BY id", (LOST_CHANNEL, *params))
+        return [(r["id"], r["channel_id"], r["guild_id"]) for r in rows]
+
+    async def open_tables_in(self, channel_id: int) -> list[int]:
+        """The lobbies and games in play in a channel or a thread, or in the threads of that channel."""
+        rows = await self._db.all("SELECT id FROM game_tables WHERE (channel_id = ? OR parent_id = ?)"
+                                  " AND status IN ('lobby', 'playing') ORDER BY id", (channel_id, channel_id))
+        return [r["id"] for r in rows]
+
     async def all_tables(self) -> list[TableRecord]:
         rows = await self._db.all("SELECT * FROM game_tables ORDER BY id")
         return await self._with_seats_all(rows)
@@ -236,7 +257,8 @@ class TableStore:
             version=row["version"], snapshot=row["snapshot"], host_id=row["host_id"],
             posted_version=row["posted_version"], revision=row["revision"], seats=seats[row["id"]],
             turn_time=row["turn_time"], on_timeout=row["on_timeout"], parent_id=row["parent_id"],
-            paused=bool(row["paused"]), message_id=row["message_id"]) for row in rows]
+            paused=bool(row["paused"]), lost=row["paused"] == LOST_CHANNEL, message_id=row["message_id"],
+            lobby_messages=json.loads(row["lobby_messages"] or "[]")) for row in rows]
 
     @staticmethod
     async def _replace_seats(tx: Tx, table_id: int, seats: Sequence[SeatRecord]) -> None:
@@ -285,13 +307,14 @@ class TableStore:
             await write_plan(tx, table_id, timers)
 
     async def change_table(self, table_id: int, revision: int, *, seats: Sequence[SeatRecord] | None = None,
-                           paused: bool | None = None, timers: TimerPlan | None = None,
+                           paused: bool | None = None, lost: bool = False, timers: TimerPlan | None = None,
                            results: list[tuple[int, int | None, int]] | None = None,
                            events: Sequence[SeatEvent] = (),
                            rating: RatingPlan | None = None, drawn: bool = False) -> None:
         """A change to a game in play other than a move (pause, resume, replace, resign, return, a forfeit
         that ends the game), all or nothing, if the table is still at ``revision``.
 
+        ``lost`` pauses it as the bot's own doing (it lost the channel), not a person's.
         ``events`` are (seat, kind, user, by_user) rows for the seat's history; ``results`` finish the table
         (``drawn``: ended as a draw by its tournament), and ``rating`` rates it in the same transaction.
         """
@@ -300,7 +323,7 @@ class TableStore:
             sets, params = ", updated_at = ?", [now]
             if paused is not None:
                 sets += ", paused = ?"
-                params.append(int(paused))
+                params.append(LOST_CHANNEL if paused and lost else int(paused))
             if results is not None:
                 sets += ", status = 'finished'"
             await self._bump(tx, table_id, revision, ("playing",), sets, params)
@@ -366,6 +389,7 @@ class TableStore:
                     new_version, seat, action, label, json.dumps(events), now))
             if written.rowcount != 1:
                 raise StaleVersion(f"table {table_id} is not at version {expected_version}")
+            self._db.move_committed()
             return new_version
         async with self._rating_guard(rating), self._db.transaction() as tx:
             written = await tx.execute(
@@ -384,6 +408,7 @@ class TableStore:
                 await self._replace_seats(tx, table_id, seats)
             await write_plan(tx, table_id, timers)
             await self._seat_events(tx, table_id, seat_events, now)
+        self._db.move_committed()
         return new_version
 
     async def set_posted_version(self, table_id: int, version: int, message_id: int | None = None) -> None:
@@ -394,6 +419,12 @@ class TableStore:
             await tx.execute("UPDATE game_tables SET posted_version = GREATEST(posted_version, ?), "
                              "message_id = CASE WHEN posted_version <= ? THEN COALESCE(?, message_id) "
                              "ELSE message_id END WHERE id = ?", (version, version, message_id, table_id))
+
+    async def set_lobby_messages(self, table_id: int, message_ids: Sequence[int]) -> None:
+        """Record the table's lobby messages still to edit (none: all were edited for its close)."""
+        async with self._db.transaction(one_statement=True) as tx:
+            await tx.execute("UPDATE game_tables SET lobby_messages = ? WHERE id = ?",
+                             (json.dumps(list(message_ids)), table_id))
 
     async def replace_snapshot(self, table_id: int, version: int, snapshot: str) -> None:
         """Store a snapshot rebuilt from the log, only if the table is still at ``version``."""

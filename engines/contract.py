@@ -58,6 +58,8 @@ class Engine(Protocol):
     # Optional, looked up with getattr and so not part of the Protocol:
     #   teams: tuple[tuple[int, ...], ...]  partnerships by seat; the host seats humans together.
     #   bot_move(state, seat, actions, draw) -> str  the game's own bot player (engines.bots.bot_action).
+    #   describe_for(state, seat, action) -> str  ``describe`` for the seat's own menu, where the label needs
+    #       to know whose move it is (Do Over!'s swap step, where every seat acts at once).
     #   random_playout(seed, options, bot_seed)  RandomBot's whole game, faster (engines.simulate).
     #   determinize(state, seat, rng: random.Random) -> state  a state ``seat`` cannot tell from ``state``:
     #       the same view(…, seat) and public history, hidden cards redealt among the places ``seat``

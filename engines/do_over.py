@@ -21,6 +21,7 @@ from data.editions import do_over as edition
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
+from engines.words import count
 
 CODES: tuple[str, ...] = edition.CODES
 NCODES = len(CODES)
@@ -328,7 +329,7 @@ class DoOverEngine:
                 return self._discard(st, seat, c, from_hand=False)
             st.pile = [*st.pile, c]
             st.events.append(f"{_p(seat)} flips {CODES[c]}, lower than {pv}, and takes the pile "
-                             f"({len(st.pile)} cards)")
+                             f"({count(len(st.pile), 'card')})")
             self._take(st, seat)
             return self._end_turn(st, seat)
         if action == "take":
@@ -400,7 +401,7 @@ class DoOverEngine:
     def _discard(self, st: State, seat: int, c: int, from_hand: bool) -> State:
         if c == BOMB:
             st.removed = st.removed + st.pile + [c]
-            st.events.append(f"The Bomb removes {len(st.pile) + 1} cards from the game; the next player "
+            st.events.append(f"The Bomb removes {count(len(st.pile) + 1, 'card')} from the game; the next player "
                              "starts a new pile")
             st.pile = []
         else:
@@ -506,7 +507,7 @@ class DoOverEngine:
             if verb == "flip":
                 return f"Flip the face-down card of Reserve pile {int(arg) + 1} blind"
             if verb == "take":
-                return f"Take the pile ({len(state.pile)} cards) into your Hand"
+                return f"Take the pile ({count(len(state.pile), 'card')}) into your Hand"
             if verb == "swap":
                 card, _, j = arg.partition(":")
                 return f"Swap {edition.NAMES[card]} from your Hand into face-up Reserve pile {int(j) + 1}"
@@ -515,6 +516,22 @@ class DoOverEngine:
         except (KeyError, ValueError, IndexError, TypeError):
             pass
         return action[:100]
+
+    def describe_for(self, state: State, seat: int, action: str) -> str:
+        """``describe`` as ``seat``'s own menu shows it: a swap names both cards, the one leaving the Hand
+        and the face-up one it takes from the Reserve pile (moves of the play step name the seat to act
+        already, and need no seat)."""
+        verb, _, arg = action.partition(":")
+        if verb == "swap" and 0 <= seat < state.n:
+            card, _, j = arg.partition(":")
+            try:
+                up = state.up[seat][int(j)]
+                if card in edition.NAMES and up >= 0:
+                    return (f"Swap {edition.NAMES[card]} from your Hand for the face-up "
+                            f"{edition.NAMES[CODES[up]]} of Reserve pile {int(j) + 1}")
+            except (ValueError, IndexError):
+                pass
+        return self.describe(state, action)
 
     def public_label(self, state: State, seat: int, action: str) -> str:
         verb, _, arg = action.partition(":")
@@ -525,7 +542,7 @@ class DoOverEngine:
         if verb == "flip":
             return "flips a face-down Reserve card"
         if verb == "take":
-            return f"takes the pile ({len(state.pile)} cards)"
+            return f"takes the pile ({count(len(state.pile), 'card')})"
         if verb == "swap":
             return "swaps cards in private"
         if verb == "ready":
@@ -536,7 +553,7 @@ class DoOverEngine:
         if st.phase == SWAP:
             return f"Swap step: {sum(st.ready)} of {st.n} players ready"
         if st.phase == PLAY:
-            return (f"Turn {st.turns + 1}: pile value {_value(st.pile)}, {len(st.pile)} cards on the pile, "
+            return (f"Turn {st.turns + 1}: pile value {_value(st.pile)}, {count(len(st.pile), 'card')} on the pile, "
                     f"{len(st.draw)} in the Draw Pile")
         if st.winner >= 0:
             return f"Game over after {st.turns} turns: a player has no cards left"

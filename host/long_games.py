@@ -11,6 +11,7 @@ from engines import get_engine
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.errors import Refusal
 from host.parsing import parse_options, whole_number
+from host.privacy import Sight
 from host.read_models import (
     LOBBY,
     PLAYING,
@@ -164,11 +165,21 @@ class LongGameService:
 
     # ------------------------------------------------------------- history
 
-    async def _history_table(self, guild_id: int | None, channel_id: int, table: int | None) -> TableRecord:
-        """The channel's latest table, or ``table``: a table of this server."""
+    async def table_channel(self, guild_id: int | None, table: int) -> int | None:
+        """The channel or thread of ``table`` of this server, whose viewers may read it (None: no such table)."""
+        found = await self.store.tables.get_table(table)
+        return found.channel_id if found is not None and found.guild_id == guild_id else None
+
+    async def _history_table(self, guild_id: int | None, channel_id: int, table: int | None,
+                             sight: Sight | None) -> TableRecord:
+        """The channel's latest table, or ``table``: a table of this server in a channel the member can view.
+
+        A table they cannot view gets the very answer of a table that does not exist, so the refusal tells
+        nobody that a hidden table is there. No sight given: they see nothing beyond their own channel."""
         if table is not None:
             found = await self.store.tables.get_table(table)
-            if found is None or found.guild_id != guild_id:
+            if (found is None or found.guild_id != guild_id
+                    or not (sight or Sight(frozenset())).sees(found.channel_id)):
                 raise Refusal(f"There is no table #{table} in this server.")
             return found
         found = await self.store.tables.latest_table(channel_id)
@@ -176,8 +187,9 @@ class LongGameService:
             raise Refusal("This channel has had no table yet. Give a `table:` number to reach another one.")
         return found
 
-    async def move_log(self, guild_id: int | None, channel_id: int, table: int | None) -> MoveLog:
-        record = await self._history_table(guild_id, channel_id, table)
+    async def move_log(self, guild_id: int | None, channel_id: int, table: int | None,
+                       sight: Sight | None = None) -> MoveLog:
+        record = await self._history_table(guild_id, channel_id, table, sight)
         moves: list[LoggedMove] = []
         # A page at a time: a long game's log is never read in one hold of the event loop.
         async for page in self.store.tables.action_pages(record.id):
@@ -185,8 +197,9 @@ class LongGameService:
         return MoveLog(record.id, get_engine(record.game).title, record.status,
                        tuple(seat_view(s) for s in record.seats), tuple(moves))
 
-    async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None) -> ReplayFrame:
-        record = await self._history_table(guild_id, channel_id, table)
+    async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None,
+                     sight: Sight | None = None) -> ReplayFrame:
+        record = await self._history_table(guild_id, channel_id, table, sight)
         if record.status == LOBBY:
             raise Refusal("That table has not started yet.")
         actions = await self.store.tables.actions(record.id)

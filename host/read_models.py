@@ -59,6 +59,8 @@ class ClockView:
     on_timeout: str
     in_thread: bool
     paused: bool
+    #: Paused by the bot: Discord refused its posts in the table's channel (the reason shown with the pause).
+    lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,8 @@ class HandPanel:
     choices: tuple[tuple[str, str], ...]
     waiting_for: tuple[str, ...]
     picture: Picture
+    #: When this seat's time to move runs out (a table with a turn clock, while the seat has a move).
+    due: float | None = None
 
 
 @dataclass(frozen=True)
@@ -304,9 +308,11 @@ class GameRules:
 
 @dataclass(frozen=True)
 class SettingsShown:
-    """/config show: each setting's name, value (as a manager types it) and help."""
+    """/config show: each setting's name, value (as a manager types it) and help (a message id)."""
 
     rows: tuple[tuple[str, str, str], ...]
+    #: The numbers the help texts name, by placeholder.
+    help_values: tuple[tuple[str, int], ...] = ()
 
 
 # ----------------------------------------------------------------- tournaments

@@ -10,11 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import i18n
 from data.store import Store
 from host.durations import TURN_TIME_BOUNDS, describe, parse_duration
 from host.errors import Refusal
 from host.parsing import whole_number
 from host.read_models import SettingsShown
+from i18n import N_
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 ON_TIMEOUT = ("bot", "forfeit")
@@ -43,28 +45,38 @@ class Settings:
     max_entrants_limit: int = DEFAULT_ENTRANTS_LIMIT
     #: Members with this role run tournaments as organisers (None: nobody by role).
     tournament_organiser_role: int | None = None
+    #: What the server's channels read: en, fr, uk, or auto (its Discord language when Deckhand speaks it).
+    language: str = i18n.AUTO
+
+    def channel_language(self, preferred_locale: str | None) -> str:
+        """The language of table messages, tournament posts and threads, given the guild's preferred_locale."""
+        return i18n.server_language(self.language, preferred_locale)
 
     def allows_channel(self, channel_id: int) -> bool:
         return not self.game_channels or channel_id in self.game_channels
 
 
 NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels",
-         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role")
+         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role", "language")
+#: Each setting's help, a message id the presenter translates (with HELP_VALUES filled in).
 HELP = {
-    "turn_time": "default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)",
-    "on_timeout": "what happens when a seat's time runs out: bot or forfeit",
-    "thread": "whether new tables open in their own thread: on or off",
-    "reminders": "a reminder at half time: on or off",
-    "bot_delay": "seconds a bot waits before each move (0 to 600)",
-    "bot_level": "level of new bot seats: random, easy, normal or hard",
-    "lobby_timeout": "a lobby that has not started after this long closes itself (1m to 30d)",
-    "game_channels": "where tables may be opened: any, or channel mentions/ids separated by spaces",
-    "web_pages": "public web pages of this server's tables, tournaments and leaderboards: on or off",
-    "timezone": "the time zone of tournament start times, an IANA name such as Europe/Paris (default UTC)",
-    "max_entrants_limit": f"the most entrants a tournament may take, 2 to {ENTRANTS_CEILING} (default "
-                          f"{DEFAULT_ENTRANTS_LIMIT})",
-    "tournament_organiser_role": "members with this role run every tournament: a role mention or id, or none",
+    "turn_time": N_("default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)"),
+    "on_timeout": N_("what happens when a seat's time runs out: bot or forfeit"),
+    "thread": N_("whether new tables open in their own thread: on or off"),
+    "reminders": N_("a reminder at half time: on or off"),
+    "bot_delay": N_("seconds a bot waits before each move (0 to {max_bot_delay})"),
+    "bot_level": N_("level of new bot seats: random, easy, normal or hard"),
+    "lobby_timeout": N_("a lobby that has not started after this long closes itself (1m to 30d)"),
+    "game_channels": N_("where tables may be opened: any, or channel mentions/ids separated by spaces"),
+    "web_pages": N_("public web pages of this server's tables, tournaments and leaderboards: on or off"),
+    "timezone": N_("the time zone of tournament start times, an IANA name such as Europe/Paris (default UTC)"),
+    "max_entrants_limit": N_("the most entrants a tournament may take, 2 to {ceiling} (default {default})"),
+    "tournament_organiser_role": N_("members with this role run every tournament: a role mention or id, or none"),
+    "language": N_("what the server's channels read: en, fr, uk, or auto (the server's Discord language when it "
+                   "is one of those, else English)"),
 }
+#: The numbers the help texts name.
+HELP_VALUES = (("max_bot_delay", MAX_BOT_DELAY), ("ceiling", ENTRANTS_CEILING), ("default", DEFAULT_ENTRANTS_LIMIT))
 
 
 def normalise(name: str, value: str) -> str:
@@ -105,6 +117,8 @@ def normalise(name: str, value: str) -> str:
         if number is None:
             raise Refusal("`tournament_organiser_role` is a role (a mention or its id), or `none`.")
         return str(number)
+    if name == "language":
+        return _choice(name, low, (*i18n.languages(), i18n.AUTO))
     if low == "any":
         return "any"
     ids = []
@@ -133,7 +147,7 @@ def check_timezone(raw: str) -> str:
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise Refusal(f"`{name}` is one of {', '.join(f'`{a}`' for a in allowed)}.")
+        raise Refusal(N_("`{name}` is one of {allowed}."), name=name, allowed=", ".join(f"`{a}`" for a in allowed))
     return value
 
 
@@ -169,7 +183,7 @@ def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
             ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off"),
             ("timezone", settings.timezone), ("max_entrants_limit", str(settings.max_entrants_limit)),
             ("tournament_organiser_role", "none" if settings.tournament_organiser_role is None
-             else f"<@&{settings.tournament_organiser_role}>")]
+             else f"<@&{settings.tournament_organiser_role}>"), ("language", settings.language)]
 
 
 class ServerSettings:
@@ -217,14 +231,15 @@ class ServerSettings:
         # Discord hides /config from others (default_permissions), but a server's admins can change who
         # sees it, so the service checks too.
         if not is_manager:
-            raise Refusal("Only members with the **Manage Server** permission can see or change Deckhand's "
-                          "settings.")
+            raise Refusal(N_("Only members with the **Manage Server** permission can see or change Deckhand's "
+                          "settings."))
 
     async def shown(self, guild_id: int | None, is_manager: bool) -> SettingsShown:
         """/config show: every setting with its value and help, for a member with Manage Server."""
         self.require_manager(is_manager)
         current = await self.get(guild_id)
-        return SettingsShown(tuple((name, value, HELP[name]) for name, value in shown(current, self.default_delay)))
+        rows = tuple((name, value, HELP.get(name, "")) for name, value in shown(current, self.default_delay))
+        return SettingsShown(rows, HELP_VALUES)
 
     async def change(self, guild_id: int, name: str, value: str, user_id: int, is_manager: bool) -> str:
         """/config set, for a member with Manage Server: the setting's new value, as /config show gives it."""

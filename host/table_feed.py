@@ -42,6 +42,13 @@ class TableFeed:
     async def wants_dm(self, user_id: int) -> bool:
         return await self.store.settings.dm_notify(user_id)
 
+    async def playing_in_guild(self, guild_id: int) -> list[TableRecord]:
+        return await self.store.tables.tables_in_guild(guild_id, ("playing",))
+
+    async def dms_refused(self, user_id: int) -> None:
+        """Discord refused a DM to the member (50007): their DMs are off until ``/game notify dm:on``."""
+        await self.store.settings.set_dm_notify(user_id, False)
+
     async def unposted(self, shards: Shards | None) -> list[TableRecord]:
         """Tables whose newest committed change never reached their channel (a crash between the two)."""
         return await self.store.tables.unposted_tables(shards)

@@ -21,7 +21,7 @@ from engines import Engine, IllegalAction, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
 from host import table_views
-from host.clock import plan_turn
+from host.clock import paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
@@ -33,12 +33,16 @@ from host.seat_changes import Reminder, SeatChanges, SeatNotice
 from host.table_options import check_table_options
 from host.table_views import seat_names
 from host.thinking import INLINE_LEVELS
+from render.markup import escape_name, label_name
 
 log = logging.getLogger(__name__)
 
 #: (game, snapshot, seat, salt, level) -> the bot's action.
 Think = Callable[[str, dict[str, Any], int, int, str], Awaitable[str]]
 
+#: Lobby messages of one table kept to edit at its start and close: a /game join typed in the channel
+#: posts another each time, and each edit is a request in the channel's rate limit.
+MAX_LOBBY_MESSAGES = 5
 BOT_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
 
 
@@ -145,6 +149,27 @@ class TableService:
         if cached is not None and cached.posted_version <= table.version:
             self._records[table.id] = replace(cached, posted_version=table.version,
                                               message_id=message_id or cached.message_id)
+
+    async def add_lobby_message(self, table_id: int, message_id: int) -> list[int]:
+        """Remember one more lobby message of the table; returns the older ones, at most
+        ``MAX_LOBBY_MESSAGES - 1`` kept: the caller retires any that fell off the list."""
+        async with self.lock(table_id):
+            held = [m for m in await self.lobby_messages_of(table_id) if m != message_id] + [message_id]
+            await self.store.tables.set_lobby_messages(table_id, held[-MAX_LOBBY_MESSAGES:])
+            self.forget(table_id)
+        return held[:-MAX_LOBBY_MESSAGES]
+
+    async def forget_lobby_messages(self, table_id: int) -> None:
+        """The table's lobby messages have been edited for its close: none is left to edit."""
+        async with self.lock(table_id):
+            await self.store.tables.set_lobby_messages(table_id, [])
+            self.forget(table_id)
+
+    async def lobby_messages_of(self, table_id: int) -> list[int]:
+        """The table's lobby messages still to edit, read from the store: a cached record built before
+        a message was posted would not know it."""
+        table = await self.store.tables.get_table(table_id)
+        return list(table.lobby_messages) if table is not None else []
 
     @staticmethod
     def engine_of(table: TableRecord) -> Engine:
@@ -351,7 +376,8 @@ class TableService:
             event = None if place is None else await self.store.tournaments.tournament(place.tournament_id)
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
-                raise Refusal(f"Table #{table.id} is part of the tournament **{event.name}**: the organiser can end "
+                raise Refusal(f"Table #{table.id} is part of the tournament **{escape_name(event.name)}**: the "
+                              f"organiser can end "
                               "its round with `/tournament advance` (after its `round_time`) or `/tournament cancel`.")
             try:
                 await self.store.tables.close_table(table.id, table.revision)
@@ -362,6 +388,46 @@ class TableService:
                 self._records.pop(table.id, None)
             self._states.pop(table.id, None)
             return await self.reload(table.id)
+
+    async def close_deleted(self, table_id: int) -> TableRecord | None:
+        """The table's channel or thread was deleted: it ends as abandoned ("channel deleted"), its timers
+        with it. None: it had already ended."""
+        async with self.lock(table_id):
+            table = await self.reload(table_id)
+            if not table.active:
+                return None
+            try:
+                await self.store.tables.close_table(table.id, table.revision)
+            except StaleVersion:
+                return None
+            finally:
+                self._records.pop(table.id, None)
+            self._states.pop(table.id, None)
+            return await self.reload(table.id)
+
+    async def hold_lobbies(self, guild_id: int, *, hold: bool) -> None:
+        """A server removed the bot (``hold``) or invited it back: its lobbies' timeouts stop, or run on with
+        the time they had left, so a lobby waits for the re-invite instead of closing unseen."""
+        now = self.store.now()
+        for table in await self.store.tables.tables_in_guild(guild_id, ("lobby",)):
+            async with self.lock(table.id):
+                timers = await self.store.timers.timers_of(table.id)
+                plan = paused_plan(timers, now) if hold else resumed_plan(timers, now)
+                if plan.add:
+                    await self.store.timers.change_timers(table.id, plan)
+        self.on_timers(None)
+
+    async def lose_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.lose_channel(table_id)
+
+    async def regain_channel(self, table_id: int) -> TableRecord | None:
+        return await self.seat_changes.regain_channel(table_id)
+
+    async def lost_tables(self, guild_id: int | None = None) -> list[tuple[int, int, int | None]]:
+        return await self.store.tables.lost_tables(guild_id)
+
+    async def open_tables_in(self, channel_id: int) -> list[int]:
+        return await self.store.tables.open_tables_in(channel_id)
 
     # ------------------------------------------------------------------- play
 
@@ -380,9 +446,15 @@ class TableService:
         # move and theirs would race.
         if table.status == "playing" and not table.seats[seat].bot_plays:
             # Names are shortened inside a label, never the action: a label fits a button (80).
-            choices = [(a, fill_names_fitted(engine.describe(state, a), names, BUTTON_LABEL))
+            # Labels show no markdown: names there only lose what could ping or turn the line around.
+            shown = [label_name(n) for n in names]
+            describe = getattr(engine, "describe_for", None)
+            choices = [(a, fill_names_fitted(describe(state, seat, a) if describe else engine.describe(state, a),
+                                             shown, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
-        return table_views.hand_panel(table, seat, state, choices)
+        # Only a seat with a move to make has a deadline worth showing (a clocked table's only: no read else).
+        due = (await self.deadlines(table)).get(seat) if choices and table.turn_time else None
+        return table_views.hand_panel(table, seat, state, choices, due)
 
     async def deadlines(self, table: TableRecord) -> dict[int, float | None]:
         """When each seat's time runs out. Only a table with a turn clock ever has deadlines
@@ -489,7 +561,7 @@ class TableService:
         names = seat_names(table)
         to_act = engine.to_act(state)
         if seat not in to_act:
-            waiting = ", ".join(names[s] for s in to_act) or "nobody"
+            waiting = ", ".join(escape_name(names[s]) for s in to_act) or "nobody"
             raise Refusal(f"It's not your turn. Waiting for {waiting}.")
         if action not in engine.legal_actions(state, seat):
             raise Refusal(f"`{action[:80]}` isn't a legal move for you right now. "
@@ -499,8 +571,11 @@ class TableService:
             new_state = engine.apply(state, seat, action)
         except IllegalAction as exc:
             raise Refusal(str(exc) or "That move isn't allowed.") from None
-        events = [fill_names(e, names) for e in engine.events(new_state)]
-        line = f"{prefix}**{names[seat]}** {fill_names(label, names)}"
+        # The public line is markdown (and kept in the action log as such): names in it are escaped,
+        # and render.markup.plain_text gives them back as written for the picture and the web pages.
+        shown = [escape_name(n) for n in names]
+        events = [fill_names(e, shown) for e in engine.events(new_state)]
+        line = f"{prefix}**{shown[seat]}** {fill_names(label, shown)}"
         over = engine.is_over(new_state)
         if seats is None and not by_bot and table.seats[seat].timeouts:
             # A move of the player's own resets their run of timeouts.

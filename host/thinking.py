@@ -15,6 +15,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +23,7 @@ from typing import Any
 
 from engines import get_engine
 from engines.bots import BOT_LEVELS, bot_action
+from host.metrics import Recorder
 from render.pool import worker_start
 
 #: How much lower than the bot's the thinking workers' priority is (see ``BotPool._pool``).
@@ -58,13 +60,16 @@ class BotPool:
     """
 
     def __init__(self, workers: int | None = None, *, time_limit: float = TIME_LIMIT,
-                 work: Callable[[str, dict[str, Any], int, int, str], str] = think_now) -> None:
+                 work: Callable[[str, dict[str, Any], int, int, str], str] = think_now,
+                 recorder: Recorder | None = None) -> None:
         self.workers = workers if workers is not None else pool_size()
         if self.workers < 1:
             raise ValueError("a bot pool needs at least one worker")
         self.time_limit = time_limit
         #: What a worker runs (``think_now``; a test puts in one that never returns).
         self.work = work
+        #: Told how long each move took to choose, by level (None: nobody is told).
+        self.recorder = recorder
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
         #: Searches given up on, for the logs and the tests.
@@ -86,6 +91,14 @@ class BotPool:
         return self._executor is not None
 
     async def think(self, game_id: str, snapshot: dict[str, Any], seat: int, salt: int, level: str) -> str:
+        start = time.perf_counter()
+        try:
+            return await self._think(game_id, snapshot, seat, salt, level)
+        finally:
+            if self.recorder is not None:
+                self.recorder.bot_thought(level, time.perf_counter() - start)
+
+    async def _think(self, game_id: str, snapshot: dict[str, Any], seat: int, salt: int, level: str) -> str:
         if level not in BOT_LEVELS:
             raise ValueError(f"unknown bot level {level!r}")
         if level in INLINE_LEVELS:

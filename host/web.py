@@ -29,6 +29,7 @@ from host.replay import rebuild
 from host.tables import TableService, seat_names
 from host.tournaments.models import Standing
 from host.tournaments.service import FORMAT_NAMES, TournamentService
+from render.markup import plain_text
 
 #: Players need this many rated games to appear on a leaderboard page (as in /leaderboard).
 MIN_GAMES = 5
@@ -276,7 +277,7 @@ class PublicSite:
         names = seat_names(record)
         linkable = await self._linkable([s.user_id for s in record.seats if not s.is_bot])
         actions = await self.store.tables.actions(record.id) if record.status != "lobby" else []
-        moves = [MoveLine(a.version, a.seat, a.label.replace("**", "")) for a in actions]
+        moves = [MoveLine(a.version, a.seat, plain_text(a.label)) for a in actions]
         to_act: list[int] = []
         places: list[int] | None = None
         status_line = ""
@@ -340,7 +341,7 @@ class PublicSite:
         engine = get_engine(record.game)
         view = engine.view(await self.tables.state(record), None)
         actions = await self.store.tables.actions(record.id, record.version - 1) if record.version else []
-        last = actions[-1].label.replace("**", "") if actions else None
+        last = plain_text(actions[-1].label) if actions else None
         data = await self.draw(record.id, render.table_png, record.game, view, seat_names(record), last)
         self._keep(("table", record.id, record.version), data)
         return data
@@ -358,7 +359,7 @@ class PublicSite:
         state = rebuild(engine, record, actions[:move])
         view = engine.view(state, None)
         names = seat_names(record)
-        last = actions[move - 1].label.replace("**", "") if move else "The deal"
+        last = plain_text(actions[move - 1].label) if move else "The deal"
         if key not in self._pictures:
             self._keep(key, await self.draw(record.id, render.table_png, record.game, view, names, last))
         return self._pictures[key], render.alt_text(record.game, view, names, last)

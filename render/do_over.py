@@ -307,7 +307,7 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         img.paste(card, (x, ry + 44))
         if me["down"][j] and me["up"][j] is None:
             label(img, (x + 50, ry + 114), "?", BIG, WHITE, res_box, "mm", bold=True)
-        # numbered as the swap and play menus number them ("into face-up Reserve pile 1")
+        # numbered as the swap and play menus number them ("the face-up 9 of Reserve pile 1")
         label(img, (x + 50, ry + 190), f"pile {j + 1}", SMALL, GOLD, (x - 8, ry + 186, x + 108, ry + 224), "ma")
     label(img, (2 * PAD, ry + 232), f"{me.get('down_count', sum(me['down']))} face down under them",
           SMALL, MUTED, res_box)

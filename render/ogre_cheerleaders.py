@@ -235,7 +235,7 @@ def _title(view: dict[str, Any], names: list[str]) -> tuple[str, str]:
         return "", _fill(view.get("status", "Game over"), names)
     pend = view.get("pending") or {}
     if pend:
-        return _name(names, pend["seat"]), f": {pend['prompt']}"
+        return _name(names, pend["seat"]), f" {pend['prompt']}"  # "alice chooses the card for the 2 to move"
     return "", _fill(view.get("status", ""), names)
 
 

@@ -28,15 +28,22 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
 #: Seconds a picture may take before its lane's worker is killed and replaced and the picture drawn again.
 PICTURE_LIMIT = 10.0
+
+
+class DrawingTimings(Protocol):
+    """What the pool records (host/metrics.py's recorder has this and more): each picture's kind and time."""
+
+    def picture_drawn(self, kind: str, seconds: float) -> None: ...
 
 
 def lane_count() -> int:
@@ -75,9 +82,12 @@ def _warm() -> int:
 
 
 class RenderPool:
-    def __init__(self, lanes: int | None = None, *, time_limit: float = PICTURE_LIMIT) -> None:
+    def __init__(self, lanes: int | None = None, *, time_limit: float = PICTURE_LIMIT,
+                 recorder: DrawingTimings | None = None) -> None:
         self.lanes = lanes if lanes is not None else lane_count()
         self.time_limit = time_limit
+        #: Told each picture's kind (``table_png`` draws a "table") and time (None: nobody is told).
+        self.recorder = recorder
         #: Pictures whose worker was killed for taking too long.
         self.cut = 0
         if self.lanes < 1:
@@ -106,18 +116,27 @@ class RenderPool:
 
     async def draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
         """``fn(*args)`` in the lane of ``key`` (a table id): ``fn`` and its arguments must pickle."""
+        start = time.perf_counter()
+        try:
+            return await self._draw(key, fn, *args)
+        finally:
+            if self.recorder is not None:
+                kind = getattr(fn, "__name__", "picture").removesuffix("_png")
+                self.recorder.picture_drawn(kind, time.perf_counter() - start)
+
+    async def _draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
         lane = self.lane_for(key)
         loop = asyncio.get_running_loop()
         self.in_hand[lane] += 1
         try:
-            picture = await self._draw(lane, loop, fn, *args)
+            picture = await self._draw_in_lane(lane, loop, fn, *args)
         finally:
             self.in_hand[lane] -= 1
         if self.after_draw is not None:
             await self.after_draw()
         return picture
 
-    async def _draw(self, lane: int, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], /, *args: Any) -> T:
+    async def _draw_in_lane(self, lane: int, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], /, *args: Any) -> T:
         executor = self._lane(lane)
         try:
             return await asyncio.wait_for(loop.run_in_executor(executor, fn, *args), self.time_limit)

@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: Where entries live: the README and one page per reader.
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
-#: Whose relative links must resolve: the pages, the rules and the benchmarks' README.
-LINKING = [*PAGES, *sorted((ROOT / "docs" / "rules").glob("*.md")), ROOT / "bench" / "README.md"]
+#: The rules for players, in English and in each language's folder beside them (docs/rules/fr/, docs/rules/uk/).
+RULES = sorted((ROOT / "docs" / "rules").glob("**/*.md"))
+#: Whose relative links must resolve: the pages, the rules in every language and the benchmarks' README.
+LINKING = [*PAGES, *RULES, ROOT / "bench" / "README.md"]
 README_MAX_LINES = 150
 
 #: The first header cell of a table, and the kind of entry its rows are.
@@ -286,3 +288,56 @@ def test_the_link_check_finds_a_broken_file_and_a_broken_anchor(tmp_path: Path) 
     (tmp_path / "b.md").write_text(page.read_text(encoding="utf-8") + "\n# Title\n", encoding="utf-8")
     assert link_problems([page], tmp_path) == ["b.md:2: missing.md points to a file that does not exist",
                                                "b.md:2: a.md#nowhere points to no heading of a.md"]
+
+
+# --- the rules in other languages ----------------------------------------------------------------------------------
+
+#: The languages whose rules for players sit in their own folder under docs/rules/.
+RULES_LANGUAGES = ("fr", "uk")
+
+
+def outline(path: Path) -> tuple[list[int], int, int]:
+    """A page's shape: its headings' levels in order, its table rows, and its links to a heading."""
+    levels, rows, anchored = [], 0, 0
+    fenced = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        heading = re.match(r"(#{1,6})\s", line)
+        if heading:
+            levels.append(len(heading.group(1)))
+        rows += line.lstrip().startswith("|")
+        anchored += sum("#" in target for target in re.findall(r"\]\(([^)\s]+)\)", re.sub(r"`[^`]*`", "", line)))
+    return levels, rows, anchored
+
+
+@pytest.mark.parametrize("language", RULES_LANGUAGES)
+def test_each_language_has_every_rules_file_link_checked_and_shaped_like_the_english(language: str) -> None:
+    english = sorted((ROOT / "docs" / "rules").glob("*.md"))
+    folder = ROOT / "docs" / "rules" / language
+    assert sorted(p.name for p in folder.glob("*.md")) == [p.name for p in english]
+    problems = []
+    for original in english:
+        translated = folder / original.name
+        if translated not in LINKING:
+            problems.append(f"{translated.relative_to(ROOT)} is not link-checked")
+        (levels, rows, anchored), (their_levels, their_rows, their_anchored) = outline(original), outline(translated)
+        if (levels, rows, anchored) != (their_levels, their_rows, their_anchored):
+            problems.append(f"{translated.relative_to(ROOT)}: headings {their_levels}, {their_rows} table rows, "
+                            f"{their_anchored} links to a heading; the English has {levels}, {rows}, {anchored}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_link_check_reads_french_and_ukrainian_headings(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("## Les enchères\n\n### Cartes Objectif (8) : votre bonus secret\n\n"
+                                   "### Карти Цілі (8): ваш таємний бонус\n\n## Гра за столом Deckhand\n",
+                                   encoding="utf-8")
+    page = tmp_path / "b.md"
+    page.write_text("[ok](a.md#les-enchères) [ok](a.md#cartes-objectif-8--votre-bonus-secret) "
+                    "[ok](a.md#карти-цілі-8-ваш-таємний-бонус) [ok](a.md#гра-за-столом-deckhand)\n"
+                    "[no](a.md#les-encheres) [no](a.md#Гра-за-столом-Deckhand)\n", encoding="utf-8")
+    assert link_problems([page], tmp_path) == ["b.md:2: a.md#les-encheres points to no heading of a.md",
+                                               "b.md:2: a.md#Гра-за-столом-Deckhand points to no heading of a.md"]

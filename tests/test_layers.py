@@ -17,8 +17,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Higher imports lower, never the reverse. ``web`` sits beside ``cogs``: a presenter of host's read models;
-#: ``sandbox`` (the offline sandbox that bot.py runs the bot in) beside them too.
-LAYERS = {"bot": 6, "cogs": 5, "web": 5, "sandbox": 5, "host": 4, "render": 3, "engines": 2, "data": 1}
+#: ``sandbox`` (the offline sandbox that bot.py runs the bot in) beside them too. ``i18n`` (the catalogues and
+#: language resolution) is below them all and imports none of them, so every layer may mark or translate words.
+LAYERS = {"bot": 6, "cogs": 5, "web": 5, "sandbox": 5, "host": 4, "render": 3, "engines": 2, "data": 1, "i18n": 0}
 #: Only these import discord.
 DISCORD_ADAPTERS = {"bot", "cogs", "sandbox"}
 #: Top-level folders that are not part of the application: they may import anything of it.

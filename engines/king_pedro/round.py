@@ -18,6 +18,7 @@ from engines.king_pedro.rules import (
     trick_winner,
 )
 from engines.rng import Rng
+from engines.words import count
 
 DECK = edition.DECK
 DUMP_VERSION = 1
@@ -265,10 +266,10 @@ def _finish_round(s: State, events: list[str]) -> None:
     d = f"{_team_label(1 - bt)} took {s.team_pts[1 - bt]}"
     if made:
         events.append(f"Round {s.round} over: {_team_label(bt)} made their bid of {s.bid} with "
-                      f"{s.team_pts[bt]} points; {d}.")
+                      f"{count(s.team_pts[bt], 'point')}; {d}.")
     else:
-        events.append(f"Round {s.round} over: {_team_label(bt)} were set: {s.team_pts[bt]} points against a bid "
-                      f"of {s.bid}, so they lose {s.bid}; {d}.")
+        events.append(f"Round {s.round} over: {_team_label(bt)} were set: {count(s.team_pts[bt], 'point')} "
+                      f"against a bid of {s.bid}, so they lose {s.bid}; {d}.")
     if faceup_pts:
         events.append(f"{faceup_pts} point{'s' if faceup_pts != 1 else ''} went to nobody in face-up discards.")
     events.append(f"Totals: {_team_label(0)} {s.scores[0]}, {_team_label(1)} {s.scores[1]} (target {s.target}).")

@@ -11,6 +11,7 @@ from engines.contract import IllegalAction, Options, View, check_options
 from engines.ogre_cheerleaders import bot, flow, hidden
 from engines.ogre_cheerleaders.rules import points, span_label
 from engines.ogre_cheerleaders.state import State
+from engines.words import count
 
 SIDE = flow.SIDE
 ENDS = ("L", "R")
@@ -50,6 +51,23 @@ PROMPTS = {
     "bench": "choose the card for the 5 to bench",
     "steal": "choose the opponent to steal from",
     "score": "choose which formations to score",
+}
+#: The same decisions as everyone else reads them, after the player's name: the acting seat may be a
+#: bot, and a public line never speaks to anyone as "you" ("Robo Ada chooses the end for the card
+#: they must play").
+PUBLIC_PROMPTS = {
+    "play": "plays a card from their hand",
+    "place": "chooses the end for the card they must play",
+    "join": "chooses the end for the joining card",
+    "eight": "chooses which card of the 8 goes to their hand",
+    "move": "chooses the card for the 2 to move",
+    "moveto": "chooses the end to move the card to",
+    "swap": "chooses the first card for the 3 to swap",
+    "swap2": "chooses the second card to swap",
+    "take": "chooses the card for the 4 to take",
+    "bench": "chooses the card for the 5 to bench",
+    "steal": "chooses the opponent to steal from",
+    "score": "chooses which formations to score",
 }
 
 
@@ -304,7 +322,9 @@ def _pending_view(s: State, seat: int | None) -> dict[str, Any] | None:
     if s.over or pend is None:
         return None
     kind = pend[0]
-    out: dict[str, Any] = {"kind": kind, "seat": s.seat, "prompt": PROMPTS[kind]}
+    # The acting seat's own view asks it ("choose…"); every other view, the public one too, tells of it.
+    prompt = PROMPTS[kind] if seat == s.seat else PUBLIC_PROMPTS[kind]
+    out: dict[str, Any] = {"kind": kind, "seat": s.seat, "prompt": prompt}
     if kind in ("move", "swap", "take", "bench"):
         out["card"] = pend[1]
     elif kind in ("moveto", "swap2"):
@@ -332,13 +352,11 @@ def _status(s: State) -> str:
         return f"Game over after {s.turns} turns: the deck ran out"
     kind = s.pending[0]
     who = flow.p(s.seat)
-    where = f"{len(s.field)} cards on the field, {len(s.deck)} in the deck"
+    where = f"{count(len(s.field), 'card')} on the field, {len(s.deck)} in the deck"
     if kind == "play":
         head = f"Turn {s.turns}, {who}: bonus play {s.bonus}" if s.bonus else f"Turn {s.turns}, {who}: play phase"
-    elif kind == "score":
-        head = f"Turn {s.turns}, {who}: scoring, choose which formations to score"
     else:
-        head = f"Turn {s.turns}, {who}: {PROMPTS[kind]}"
+        head = f"Turn {s.turns}: {who} {PUBLIC_PROMPTS[kind]}"
     tail = "; final round" if s.deck_out >= 0 else ""
     return f"{head} ({where}{tail})"
 
@@ -373,7 +391,7 @@ def _describe(s: State, action: str) -> str:
         return f"Bench {parts[1]}"
     if verb == "steal":
         q = int(parts[1])
-        return f"Take a random card from {flow.p(q)}'s hand ({len(s.hands[q])} cards) and play it"
+        return f"Take a random card from {flow.p(q)}'s hand ({count(len(s.hands[q]), 'card')}) and play it"
     if verb == "score":
         spans, ch = pend[1], pend[2][int(parts[1])]
         return "Score " + " + ".join(

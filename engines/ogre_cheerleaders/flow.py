@@ -32,6 +32,7 @@ from data.editions import ogre_cheerleaders as edition
 from engines.ogre_cheerleaders.rules import formations, points, scorable_spans, score_choices, span_label
 from engines.ogre_cheerleaders.state import State
 from engines.rng import Rng, seed_state
+from engines.words import count
 
 TEAM_ORDER = {t: i for i, t in enumerate(edition.TEAMS)}
 SIDE = {"L": "left", "R": "right"}
@@ -423,5 +424,5 @@ def finish(s: State, result: str) -> None:
     s.places = [1 + sum(1 for o in keys if o > k) for k in keys]
     why = "the deck ran out and the last turn was played" if result == "deck" else \
         f"the turn limit of {s.max_turns} turns was reached"
-    parts = ", ".join(f"{p(q)} {keys[q][0]} points ({keys[q][1]} cards)" for q in range(s.n))
+    parts = ", ".join(f"{p(q)} {count(keys[q][0], 'point')} ({count(keys[q][1], 'card')})" for q in range(s.n))
     s.events.append(f"Game over: {why}. {parts}")

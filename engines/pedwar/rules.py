@@ -11,6 +11,7 @@ from engines.pedwar import bids as B
 from engines.pedwar.scoring import score_breakdown, score_collection
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
 from engines.rng import Rng, seed_state
+from engines.words import count
 
 ROW = edition.ROW_SIZE
 HAND_LIMIT = edition.HAND_LIMIT
@@ -79,7 +80,7 @@ def begin_actions(s: State) -> None:
     s.actions = 1 + extra
     s.used = 0
     if s.discarded:
-        s.events.append(f"{{p{s.active}}} discarded {s.pips} pips: {extra} extra action{'' if extra == 1 else 's'}")
+        s.events.append(f"{{p{s.active}}} discarded {count(s.pips, 'pip')}: {count(extra, 'extra action')}")
 
 
 def open_targets(s: State) -> list[int]:

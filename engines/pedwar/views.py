@@ -10,6 +10,7 @@ from engines.pedwar import bids as B
 from engines.pedwar import rules as R
 from engines.pedwar.scoring import score_collection
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
+from engines.words import article, count
 
 _COLOUR_ORDER = {c: i for i, c in enumerate(edition.COLOURS)}
 
@@ -25,12 +26,11 @@ def status(s: State) -> str:
         return f"Game over: {s.final['reason']}"
     if s.phase == DISCARD:
         extra = s.pips // edition.PIPS_PER_ACTION
-        return f"Discard phase: {s.pips} pips discarded, {extra} extra action{'' if extra == 1 else 's'}"
+        return f"Discard phase: {count(s.pips, 'pip')} discarded, {count(extra, 'extra action')}"
     if s.phase == ACTION:
-        return f"Action phase: {s.used} of {s.actions} action{'' if s.actions == 1 else 's'} used"
+        return f"Action phase: {s.used} of {count(s.actions, 'action')} used"
     k = len(s.inplay)
-    passes = f"{s.passes} pass{'' if s.passes == 1 else 'es'} in a row"
-    return f"Trump phase: {k} card{'' if k == 1 else 's'} in play, {passes}"
+    return f"Trump phase: {count(k, 'card')} in play, {count(s.passes, 'pass')} in a row"
 
 
 def view(game_id: str, to_act: Callable[[State], list[int]], s: State, seat: int | None) -> dict[str, Any]:
@@ -109,8 +109,8 @@ def label(s: State, action: str, actor: bool) -> str:
 
     if verb == "discard" and rest in B.PIPS:
         pips = B.PIPS[rest]
-        return say(f"Discard a {rest} ({pips} pip{'' if pips == 1 else 's'})",
-                   f"discards a {rest} ({pips} pip{'' if pips == 1 else 's'})")
+        return say(f"Discard {article(rest)} {rest} ({count(pips, 'pip')})",
+                   f"discards {article(rest)} {rest} ({count(pips, 'pip')})")
     if verb == "bid" and bid is not None:
         if bid[2] is None:
             return say(f"Play OP on {ref}: take it at once", f"plays OP on {ref} and takes it at once")

@@ -31,6 +31,7 @@ from data.tournaments import (
 )
 from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
+from engines.words import count
 from host.clock import plan_turn
 from host.errors import Refusal
 from host.pairing import PairingPool
@@ -51,6 +52,7 @@ from host.tournaments.settings import Settings, check_start, make_settings, need
 from host.tournaments.standings import standings
 from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
+from render.markup import escape_name
 
 __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
            "TournamentState"]
@@ -191,7 +193,7 @@ class TournamentService:
                 top_cut_format=settings.top_cut_format, timers=timers)
         except TournamentBusy:
             busy = await self.store.tournaments.active_tournament(channel_id)
-            what = f" (**{busy.name}**, {busy.status})" if busy else ""
+            what = f" (**{escape_name(busy.name)}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
                           "or wait until this one ends.") from None
         self.on_timers()
@@ -202,8 +204,8 @@ class TournamentService:
         if record.status == "registration":
             return record
         if record.status == "playing":
-            raise Refusal(f"**{record.name}** has already started, so registration is closed.")
-        raise Refusal(f"**{record.name}** is {record.status}.")
+            raise Refusal(f"**{escape_name(record.name)}** has already started, so registration is closed.")
+        raise Refusal(f"**{escape_name(record.name)}** is {record.status}.")
 
     async def _ceiling(self, record: TournamentRecord) -> int:
         """The most sign-ups: the server's ``max_entrants_limit``; with ``max_entrants``, the rest wait in line
@@ -213,7 +215,8 @@ class TournamentService:
     @staticmethod
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
-            raise Refusal(f"**{record.name}** is for members with the <@&{record.role_id}> role, and you don't "
+            raise Refusal(f"**{escape_name(record.name)}** is for members with the <@&{record.role_id}> role, "
+                          f"and you don't "
                           "have it.")
 
     async def join(self, tournament_id: int, user_id: int, name: str,
@@ -226,35 +229,36 @@ class TournamentService:
             entrants = await self.store.tournaments.entrants(tournament_id)
             mine = [e for e in entrants if e.user_id == user_id]
             if mine and mine[0].left == DISQUALIFIED:
-                raise Refusal(f"You were disqualified from **{record.name}**.")
+                raise Refusal(f"You were disqualified from **{escape_name(record.name)}**.")
             if record.status == "playing" and record.late_join_rounds:
                 if mine:
-                    raise Refusal(f"You are already entered in **{record.name}**.")
+                    raise Refusal(f"You are already entered in **{escape_name(record.name)}**.")
                 self._require_role(record, roles)
                 return await self._join_late(record, entrants, user_id, name)
             record = await self.registering(tournament_id)
             if mine:
-                raise Refusal(f"You are already entered in **{record.name}**.")
+                raise Refusal(f"You are already entered in **{escape_name(record.name)}**.")
             self._require_role(record, roles)
             ceiling = await self._ceiling(record)
             if len(entrants) >= ceiling:
-                raise Refusal(f"**{record.name}** is full ({ceiling} entrants).")
+                raise Refusal(f"**{escape_name(record.name)}** is full ({ceiling} entrants).")
             try:
                 with lost_race():
                     await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=user_id,
                                                              name=name[:64])
             except AlreadyEntered:
-                raise Refusal(f"You are already entered in **{record.name}**.") from None
+                raise Refusal(f"You are already entered in **{escape_name(record.name)}**.") from None
             return await self.state(tournament_id)
 
     async def _join_late(self, record: TournamentRecord, entrants: list[EntrantRecord], user_id: int,
                          name: str) -> TournamentState:
         rounds = await self.store.tournaments.tournament_rounds(record.id)
         if len(rounds) >= record.late_join_rounds:
-            raise Refusal(f"**{record.name}** took late entrants until round {record.late_join_rounds} began; "
+            raise Refusal(f"**{escape_name(record.name)}** took late entrants until round "
+                          f"{record.late_join_rounds} began; "
                           "registration is closed.")
         if any(r.stage != main_stage(Format(record.format)) for r in rounds):
-            raise Refusal(f"**{record.name}** has reached its top cut; registration is closed.")
+            raise Refusal(f"**{escape_name(record.name)}** has reached its top cut; registration is closed.")
         lot = max((e.lot or 0 for e in entrants), default=0) + 1
         rated = await self.store.ratings.ratings_for(record.guild_id or 0, record.game, [user_id])
         try:
@@ -262,7 +266,7 @@ class TournamentService:
                                               rating=rated[user_id].ordinal if user_id in rated else 0.0,
                                               missed_rounds=len(rounds))
         except AlreadyEntered:
-            raise Refusal(f"You are already entered in **{record.name}**.") from None
+            raise Refusal(f"You are already entered in **{escape_name(record.name)}**.") from None
         except TournamentChanged:
             raise Refusal("The tournament changed just now; try again.") from None
         return await self.state(record.id)
@@ -271,12 +275,13 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "playing":
-                raise Refusal(f"**{record.name}** has started: use `/tournament drop` to stop playing in it.")
+                raise Refusal(f"**{escape_name(record.name)}** has started: use `/tournament drop` to stop "
+                              f"playing in it.")
             record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
             if not mine:
-                raise Refusal(f"You are not entered in **{record.name}**.")
+                raise Refusal(f"You are not entered in **{escape_name(record.name)}**.")
             with lost_race():
                 await self.store.tournaments.remove_entrant(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
@@ -294,7 +299,8 @@ class TournamentService:
             entrants = await self.store.tournaments.entrants(tournament_id)
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
-                raise Refusal(f"**{record.name}** can take {max(0, ceiling - len(entrants))} more entrants.")
+                raise Refusal(f"**{escape_name(record.name)}** can take {max(0, ceiling - len(entrants))} more "
+                              f"entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
@@ -326,7 +332,7 @@ class TournamentService:
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
             if not mine:
-                raise Refusal(f"You are not entered in **{record.name}**: join first.")
+                raise Refusal(f"You are not entered in **{escape_name(record.name)}**: join first.")
             self._require_role(record, roles)
             if mine[0].checked_in:
                 raise Refusal("You have already checked in.")
@@ -351,7 +357,8 @@ class TournamentService:
             try:
                 planned = check_start(settings, len(players))
             except TournamentRefusal as exc:
-                extra = (f" ({len(no_shows)} entrants have not checked in.)" if no_shows else "")
+                extra = (f" ({count(len(no_shows), 'entrant')} {'has' if len(no_shows) == 1 else 'have'} not "
+                         "checked in.)" if no_shows else "")
                 raise Refusal(str(exc) + extra) from None
             rng = random.Random(secrets.randbits(62))
             lots = list(range(1, len(players) + 1))
@@ -538,19 +545,20 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "registration":
-                raise Refusal(f"**{record.name}** has not started: use `/tournament leave` instead.")
+                raise Refusal(f"**{escape_name(record.name)}** has not started: use `/tournament leave` instead.")
             if record.status != "playing":
-                raise Refusal(f"**{record.name}** is {record.status}.")
+                raise Refusal(f"**{escape_name(record.name)}** is {record.status}.")
             mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
             if not mine or mine[0].left in NEVER_PLAYED:
-                raise Refusal(f"You are not entered in **{record.name}**.")
+                raise Refusal(f"You are not entered in **{escape_name(record.name)}**.")
             if not mine[0].active:
-                raise Refusal(f"You have already left **{record.name}**.")
+                raise Refusal(f"You have already left **{escape_name(record.name)}**.")
             try:
                 places = await self.withdraw(record, mine[0])
             except TournamentChanged:
-                raise Refusal(f"You have already left **{record.name}**.") from None
-        return await self.forfeit_at(places, mine[0], f"🚪 **{mine[0].name}** dropped from the tournament and "
+                raise Refusal(f"You have already left **{escape_name(record.name)}**.") from None
+        return await self.forfeit_at(places, mine[0], f"🚪 **{escape_name(mine[0].name)}** dropped from the "
+                                                      f"tournament and "
                                                        "forfeits.")
 
     async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
@@ -579,7 +587,7 @@ class TournamentService:
             record = await self.get(tournament_id)
             await self.require_organiser(record, user_id, is_manager, "end a round", roles)
             if record.status != "playing":
-                raise Refusal(f"**{record.name}** is not being played ({record.status}).")
+                raise Refusal(f"**{escape_name(record.name)}** is not being played ({record.status}).")
             rounds = await self.store.tournaments.tournament_rounds(tournament_id)
             current = rounds[-1]
             if record.round_time is None or current.due is None:

@@ -64,6 +64,7 @@ async def fill(path: str) -> dict[str, int]:
     await tables.resign(7, 101)
     await store.settings.set_guild_setting(7, "turn_time", "3600", 8)
     await store.settings.set_dm_notify(8, True)
+    await store.settings.set_member_locale(8, "uk")  # what a DM to member 8 speaks
     # The web pages' facts: a public channel, a hidden player page.
     await store.web.set_channel_public(7, 6, True)
     await store.web.set_profile_hidden(8, True)
@@ -183,7 +184,11 @@ async def test_a_schema_5_database_gains_the_index_and_both_tournament_migration
     monkeypatch.undo()
     store = await Store.connect(store_target)
     try:
-        assert await store.schema_version() == schema.SCHEMA_VERSION == 8
+        assert await store.schema_version() == schema.SCHEMA_VERSION == 10
+        # 10: the members' last seen locales.
+        await store.settings.set_member_locale(8, "fr-CA")
+        await store.settings.set_member_locale(8, "uk")
+        assert await store.settings.member_locale(8) == "uk" and await store.settings.member_locale(9) is None
         record = await store.tournaments.tournament(tid)
         assert record is not None and record.name == "Old cup"
         assert (record.starts_at, record.checkin_minutes, record.role_id, record.max_entrants,

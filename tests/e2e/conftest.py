@@ -75,3 +75,22 @@ def latency(simcord_env: Any) -> Iterator[Latency]:
     with Latency(speed=10.0) as harness:
         harness.attach(simcord_env)
         yield harness
+
+
+@pytest.fixture
+def member_locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
+    """Each member's Discord client language: ``member_locales[member.id] = "fr"``. SimCord sends every
+    interaction with locale ``en-US``; this gives the members named here their own (others keep en-US)."""
+    import simcord.interactions
+
+    chosen: dict[int, str] = {}
+    original = simcord.interactions.base_payload
+
+    def with_locale(*args: Any, **kwargs: Any) -> Any:
+        record, payload = original(*args, **kwargs)
+        if kwargs.get("user_id") in chosen:
+            payload["locale"] = chosen[kwargs["user_id"]]
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_locale)
+    return chosen

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from render.words import article
+from tests.e2e.driver import latest_table_message, open_hand, seats_to_act
 from tests.e2e.test_reliability_e2e import answer_text
 
 
@@ -38,3 +39,25 @@ async def test_game_rules_names_a_real_move_in_words_and_the_options_with_their_
     assert "**Bid 30**" in fields["Your moves"]
     assert "`target`: a whole number from 1 to 262 (default 262)" in fields["Table options"]
     assert "`max_rounds`: a whole number from 1 to 500 (default 100)" in fields["Table options"]
+
+
+async def test_the_hand_panel_shows_the_seats_deadline_when_the_table_has_a_clock(world: Any) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pedwar", turn_time="1h")
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game start")
+    table = latest_table_message(world.channel)
+    due = table.content.split("⏰ <t:")[1].split(":R>")[0]  # the public message's deadline for the first seat
+    first = alice if seats_to_act(table)[0] == alice.id else bob
+    panel = await open_hand(first, table)
+    assert f"⏰ Your deadline: <t:{due}:R>" in panel.content, panel.content
+    assert "<t:" not in (panel.attachments[0].description or "")
+    await alice.slash(world.channel, "game abandon")
+
+    await alice.slash(world.channel, "game new", game="pedwar")  # no clock: no deadline
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game start")
+    table = latest_table_message(world.channel)
+    first = alice if seats_to_act(table)[0] == alice.id else bob
+    panel = await open_hand(first, table)
+    assert "deadline" not in panel.content, panel.content

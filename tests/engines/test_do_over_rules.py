@@ -638,7 +638,7 @@ def test_describe_and_public_label():
     st = make(n=3, hands=[["5", "DO"], ["1"], ["1"]], pile=["2"])
     assert E.describe(st, "play:DO") == "Play Do Over! from your Hand on the pile"
     assert E.public_label(st, 0, "play:5") == "plays 5"
-    assert E.public_label(st, 0, "take") == "takes the pile (1 cards)"
+    assert E.public_label(st, 0, "take") == "takes the pile (1 card)"
     for act in ("play:5", "take", "up:0", "flip:0", "swap:5:0", "ready", "junk"):
         assert len(E.describe(st, act)) <= 100
     st = make(hands=[[], ["1"], ["1"]], up=[["7", None, "2"], ["1"] * 3, ["1"] * 3], pile=["5"])

@@ -1,0 +1,56 @@
+"""Channels and servers the bot has lost, so that they are not asked again and again.
+
+Each request Discord refuses (403, 404) counts towards its limit of 10,000 invalid requests in ten
+minutes, past which Cloudflare bans the bot's IP for an hour. After a refusal in a channel, at most one
+request an hour goes there (a probe) until a post there succeeds; a server that removed the bot gets
+none until it invites the bot back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+
+#: After a refusal, the wait before the next request to that channel.
+PROBE_EVERY = 3600.0
+
+
+def _discord_now() -> float:
+    return discord.utils.utcnow().timestamp()
+
+
+class ChannelAccess:
+    def __init__(self, now: Callable[[], float] = _discord_now) -> None:
+        self.now = now
+        #: Channel id -> when a request there was last refused, or last let through as a probe.
+        self._refused_at: dict[int, float] = {}
+        #: Servers that removed the bot (``on_guild_remove``), until it is invited back.
+        self.gone_guilds: set[int] = set()
+
+    def claim(self, guild_id: int | None, channel_id: int) -> bool:
+        """Whether a request to ``channel_id`` may go now. The first request an hour after a refusal is the
+        probe: it is let through and the next waits another hour, unless it succeeds."""
+        if guild_id is not None and guild_id in self.gone_guilds:
+            return False
+        refused = self._refused_at.get(channel_id)
+        if refused is None:
+            return True
+        if self.now() - refused < PROBE_EVERY:
+            return False
+        self._refused_at[channel_id] = self.now()
+        return True
+
+    def refused(self, channel_id: int) -> None:
+        self._refused_at[channel_id] = self.now()
+
+    def succeeded(self, channel_id: int) -> bool:
+        """A request there went through; returns whether the channel had been refusing."""
+        return self._refused_at.pop(channel_id, None) is not None
+
+    def is_refusing(self, channel_id: int) -> bool:
+        return channel_id in self._refused_at
+
+    def forget(self, channel_id: int) -> None:
+        """The channel was deleted: nothing will be sent there again."""
+        self._refused_at.pop(channel_id, None)

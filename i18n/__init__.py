@@ -1,0 +1,172 @@
+"""Deckhand's words in every language: gettext catalogues, language resolution, numbers.
+
+English is the source language: a message id *is* its English text, with ``{named}`` placeholders.
+Each other language is one catalogue, ``i18n/locales/<lang>/LC_MESSAGES/deckhand.po``, committed; its
+``.mo`` is compiled by Babel from the ``.po`` the first time the language is used (written beside it when
+the folder is writable, else kept in memory), so a new language is a new ``.po`` file and no code.
+
+This package sits below every other layer and imports none of them, so engines and renderers can mark
+message ids (``N_``), host can resolve languages and the presenters can translate.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import logging
+import string
+from collections.abc import Mapping
+from datetime import datetime, tzinfo
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_date, format_time
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.units import format_unit
+
+log = logging.getLogger(__name__)
+
+DOMAIN = "deckhand"
+LOCALES = Path(__file__).resolve().parent / "locales"
+#: The source language: message ids are its text, and every unknown locale falls back to it.
+DEFAULT = "en"
+#: The per-server setting that follows the server's Discord language (``guild.preferred_locale``).
+AUTO = "auto"
+
+
+def po_path(lang: str) -> Path:
+    return LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """English, then every language with a catalogue, in code order (``("en", "fr", "uk")``)."""
+    found = sorted(p.parent.parent.name for p in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return (DEFAULT, *(lang for lang in found if lang != DEFAULT))
+
+
+def resolve(locale: str | None) -> str:
+    """The language a Discord locale speaks here: by its language part (``fr-CA`` and ``fr`` are French,
+    ``uk`` Ukrainian); a locale without a catalogue, or none, is English."""
+    if not locale:
+        return DEFAULT
+    lang = str(locale).replace("_", "-").split("-", 1)[0].strip().lower()
+    return lang if lang in languages() else DEFAULT
+
+
+def server_language(setting: str, preferred_locale: str | None) -> str:
+    """What a server's channels read: its ``language`` setting, or with ``auto`` its Discord language when
+    Deckhand speaks it, else English."""
+    return resolve(preferred_locale) if setting == AUTO else resolve(setting)
+
+
+def compile_catalogue(lang: str) -> bytes:
+    """The ``.mo`` bytes of a language, compiled by Babel from its ``.po`` (fuzzy entries left out)."""
+    with po_path(lang).open("rb") as handle:
+        catalog = read_po(handle, locale=lang, domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def compile_all() -> list[Path]:
+    """Write every language's ``.mo`` beside its ``.po`` (``python -m i18n compile``); returns the files."""
+    written = []
+    for lang in languages()[1:]:
+        target = po_path(lang).with_suffix(".mo")
+        target.write_bytes(compile_catalogue(lang))
+        written.append(target)
+    return written
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """A language's compiled catalogue, built at first use; English (or a language without one) is none."""
+    if lang == DEFAULT or lang not in languages():
+        return gettext.NullTranslations()
+    source = po_path(lang)
+    compiled = source.with_suffix(".mo")
+    if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
+        data = compile_catalogue(lang)
+        try:
+            compiled.write_bytes(data)
+        except OSError:  # an installed, read-only package: the compiled catalogue lives in memory only
+            log.info("catalogue %s compiled in memory", lang)
+        return gettext.GNUTranslations(io.BytesIO(data))
+    with compiled.open("rb") as handle:
+        return gettext.GNUTranslations(handle)
+
+
+def _fill(text: str, params: Mapping[str, object]) -> str:
+    # Named placeholders only ({name}); a translation can reorder them freely.
+    return text.format_map(params) if params else text
+
+
+def t(lang: str, msgid: str, /, **params: object) -> str:
+    """``msgid`` (its English text) in ``lang``, with its ``{named}`` placeholders filled."""
+    return _fill(translations(lang).gettext(msgid), params)
+
+
+def tp(lang: str, context: str, msgid: str, /, **params: object) -> str:
+    """As :func:`t`, for a message id whose meaning depends on where it stands (a command name, a choice)."""
+    return _fill(translations(lang).pgettext(context, msgid), params)
+
+
+def tn(lang: str, singular: str, plural: str, n: int, /, **params: object) -> str:
+    """The plural form of ``lang`` for ``n`` (French has two, Ukrainian three); ``{n}`` is the number written
+    the language's way."""
+    text = translations(lang).ngettext(singular, plural, n)
+    return _fill(text, {"n": number(lang, n), **params})
+
+
+def N_(msgid: str) -> str:
+    """Marks a message id for extraction where it is defined; it is translated where it is shown."""
+    return msgid
+
+
+def number(lang: str, value: float) -> str:
+    """A number written the language's way: 1,234.5 in English, 1 234,5 in French and Ukrainian."""
+    return format_decimal(value, locale=lang)
+
+
+#: The units a duration is written in, largest first.
+_UNITS = (("duration-day", 86400), ("duration-hour", 3600), ("duration-minute", 60), ("duration-second", 1))
+
+
+def duration(lang: str, seconds: float) -> str:
+    """A length of time in words, each unit with the language's plural: "1 day, 2 hours, 5 minutes",
+    "1 jour, 2 heures et 5 minutes", "1 день, 2 години і 5 хвилин"."""
+    left = max(0, int(seconds))
+    parts = []
+    for unit, size in _UNITS:
+        count, left = divmod(left, size)
+        if count:
+            parts.append(format_unit(count, unit, length="long", locale=lang))
+    return format_list(parts, style="unit", locale=lang) if parts else format_unit(0, "duration-second",
+                                                                                    length="long", locale=lang)
+
+
+def moment(lang: str, when: datetime, zone: tzinfo) -> str:
+    """A date and time in a time zone, the language's way: "December 1, 2026, 8:00 PM", "1 décembre 2026,
+    20:00". (A deadline a member must act by is a Discord timestamp instead: Discord localises it.)"""
+    local = when.astimezone(zone)
+    pattern = Locale.parse(lang).datetime_formats["medium"]
+    return str(pattern).replace("'", "").format(format_time(local, "short", locale=lang),
+                                                format_date(local, "long", locale=lang))
+
+
+def placeholders(text: str) -> set[str]:
+    """The names of a text's ``{named}`` placeholders (what a translation must keep)."""
+    return {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def lookup(lang: str, msgid: str, context: str | None = None) -> str | None:
+    """``msgid``'s translation in ``lang`` when its catalogue has one, else None (English has none)."""
+    catalogue = getattr(translations(lang), "_catalog", {})
+    key = f"{context}\x04{msgid}" if context else msgid
+    found = catalogue.get(key)
+    return found if isinstance(found, str) and found else None

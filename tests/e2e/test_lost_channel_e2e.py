@@ -1,0 +1,217 @@
+"""A changing server (issue 26): the bot's own permissions, a channel that refuses it mid-game, a deleted
+thread, a server that removes the bot and invites it back, and a member whose DMs are closed."""
+
+from __future__ import annotations
+
+import fnmatch
+import sqlite3
+from typing import Any
+
+import discord
+import pytest
+from simcord.backend import serializers
+from simcord.backend.models.channel import Overwrite
+from simcord.enums import OverwriteType
+
+from tests.e2e.driver import latest_table_message
+from tests.e2e.test_long_games_e2e import play_own_move, two_player
+from tests.e2e.test_reliability_e2e import answer_text
+from tests.latency import Latency
+
+pytestmark = pytest.mark.simcord(settle_timeout=60)
+
+HOUR = 3600
+
+
+def rows(db_path: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db_path) as db:
+        return list(db.execute(sql, params))
+
+
+#: Not the command's doing: every interaction notes the channel's visibility (web pages) and the member's
+#: language (direct messages).
+BOOKKEEPING = {"web_channels", "member_locales"}
+
+
+def whole_database(db_path: str) -> list[Any]:
+    """Every row of every table: a refusal must leave all of it as it was."""
+    names = [r[0] for r in rows(db_path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+             if r[0] not in BOOKKEEPING]
+    return [(name, rows(db_path, f"SELECT * FROM {name} ORDER BY 1")) for name in names]
+
+
+def requests_to(env: Any, channel_id: int, since: int = 0) -> list[Any]:
+    """REST calls the bot made to a channel (its messages, edits, threads), interaction answers aside."""
+    return [r for r in env.http_requests[since:] if fnmatch.fnmatch(r.path, f"/channels/{channel_id}*")]
+
+
+def deny_the_bot(world: Any, channel_id: int, *names: str) -> None:
+    deny = discord.Permissions(**{name: True for name in names}).value
+    world.env.backend.set_overwrite(channel_id, Overwrite(world.env.bot.user.id, OverwriteType.MEMBER, 0, deny))
+
+
+async def refused_privately(world: Any, latency: Latency, db_path: str, member: Any, channel: Any, command: str,
+                            **options: Any) -> str:
+    before = whole_database(db_path)
+    mark = len(latency.calls)
+    result = await member.slash(channel, command, **options)
+    assert result.ephemeral, answer_text(result)
+    firsts = latency.first_responses()
+    assert firsts and all(s < 3 and status in (200, 204) for s, status in firsts.values()), firsts
+    assert whole_database(db_path) == before, "a refusal changes nothing"
+    assert not [c for c in latency.calls[mark:] if c.path.startswith("/channels/")], "nothing posted"
+    return answer_text(result)
+
+
+async def test_the_bots_missing_permissions_are_named_before_a_table_or_tournament_opens(
+        world: Any, db_path: str, latency: Latency) -> None:
+    latency.default = 0.3
+    alice = world.members["alice"]
+    me = world.env.bot.user
+    bare = world.guild.create_text_channel("bare", overwrites={
+        me: discord.PermissionOverwrite(embed_links=False, attach_files=False)})
+    text = await refused_privately(world, latency, db_path, alice, bare, "game new", game="pentawar")
+    assert "**Embed Links**" in text and "**Attach Files**" in text, text
+    assert "View Channel" not in text and "Threads" not in text, text
+    no_threads = world.guild.create_text_channel("no-threads", overwrites={
+        me: discord.PermissionOverwrite(manage_threads=False)})
+    text = await refused_privately(world, latency, db_path, alice, no_threads, "game new", game="pentawar",
+                                   thread=True)
+    assert "**Manage Threads**" in text and "Embed Links" not in text, text
+    text = await refused_privately(world, latency, db_path, alice, no_threads, "tournament new", game="pentawar",
+                                   format="swiss")
+    assert "**Manage Threads**" in text, text
+    no_events = world.guild.create_text_channel("no-events", overwrites={
+        me: discord.PermissionOverwrite(manage_events=False)})
+    text = await refused_privately(world, latency, db_path, alice, no_events, "tournament new", game="pentawar",
+                                   format="swiss", starts_at="in 2h")
+    assert "**Manage Events**" in text and "Manage Threads" not in text, text
+    # With every permission, the same command opens the table.
+    opened = await alice.slash(world.channel, "game new", game="pentawar")
+    assert not opened.ephemeral, answer_text(opened)
+
+
+async def test_a_channel_that_turns_403_mid_game_pauses_the_table_and_gets_one_request_an_hour(
+        world: Any, db_path: str) -> None:
+    mover, _ = await two_player(world, turn_time="10m")
+    deny_the_bot(world, world.channel.id, "send_messages")
+    mark = len(world.env.http_requests)
+    await play_own_move(world, mover)  # answered privately; its table message is refused
+    assert rows(db_path, "SELECT status, paused FROM game_tables") == [("playing", 2)]
+    assert rows(db_path, "SELECT COUNT(*) FROM timers WHERE due IS NOT NULL") == [(0,)], "every clock stopped"
+    assert len(requests_to(world.env, world.channel.id, mark)) == 1
+    for hour in range(1, 6):
+        await world.env.advance_time(HOUR)
+        sent = requests_to(world.env, world.channel.id, mark)
+        assert len(sent) <= 1 + hour, [(r.method, r.path) for r in sent]
+    assert rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(0,)], "nobody timed out"
+    assert rows(db_path, "SELECT status, paused FROM game_tables") == [("playing", 2)]
+    # The server fixes the permission: the next hourly try goes through, and the table plays on.
+    world.env.backend.delete_overwrite(world.channel.id, world.env.bot.user.id)
+    await world.env.advance_time(HOUR)
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(0,)]
+    assert rows(db_path, "SELECT COUNT(*) FROM timers WHERE kind = 'deadline' AND due IS NOT NULL") == [(1,)]
+    assert "can post here again" in latest_table_message(world.channel).content
+    await world.env.advance_time(601)
+    assert rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(1,)], "the clock runs again"
+
+
+async def test_an_interaction_in_the_channel_resumes_a_table_the_bot_paused(world: Any, db_path: str) -> None:
+    mover, other = await two_player(world, turn_time="10m")
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=403, code=50001,
+                           message="Missing Access")
+    await play_own_move(world, mover)
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+    status = await other.slash(world.channel, "game status")
+    assert "Discord refused my messages" in answer_text(status), answer_text(status)
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(0,)]
+    assert "can post here again" in latest_table_message(world.channel).content
+
+
+async def test_game_resume_from_a_manager_resumes_a_table_the_bot_paused(world: Any, db_path: str) -> None:
+    mover, _ = await two_player(world, turn_time="10m")
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=404, code=10003,
+                           message="Unknown Channel")
+    await play_own_move(world, mover)
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+    resumed = await world.members["alice"].slash(world.channel, "game resume")
+    assert "plays on" in answer_text(resumed), answer_text(resumed)
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(0,)]
+
+
+async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar", thread=True, turn_time="10m")
+    thread = world.channel.threads[0]
+    await bob.slash(thread, "game join")
+    await alice.slash(thread, "game start")
+    assert rows(db_path, "SELECT COUNT(*) FROM timers") != [(0,)]
+    world.env.backend.delete_channel(thread.id)
+    await world.env.advance_time(1)
+    assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
+    assert rows(db_path, "SELECT COUNT(*) FROM timers") == [(0,)]
+    told = [m.content for m in world.channel.history() if "channel deleted" in (m.content or "")]
+    assert len(told) == 1 and "Table #1" in told[0], told
+    mark = len(world.env.http_requests)
+    await world.env.advance_time(2 * HOUR)
+    assert not requests_to(world.env, thread.id, mark)
+
+
+async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(world: Any, db_path: str) -> None:
+    mover, other = await two_player(world, turn_time="10m")
+    await world.members["carol"].slash(world.channel, "game new", game="do_over", thread=True)
+    tournament = await world.members["dave"].slash(world.channel, "tournament new", game="pentawar",
+                                                   format="swiss", starts_at="in 2h")
+    assert not tournament.ephemeral, answer_text(tournament)
+    guild_id, backend = world.guild.id, world.env.backend
+    before = rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id")
+    # What Discord keeps of the server while the bot is away (SimCord drops it with the guild).
+    games, history = backend.channels[world.channel.id], backend.messages[world.channel.id]
+    mark = len(world.env.http_requests)
+    backend.remove_guild(guild_id)
+    await world.env.advance_time(1)
+    assert rows(db_path, "SELECT paused FROM game_tables WHERE status = 'playing'") == [(2,)]
+    await world.env.advance_time(4 * 86400)  # past every clock, the lobby's timeout and the tournament's start
+    to_server = [r for r in world.env.http_requests[mark:] if r.path.startswith(("/channels/", "/guilds/"))]
+    assert not to_server, [(r.method, r.path) for r in to_server]
+    assert rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(0,)]
+    assert rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id") == before
+    # Invited back (SimCord keeps a removed guild's id reserved; Discord gives the server back its id and
+    # its channels): the tables are still there, and the games the bot paused play on.
+    backend._reserved_ids.discard(guild_id)
+    back = world.env.create_guild("Deckhand Test", id=guild_id)
+    backend.channels[games.id], backend.messages[games.id] = games, history
+    backend.get_guild(guild_id).channel_ids.append(games.id)
+    backend.emit("CHANNEL_CREATE", serializers.channel_payload(backend, games))
+    member = back.add_member(mover.user)
+    back.add_member(other.user)
+    await world.env.advance_time(1)
+    channel = back.channels["games"]
+    mine = await member.slash(channel, "game mine")
+    assert f"#{before[0][0]}" in answer_text(mine), answer_text(mine)
+    assert rows(db_path, "SELECT paused FROM game_tables WHERE status = 'playing'") == [(0,)]
+    assert "can post here again" in latest_table_message(channel).content
+    assert rows(db_path, "SELECT id, status FROM game_tables ORDER BY id") == [r[:2] for r in before]
+    assert rows(db_path, "SELECT status FROM tournaments") == [("registration",)], "it waited for the re-invite"
+
+
+async def test_a_closed_dm_turns_that_members_dms_off_and_they_are_told_once(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    for member in (alice, bob):
+        await member.slash(world.channel, "game notify", dm="on")
+    mover, other = await two_player(world, turn_time="1h")
+    world.env.inject_error("POST", f"/channels/{other.user.dm_channel.id}/messages", status=403, code=50007,
+                           message="Cannot send messages to this user", times=None)
+    mark = len(world.env.http_requests)
+    await play_own_move(world, mover)
+    told = [m for m in world.channel.history() if "turn DMs off" in (m.content or "")]
+    assert len(told) == 1 and f"<@{other.id}>" in told[0].content
+    assert rows(db_path, "SELECT dm_notify FROM member_settings WHERE user_id = ?", (other.id,)) == [(0,)]
+    await play_own_move(world, other)
+    await play_own_move(world, mover)
+    dm_path = f"/channels/{other.user.dm_channel.id}/messages"
+    assert sum(1 for r in world.env.http_requests[mark:] if r.path == dm_path) == 1, "asked once, not every turn"
+    assert len([m for m in world.channel.history() if "turn DMs off" in (m.content or "")]) == 1
+    again = await other.slash(world.channel, "game notify", dm="on")
+    assert "direct message" in answer_text(again)
+    assert rows(db_path, "SELECT dm_notify FROM member_settings WHERE user_id = ?", (other.id,)) == [(1,)]
