@@ -244,8 +244,7 @@ class TournamentService:
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
             raise Refusal(f"**{escape_name(record.name)}** is for members with the <@&{record.role_id}> role, "
-                          f"and you don't "
-                          "have it.")
+                          "and you don't have it.")
 
     async def join(self, tournament_id: int, user_id: int, name: str,
                    roles: Sequence[int] | None = None) -> TournamentState:
@@ -304,7 +303,7 @@ class TournamentService:
             record = await self.get(tournament_id)
             if record.status == "playing":
                 raise Refusal(f"**{escape_name(record.name)}** has started: use `/tournament drop` to stop "
-                              f"playing in it.")
+                              "playing in it.")
             record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
@@ -328,7 +327,7 @@ class TournamentService:
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
                 raise Refusal(f"**{escape_name(record.name)}** can take {max(0, ceiling - len(entrants))} more "
-                              f"entrants.")
+                              "entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
@@ -586,8 +585,7 @@ class TournamentService:
             except TournamentChanged:
                 raise Refusal(f"You have already left **{escape_name(record.name)}**.") from None
         return await self.forfeit_at(places, mine[0], f"🚪 **{escape_name(mine[0].name)}** dropped from the "
-                                                      f"tournament and "
-                                                       "forfeits.")
+                                                      "tournament and forfeits.")
 
     async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
                         reason: str = "drop") -> list[PlaceRecord]:
