@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from cogs.answers import token_expired
 from cogs.locales import member_language
 from host import Refusal, StaleClick, permissions
 from host.metrics import Recorder
@@ -38,6 +39,9 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """A private note: the response if none was sent yet, the deferred message filled in, else a follow-up."""
     if not interaction.response.is_done():
         await interaction.response.send_message(text[:2000], ephemeral=True)
+    elif token_expired(interaction):  # past Discord's 15 minutes a follow-up fails: a private note is dropped
+        interaction.extras.pop("deferred", None)
+        log.info("a private note to user %s was dropped: its interaction expired", interaction.user.id)
     elif interaction.extras.pop("deferred", False):
         await interaction.edit_original_response(content=text[:2000])
     else:

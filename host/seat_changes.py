@@ -305,7 +305,7 @@ class SeatChanges:
             after = await self._commit_change(table, seats=seats, timers=timers,
                                               events=[(seat, "return", user_id, user_id)])
             return SeatNotice(after, [f"🙋 **{escape_name(seats[seat].name)}** is back and plays their own seat "
-                                      f"again."])
+                                      "again."])
 
     async def _retimed(self, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
         """Timers after ``seat`` changed hands: its clock starts afresh if it is to act."""

@@ -18,6 +18,7 @@ from host.limits import Cooldowns
 from host.parsing import whole_number
 from host.read_models import SettingsShown
 from i18n import N_
+from render.markup import in_code
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 ON_TIMEOUT = ("bot", "forfeit")
@@ -122,7 +123,7 @@ def normalise(name: str, value: str) -> str:
     raw = value.strip()
     low = raw.lower()
     if name not in NAMES:
-        raise Refusal(f"There is no setting `{name[:40]}`. The settings are: {', '.join(NAMES)}.")
+        raise Refusal(f"There is no setting `{in_code(name[:40])}`. The settings are: {', '.join(NAMES)}.")
     if name == "turn_time":
         seconds = parse_duration(raw, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1])
         return "off" if seconds is None else str(seconds)
@@ -181,7 +182,7 @@ def check_timezone(raw: str) -> str:
             raise ValueError(name)
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise Refusal(f"`{name[:60]}` is not a time zone I know. Use an IANA name such as `UTC`, "
+        raise Refusal(f"`{in_code(name[:60])}` is not a time zone I know. Use an IANA name such as `UTC`, "
                       "`Europe/Paris` or `America/New_York`.") from None
     return name
 

@@ -385,8 +385,8 @@ class TableService:
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
                 raise Refusal(f"Table #{table.id} is part of the tournament **{escape_name(event.name)}**: the "
-                              f"organiser can end "
-                              "its round with `/tournament advance` (after its `round_time`) or `/tournament cancel`.")
+                              "organiser can end its round with `/tournament advance` (after its `round_time`) or "
+                              "`/tournament cancel`.")
             try:
                 await self.store.tables.close_table(table.id, table.revision,
                                                     timers=closed_plan(table, self.store.now()))

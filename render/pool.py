@@ -29,7 +29,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
@@ -96,6 +96,10 @@ class RenderPool:
         #: Images asked of each lane and not yet returned (only touched on the event loop's thread).
         self.in_hand = [0] * self.lanes
         self._lock = threading.Lock()
+        #: Awaited after each picture arrives (the bot sets its store's turn-taking, ``Turns.take``): pictures
+        #: drawn together come back together, and each one's table message would otherwise be sent in the same
+        #: turn of the event loop as all the others, holding every other click and timer meanwhile.
+        self.after_draw: Callable[[], Awaitable[None]] | None = None
 
     def _lane(self, lane: int) -> ProcessPoolExecutor:
         with self._lock:
@@ -125,20 +129,26 @@ class RenderPool:
         loop = asyncio.get_running_loop()
         self.in_hand[lane] += 1
         try:
-            executor = self._lane(lane)
-            try:
-                return await asyncio.wait_for(loop.run_in_executor(executor, fn, *args), self.time_limit)
-            except TimeoutError:
-                # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
-                # lock is not held while a picture is drawn, so only this message waits.
-                self.cut += 1
-                self._kill(lane, executor)
-            except BrokenProcessPool:
-                # The worker died (killed, out of memory): a fresh one draws it once more.
-                self._discard(lane, executor)
-            return await asyncio.wait_for(loop.run_in_executor(self._lane(lane), fn, *args), self.time_limit)
+            picture = await self._draw_in_lane(lane, loop, fn, *args)
         finally:
             self.in_hand[lane] -= 1
+        if self.after_draw is not None:
+            await self.after_draw()
+        return picture
+
+    async def _draw_in_lane(self, lane: int, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], /, *args: Any) -> T:
+        executor = self._lane(lane)
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(executor, fn, *args), self.time_limit)
+        except TimeoutError:
+            # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
+            # lock is not held while a picture is drawn, so only this message waits.
+            self.cut += 1
+            self._kill(lane, executor)
+        except BrokenProcessPool:
+            # The worker died (killed, out of memory): a fresh one draws it once more.
+            self._discard(lane, executor)
+        return await asyncio.wait_for(loop.run_in_executor(self._lane(lane), fn, *args), self.time_limit)
 
     def lane_for(self, key: int) -> int:
         """The table's own lane, unless it has two images more in hand than the least busy lane."""

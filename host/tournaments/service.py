@@ -23,6 +23,7 @@ from data.tournaments import (
     START_TIMER,
     AlreadyEntered,
     EntrantRecord,
+    PenaltyRecord,
     PlaceRecord,
     RoundPlan,
     TournamentBusy,
@@ -79,17 +80,44 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         #: Pairs large fields in a worker process, off the event loop.
         self.pairing = pairing or PairingPool()
-        #: Penalties, notes and the calendar, a collaborator working through this service's operations.
+        #: Penalties, notes and the calendar, a collaborator working through this service's operations
+        #: (``OrganiserAccess``); the methods below hand those use cases to it.
         self.organising = Organising(self)
-        self.penalty = self.organising.penalty
-        self.note = self.organising.note
-        self.reschedule = self.organising.reschedule
-        self.calendar_checkin = self.organising.calendar_checkin
-        self.calendar_start = self.organising.calendar_start
-        self.event_end_due = self.organising.event_end_due
-        self.push_event_end = self.organising.push_event_end
-        self.game_losses_due = self.organising.game_losses_due
-        self.calendar = Organising.calendar
+
+    # ------------------------------------------------- penalties, notes, the calendar (``Organising``)
+
+    async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
+                      reason: str, roles: Sequence[int] = ()) -> tuple[PenaltyRecord, list[SeatNotice]]:
+        return await self.organising.penalty(tournament_id, user_id, is_manager, player_id, kind, reason, roles)
+
+    async def note(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, text: str,
+                   roles: Sequence[int] = ()) -> PenaltyRecord:
+        return await self.organising.note(tournament_id, user_id, is_manager, player_id, text, roles)
+
+    async def reschedule(self, tournament_id: int, user_id: int, is_manager: bool, starts_at: str,
+                         roles: Sequence[int] = ()) -> TournamentState:
+        return await self.organising.reschedule(tournament_id, user_id, is_manager, starts_at, roles)
+
+    @staticmethod
+    def calendar(record: TournamentRecord) -> Calendar | None:
+        return Organising.calendar(record)
+
+    async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
+        return await self.organising.calendar_checkin(tournament_id, started)
+
+    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
+        return await self.organising.calendar_start(tournament_id, started)
+
+    async def event_end_due(self, tournament_id: int, started: float) -> float | None:
+        return await self.organising.event_end_due(tournament_id, started)
+
+    async def push_event_end(self, record: TournamentRecord) -> float:
+        return await self.organising.push_event_end(record)
+
+    async def game_losses_due(self, table: TableRecord) -> list[SeatNotice]:
+        return await self.organising.game_losses_due(table)
+
+    # ------------------------------------------------------------------ locks
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -225,8 +253,7 @@ class TournamentService:
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
             raise Refusal(f"**{escape_name(record.name)}** is for members with the <@&{record.role_id}> role, "
-                          f"and you don't "
-                          "have it.")
+                          "and you don't have it.")
 
     async def join(self, tournament_id: int, user_id: int, name: str,
                    roles: Sequence[int] | None = None) -> TournamentState:
@@ -285,7 +312,7 @@ class TournamentService:
             record = await self.get(tournament_id)
             if record.status == "playing":
                 raise Refusal(f"**{escape_name(record.name)}** has started: use `/tournament drop` to stop "
-                              f"playing in it.")
+                              "playing in it.")
             record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
@@ -311,7 +338,7 @@ class TournamentService:
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
                 raise Refusal(f"**{escape_name(record.name)}** can take {max(0, ceiling - len(entrants))} more "
-                              f"entrants.")
+                              "entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
@@ -569,8 +596,7 @@ class TournamentService:
             except TournamentChanged:
                 raise Refusal(f"You have already left **{escape_name(record.name)}**.") from None
         return await self.forfeit_at(places, mine[0], f"🚪 **{escape_name(mine[0].name)}** dropped from the "
-                                                      f"tournament and "
-                                                       "forfeits.")
+                                                      "tournament and forfeits.")
 
     async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
                         reason: str = "drop") -> list[PlaceRecord]:

@@ -234,6 +234,14 @@ async def test_an_option_value_echoed_back_pings_nobody(hostile: Hostile) -> Non
         game="pentawar")
     assert choices and all("@everyone" not in c["name"] and "<@&" not in c["name"] for c in choices)
     assert check_requests(hostile, mark)["choices"] == len(choices)
+    # A value refused and echoed back in a code span cannot close the span and pings nobody.
+    mark = len(hostile.env.http_requests)
+    for kwargs in ({"options": f"@everyone=<@&{hostile.role.id}>"}, {"options": "x=`@here`"},
+                   {"turn_time": f"`<@{hostile.victim.id}>`"}):
+        refused = await hostile.members["here"].slash(hostile.channel, "game new", game="pentawar", **kwargs)
+        assert refused.ephemeral and "`" in refused.response.content, refused.response.content
+        assert refused.response.content.count("`") % 2 == 0, refused.response.content
+    assert check_requests(hostile, mark)["messages"] == 3
 
 
 async def test_a_small_tournament_with_hostile_names_and_a_hostile_title(hostile: Hostile) -> None:
