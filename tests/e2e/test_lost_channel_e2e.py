@@ -157,6 +157,7 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
     assert not requests_to(world.env, thread.id, mark)
 
 
+@pytest.mark.usefixtures("open_tournaments")  # dave, not a manager, opens a tournament (issue 26)
 async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(world: Any, db_path: str) -> None:
     mover, other = await two_player(world, turn_time="10m")
     await world.members["carol"].slash(world.channel, "game new", game="do_over", thread=True)
