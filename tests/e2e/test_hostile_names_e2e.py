@@ -248,6 +248,8 @@ async def test_a_small_tournament_with_hostile_names_and_a_hostile_title(hostile
     moderator = hostile.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
     mona = hostile.guild.add_member(hostile.env.create_user("mona"), roles=[moderator])
     await mona.slash(hostile.channel, "config set", setting="bot_delay", value="10")
+    # The member named "@everyone" organises, as a server that lets everyone run tournaments allows.
+    await mona.slash(hostile.channel, "config set", setting="tournament_creators", value="everyone")
     organiser = hostile.members["everyone"]
     title = f"@here **Cup** <@&{hostile.role.id}> {RLO}"
     created = await organiser.slash(hostile.channel, "tournament new", game="do_over", format="swiss", table_size=2,
