@@ -133,7 +133,8 @@ class TournamentCog(commands.Cog):
                 turn_time=clock, round_time=deadline, options=parse_options(options), name=name,
                 starts_at=starts_at, checkin_minutes=checkin_minutes, role_id=role.id if role else None,
                 max_entrants=max_entrants, late_join_rounds=late_join_rounds,
-                top_cut_format=None if top_cut_format is None else top_cut_format.value)
+                top_cut_format=None if top_cut_format is None else top_cut_format.value,
+                is_manager=is_manager(interaction), roles=role_ids(interaction))
             note = f"{interaction.user.mention} opened registration."
             if state.record.starts_at is not None:
                 await self.flow.create_event(state.record)

@@ -35,6 +35,7 @@ from engines.bots import BOT_LEVELS
 from engines.words import count
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
 from host.pairing import PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
@@ -183,13 +184,17 @@ class TournamentService:
                      round_time: int | None, options: dict[str, Any] | None, name: str | None,
                      starts_at: str | None = None, checkin_minutes: int | None = None, role_id: int | None = None,
                      max_entrants: int | None = None, late_join_rounds: int | None = None,
-                     top_cut_format: str | None = None) -> TournamentState:
+                     top_cut_format: str | None = None, is_manager: bool = True,
+                     roles: Sequence[int] = ()) -> TournamentState:
+        """Open registration. ``is_manager`` and ``roles`` (the member's Manage Server and role ids) meet the
+        server's ``tournament_creators``; the callers that pass neither are the bot's own (tests, benches)."""
+        server = await self.server_config(guild_id)
+        check_tournament_creator(server.tournament_creators, server.tournament_organiser_role, is_manager, roles)
         try:
             settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
-        server = await self.server_config(guild_id)
         minutes = check_checkin_minutes(checkin_minutes)
         start, timers = None, []
         if starts_at is not None:
@@ -211,6 +216,8 @@ class TournamentService:
             if late < 0 or late > (rounds or MAX_LATE_ROUND):
                 raise Refusal(f"`late_join_rounds` is 0 to {rounds or MAX_LATE_ROUND} (the round players may join "
                               "until).")
+        if self.settings is not None:  # the last check: the cooldown starts only for a tournament about to open
+            self.settings.cooldowns.take(guild_id, organiser_id, NEW_TOURNAMENT, server.new_cooldown)
         title = " ".join((name or "").split())[:80] or f"{GAME_TITLES[game]} {FORMAT_NAMES[settings.format.value]}"
         try:
             tournament_id = await self.store.tournaments.create_tournament(
@@ -220,6 +227,8 @@ class TournamentService:
                 checkin_minutes=minutes, role_id=role_id, max_entrants=max_entrants, late_join_rounds=late,
                 top_cut_format=settings.top_cut_format, timers=timers)
         except TournamentBusy:
+            if self.settings is not None:  # nothing opened: the refusal leaves the cooldown as it was
+                self.settings.cooldowns.give_back(guild_id, organiser_id, NEW_TOURNAMENT)
             busy = await self.store.tournaments.active_tournament(channel_id)
             what = f" (**{escape_name(busy.name)}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
@@ -324,6 +333,8 @@ class TournamentService:
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
                 raise Refusal(f"`count` is 1 to {MAX_BOTS_AT_ONCE}.")
             entrants = await self.store.tournaments.entrants(tournament_id)
+            bots = sum(1 for e in entrants if e.is_bot and e.active)
+            check_bot_entrants((await self.server_config(record.guild_id)).max_bot_entrants, bots, count, record.name)
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
                 raise Refusal(f"**{escape_name(record.name)}** can take {max(0, ceiling - len(entrants))} more "
