@@ -111,8 +111,19 @@ class TableFlow:
         self.poster.lost.pop(channel_id, None)
         for table_id in await self.tables.open_tables_in(channel_id):
             closed = await self.tables.close_deleted(table_id)
-            if closed is not None:
-                log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
+            if closed is None:
+                continue
+            log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
+            parent = closed.parent_id
+            if parent is not None and parent != channel_id and self.access.claim(closed.guild_id, parent):
+                # A thread table's channel still exists: the people there learn why the table ended.
+                try:
+                    channel = await self.channel_of(parent)
+                    await channel.send(f"🗑️ Table #{closed.id} ({get_engine(closed.game).title}) was closed as "
+                                       "abandoned: channel deleted (its thread is gone).",
+                                       allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException:
+                    log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
 
     async def guild_removed(self, guild_id: int) -> None:
         """The server removed the bot: no timer or retry of it asks Discord anything until a re-invite.

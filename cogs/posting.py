@@ -173,7 +173,9 @@ class TablePoster:
     async def lose(self, table: TableRecord) -> None:
         """The table's channel refused the bot: pause its clocks (no-op when paused already) and probe the
         channel in an hour, so a server that fixes its permissions gets the game back by itself."""
-        await self.tables.lose_channel(table.id)
+        current = await self.tables.lose_channel(table.id) or await self.tables.reload(table.id)
+        if not current.lost:
+            return  # not in play (a lobby, a final message), or paused by a person: nothing to resume
         self.lost.setdefault(table.channel_id, set()).add(table.id)
         if table.guild_id is not None and table.guild_id in self.access.gone_guilds:
             return  # a server that removed the bot is not probed: its re-invite resumes the table

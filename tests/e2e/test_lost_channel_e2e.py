@@ -150,6 +150,8 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
     await world.env.advance_time(1)
     assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
     assert rows(db_path, "SELECT COUNT(*) FROM timers") == [(0,)]
+    told = [m.content for m in world.channel.history() if "channel deleted" in (m.content or "")]
+    assert len(told) == 1 and "Table #1" in told[0], told
     mark = len(world.env.http_requests)
     await world.env.advance_time(2 * HOUR)
     assert not requests_to(world.env, thread.id, mark)
