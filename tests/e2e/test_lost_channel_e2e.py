@@ -174,8 +174,10 @@ async def test_a_deleted_channel_closes_its_table_and_its_thread_tables(world: A
 async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(world: Any, db_path: str) -> None:
     mover, other = await two_player(world, turn_time="10m")
     await world.members["carol"].slash(world.channel, "game new", game="do_over", thread=True)
-    tournament = await world.members["dave"].slash(world.channel, "tournament new", game="pentawar",
-                                                   format="swiss", starts_at="in 2h")
+    managers = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    organiser = world.guild.add_member(world.env.create_user("erin"), roles=[managers])
+    tournament = await organiser.slash(world.channel, "tournament new", game="pentawar", format="swiss",
+                                       starts_at="in 2h")
     assert not tournament.ephemeral, answer_text(tournament)
     guild_id, backend = world.guild.id, world.env.backend
     before = rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id")
