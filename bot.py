@@ -20,19 +20,20 @@ from collections.abc import Awaitable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import controls
+from cogs.answer_times import DeckhandState, ShardedDeckhandState
 from cogs.config import ConfigCog
 from cogs.controls import BAD_CONTROL, ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
 from cogs.guard import APOLOGY, Guard, tell
 from cogs.locales import member_language, remember_locale
-from cogs.metrics_hooks import instrument
-from cogs.presenter import RENDER_POOL, drawn
+from cogs.pictures import RENDER_POOL, drawn
 from cogs.profile import ProfileCog
 from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
@@ -45,6 +46,7 @@ from host.clock import Scheduler
 from host.events import AsyncSignal, Signal
 from host.languages import MemberLanguages
 from host.long_games import LongGameService
+from host.metrics import PROMETHEUS, Recorder
 from host.pairing import PairingPool
 from host.ratings import RatingService
 from host.settings import ServerSettings
@@ -206,9 +208,8 @@ class WebServing:
         # bot started (SimCord, in the sandbox and the benchmarks, waits for all of the bot's own work).
         # (Created from an empty context, so that nothing marks the task or what it spawns as the bot's.)
         await contextvars.Context().run(asyncio.get_running_loop().create_task, self.server.start())
-        if not self.links.public_url:  # no PUBLIC_URL: links use the address the pages are served at
-            host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
-            self.links.public_url = f"http://{host}:{self.server.port}"
+        host = "127.0.0.1" if self.web.host in ("0.0.0.0", "") else self.web.host
+        self.links.served_at(f"http://{host}:{self.server.port}")
         log.info("web pages at http://%s:%d/ (links use %s)", self.web.host, self.server.port,
                  self.links.public_url)
 
@@ -224,8 +225,11 @@ class WebServing:
         return None
 
 
-async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Services:
+async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder: Recorder = PROMETHEUS) -> Services:
     """Build the whole object graph, each service getting what it needs in its constructor.
+
+    ``recorder`` (the process's metrics) goes to each service that observes itself: the store, the bot pool,
+    the table flow's poster and the table scheduler (the guard and the bot's own answers have it already).
 
     Two pairs of services would hold each other: the table service tells the scheduler when timers change,
     and the scheduler fires through the table flow, which uses the table service; the table flow tells the
@@ -234,38 +238,55 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard) -> Servic
     """
     # Every stored time comes from Discord's clock.
     store = await Store.connect(settings.database_url or settings.database_path, discord_now,
-                                command_timeout=settings.database_command_timeout)
+                                command_timeout=settings.database_command_timeout, recorder=recorder,
+                                # Pictures drawn together come back together: each caller's work then waits its
+                                # turn of the loop with the store's calls, so that a burst's table messages do not
+                                # hold the loop at once.
+                                turns=RENDER_POOL.turns)
     timers_changed: Signal[float | None] = Signal()
     table_finished: AsyncSignal[TableRecord] = AsyncSignal()
     server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
     links = WebLinks(store, server_settings, settings.web.public_url)
     site = PublicSite(store, draw=drawn)
-    bot_pool = BotPool(time_limit=settings.bot_time_limit)
+    bot_pool = BotPool(time_limit=settings.bot_time_limit, recorder=recorder)
     tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,
                           level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed,
                           web_url=links.table)
     # With several processes, each fires the timers and catches up the tables of its own shards' guilds.
     flow = TableFlow(bot, tables, guard, settings.bot_delay, settings=server_settings, shards=settings.shards,
-                     on_finished=table_finished)
-    scheduler = Scheduler(store, flow.fire, shards=settings.shards)
+                     on_finished=table_finished, recorder=recorder)
+    scheduler = Scheduler(store, flow.fire, shards=settings.shards, recorder=recorder)
     timers_changed.connect(scheduler.poke)
     tournament_timers_changed: Signal[float | None] = Signal()
     pairing = PairingPool()
     tournaments = TournamentService(tables, server_settings, pairing,
                                     on_timers=lambda: tournament_timers_changed(None))
-    tournament_flow = TournamentFlow(bot, tournaments, flow, guard)
+    tournament_flow = TournamentFlow(bot, tournaments, flow, guard, links)
     table_finished.connect(tournament_flow.on_table_finished)
     tournament_scheduler = Scheduler(TournamentTimerSource(store), tournament_flow.fire,  # type: ignore[arg-type]
                                      shards=settings.shards)
     tournament_timers_changed.connect(tournament_scheduler.poke)
     cogs = (GameCog(tables, LongGameService(store, tables, server_settings), guard, flow, server_settings),
             ConfigCog(server_settings, guard),
-            TournamentCog(tournaments, tournament_flow, guard, server_settings),
-            RatingsCog(RatingService(store), guard),
+            TournamentCog(tournaments, tournament_flow, guard, server_settings, links),
+            RatingsCog(RatingService(store), guard, links),
             ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
                        WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
     return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow,
                     tournament_scheduler, pairing, cogs, languages=MemberLanguages(store))
+
+
+def rest_errors(recorder: Recorder) -> aiohttp.TraceConfig:
+    """discord.py's HTTP trace (its ``http_trace`` option): every failed response of Discord's REST API,
+    counted by status (a retried one included; interaction answers go through the same session)."""
+    trace = aiohttp.TraceConfig()
+
+    async def on_end(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        if params.response.status >= 400:
+            recorder.rest_error(params.response.status)
+
+    trace.on_request_end.append(on_end)
+    return trace
 
 
 #: How long a clean stop waits for interactions in flight to finish their commit.
@@ -282,20 +303,30 @@ class DeckhandBot(commands.Bot):
         for bot in list(cls._live):
             await bot.close()
 
-    def __init__(self, settings: Settings, **options: object) -> None:
+    def __init__(self, settings: Settings, recorder: Recorder = PROMETHEUS, **options: object) -> None:
+        #: The process's metrics: the services record into it (given it by ``compose``), and so do the guard,
+        #: the first answers (``_get_state``, which runs inside ``super().__init__``) and Discord's REST errors.
+        self.recorder = recorder
         # Slash commands and components only: no message-content intent (nor any privileged one), and no
         # prefix commands or help command, so a plain mention of the bot gets no answer.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-                         help_command=None, **options)
+                         # Nobody is pinged unless a message names them (the members to act, reminded or
+                         # paired): never @everyone, @here, a role, or a user whose id a name contains.
+                         allowed_mentions=discord.AllowedMentions.none(),
+                         help_command=None, http_trace=rest_errors(recorder), **options)
         self.settings = settings
-        self.guard = Guard()
+        self.guard = Guard(recorder)
         #: The whole object graph, built once by ``compose`` in ``setup_hook``.
         self.services: Services | None = None
         self.store: Store | None = None
         self.control_handler: ControlHandler | None = None
         self._closing = False
         DeckhandBot._live.add(self)
+
+    def _get_state(self, **options: Any) -> DeckhandState:
+        """discord.py's connection state, made as the subclass whose interactions time their first answer."""
+        return DeckhandState(recorder=self.recorder, dispatch=self.dispatch, handlers=self._handlers,
+                             hooks=self._hooks, http=self.http, **options)
 
     # What tests and tools read of the graph (``store`` is a plain reference: None once closed).
     @property
@@ -317,16 +348,17 @@ class DeckhandBot(commands.Bot):
     async def setup_hook(self) -> None:
         if not RENDER_POOL.started:
             RENDER_POOL.start()  # the workers load their fonts while the bot connects
-        self.services = services = await compose(self, self.settings, self.guard)
+        self.services = services = await compose(self, self.settings, self.guard, self.recorder)
         self.store = services.store
         self.add_dynamic_items(ActButton, ActSelect)
         self.control_handler = services.route_control
         for cog in services.cogs:
             await self.add_cog(cog)
-        instrument(self)
         # Command, option and choice names and descriptions in French and Ukrainian, from the catalogues.
         await self.tree.set_translator(CatalogueTranslator())
-        self.tree.on_error = self.on_app_command_error
+        # Registered through the tree's own API, with the cogs (SimCord, in the tests, wraps the tree's error
+        # handler when it attaches, to collect errors nobody handled: these are each answered).
+        self.tree.error(self.on_app_command_error)
         if self.settings.shards is not None and 0 not in self.settings.shards.ids:
             # Slash commands belong to the application, not to a shard: one process registers them for all
             # (each doing it would spend Discord's daily limit on command changes once per process).
@@ -392,7 +424,7 @@ class DeckhandBot(commands.Bot):
         # (``/game resume`` does it itself, with its own answer).
         services = self.services
         command = interaction.command.qualified_name if interaction.command is not None else ""
-        if services is not None and interaction.channel_id is not None:
+        if services is not None and not self._closing and interaction.channel_id is not None:
             await services.flow.reached(interaction.channel_id, regain=command != "game resume")
 
     async def on_message(self, message: discord.Message) -> None:
@@ -422,6 +454,7 @@ class DeckhandBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
+        """A slash command's failure, answered (the tree's error handler, registered in ``setup_hook``)."""
         lang = member_language(interaction)
         if isinstance(error, app_commands.NoPrivateMessage):
             text = t(lang, "Deckhand tables live in server channels, not in direct messages.")
@@ -500,9 +533,13 @@ class ShardedDeckhandBot(DeckhandBot, commands.AutoShardedBot):
     those tables' timers.
     """
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, recorder: Recorder = PROMETHEUS) -> None:
         assert settings.shards is not None
-        super().__init__(settings, shard_count=settings.shards.count, shard_ids=list(settings.shards.ids))
+        super().__init__(settings, recorder, shard_count=settings.shards.count, shard_ids=list(settings.shards.ids))
+
+    def _get_state(self, **options: Any) -> ShardedDeckhandState:
+        return ShardedDeckhandState(recorder=self.recorder, dispatch=self.dispatch, handlers=self._handlers,
+                                    hooks=self._hooks, http=self.http, **options)
 
 
 def create_bot(settings: Settings | None = None) -> DeckhandBot:

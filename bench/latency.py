@@ -13,10 +13,11 @@ Discord's global bucket of 50 requests a second holds.
    needs 2 s for 100 posts).
 2. **Deadlines together.** N two-member tables with a 60 s turn clock, started together: every
    deadline expires at the same instant, and each table's bot plays the turn. Same figure, same budget.
-3. **A click meanwhile.** While the N posts are in flight, a member opens their hand at another table:
-   its first response must land within 1 s of virtual time.
-4. **Every command meanwhile.** While the burst runs (N = 100), every slash command of the reliability
-   sweep (tests/e2e/test_latency_e2e.py) gets its first response within 3 s, at 250 ms and at 1 s a call.
+3. **A click and every command meanwhile.** As N = 100 tables fall due, a member opens their hand at
+   another table and, at the same instant, the reliability sweep (every slash command,
+   tests/e2e/test_latency_e2e.py) begins: the click, the sweep and the burst run together. The click's
+   first response must land within 1 s of virtual time (at 250 ms a call; at 1 s a call its response alone
+   takes 1 s: printed), and every command's first response within 3 s, at 250 ms and at 1 s a call.
 
 Virtual time leaves out searching and drawing (SimCord finishes process-pool work before it moves its
 clock), so the wall-clock time of each burst is printed beside it. ``--quick``: 250 ms a call only.
@@ -41,6 +42,8 @@ TURN_TIME = 60
 POST_BUDGET = {40: 2.0, 100: 4.0}
 CLICK_BUDGET = 1.0
 ANSWER_BUDGET = 3.0
+#: The sweep's interactions (tests/e2e/test_latency_e2e.every_command): fewer means some went unanswered.
+SWEEP_AT_LEAST = 30
 LATENCIES = (0.0, 0.1, 0.25, 0.5)
 #: The click (and the sweep) start this long before the shared instant.
 LEAD = 0.05
@@ -182,19 +185,33 @@ async def burst(kind: str, count: int, latency: float, *, with_click: bool = Fal
                         # (in real time: drawing then counts as virtual time too, a pessimistic reading).
                         message = latest_table_message(games)
                         clicker = people.get((seats_to_act(message) or [members[0].id])[0], members[0])
+                        world = World(env, guild, guild.create_text_channel("sweep"),
+                                      {n: guild.add_member(env.create_user(n))
+                                       for n in ("alice", "bob", "carol", "dave")}) if sweep else None
                         mark = len(harness.calls)
-                        await clicker.click(message, custom_id=hand_button_id(message))
-                        click = _first_response(harness, mark)
-                        if sweep:
-                            mark = len(harness.calls)
-                            world = World(env, guild, guild.create_text_channel("sweep"),
-                                          {n: guild.add_member(env.create_user(n))
-                                           for n in ("alice", "bob", "carol", "dave")})
+                        # The click is queued, not settled: the sweep's first command follows it at once, so the
+                        # click, the sweep and the burst run together (the issue's "while that runs").
+                        settle = env._settle_internal
+
+                        async def queued(**_: Any) -> None:
+                            return None
+
+                        env._settle_internal = queued
+                        try:
+                            await clicker.click(message, custom_id=hand_button_id(message))
+                        finally:
+                            env._settle_internal = settle
+                        clicked = max(env.backend.interactions)
+                        if world is not None:
                             await every_command(world)
-                            firsts = _first_responses(harness, mark)
-                            answers = [seconds for seconds, _ in firsts]
-                            late = sum(1 for seconds, status in firsts
-                                       if seconds >= ANSWER_BUDGET or status != 200)
+                        else:
+                            await env.settle(timeout=300)
+                        firsts = Latency(calls=harness.calls[mark:]).first_responses()
+                        click = firsts[clicked][0] if clicked in firsts else None
+                        sweep_firsts = [v for k, v in firsts.items() if k != clicked]
+                        answers = [seconds for seconds, _ in sweep_firsts]
+                        late = sum(1 for seconds, status in sweep_firsts
+                                   if seconds >= ANSWER_BUDGET or status != 200)
                         await env.advance_time(20)
                     wall = time.perf_counter() - wall
                 delays = post_delays(env, channels, due)
@@ -203,18 +220,6 @@ async def burst(kind: str, count: int, latency: float, *, with_click: bool = Fal
             await DeckhandBot.close_all()
             await Store.close_all()
     return Burst(kind, count, latency, delays, wall, click, answers, late, with_click)
-
-
-def _first_responses(harness: Any, mark: int) -> list[tuple[float, int]]:
-    from tests.latency import Latency
-
-    recent = Latency(calls=harness.calls[mark:])
-    return list(recent.first_responses().values())
-
-
-def _first_response(harness: Any, mark: int) -> float | None:
-    firsts = _first_responses(harness, mark)
-    return firsts[0][0] if firsts else None
 
 
 async def bench(quick: bool) -> int:
@@ -245,18 +250,23 @@ async def bench(quick: bool) -> int:
             failures.append(f"click run {label} at {latency * 1000:.0f} ms/call did not settle")
             continue
         ok = r.click is not None and (r.click <= CLICK_BUDGET or latency > 0.25)
-        print(f"a click as {r.tables} tables' {label} fall due, {r.latency * 1000:.0f} ms/call: first response "
+        print(f"while {r.tables} tables' {label} fall due, {r.latency * 1000:.0f} ms/call"
+              f"{', the sweep started at the same instant' if sweep else ''}:", flush=True)
+        print(f"   a member's Hand / act click: first response "
               f"{(r.click if r.click is not None else float('nan')):.2f} s "
-              f"({f'budget ≤ {CLICK_BUDGET:.0f} s ' + verdict(ok) if latency <= 0.25 else 'info'}); the burst's "
-              f"posts, in real time: max {r.worst:.2f} s, wall {r.wall:.1f} s", flush=True)
+              f"({f'budget ≤ {CLICK_BUDGET:.0f} s ' + verdict(ok) if latency <= 0.25 else 'info'})", flush=True)
         if not ok:
             failures.append(f"click during {label} at {r.latency * 1000:.0f} ms/call")
-        if r.answers or r.late_answers:
-            ok = r.late_answers == 0
-            print(f"   then every slash command: {len(r.answers)} first responses, max {max(r.answers):.2f} s, "
-                  f"{r.late_answers} late or 10062 (budget: all < {ANSWER_BUDGET:.0f} s) {verdict(ok)}", flush=True)
+        if sweep:
+            ok = r.late_answers == 0 and len(r.answers) >= SWEEP_AT_LEAST
+            worst = max(r.answers) if r.answers else float("nan")
+            print(f"   every slash command of the reliability sweep: {len(r.answers)} first responses, max "
+                  f"{worst:.2f} s, {r.late_answers} late or 10062 (budget: all < {ANSWER_BUDGET:.0f} s) "
+                  f"{verdict(ok)}", flush=True)
             if not ok:
                 failures.append(f"commands at {r.latency * 1000:.0f} ms/call")
+        print(f"   the burst's posts, in real time: max {r.worst:.2f} s after the instant, wall {r.wall:.1f} s",
+              flush=True)
     print("   uploads take 400 ms at 250 ms/call (else 1.6x the call); Discord's global 50 requests/s is modelled;")
     print("   wall = real seconds for the burst (searching, drawing and SimCord's settling included).")
     return finish(failures)

@@ -37,6 +37,9 @@ class LoopLag:
     def __init__(self, interval: float = 0.001) -> None:
         self.interval = interval
         self.lags: list[float] = []
+        #: Each sample's span (perf_counter seconds, armed and fired), to leave out a stretch of the
+        #: harness's own work (:meth:`without`).
+        self.spans: list[tuple[float, float]] = []
         self._task: asyncio.Task[None] | None = None
         self._running = False
 
@@ -44,7 +47,14 @@ class LoopLag:
         while self._running:
             start = time.perf_counter()
             await asyncio.sleep(self.interval)
-            self.lags.append(max(0.0, (time.perf_counter() - start - self.interval) * 1000))
+            end = time.perf_counter()
+            self.lags.append(max(0.0, (end - start - self.interval) * 1000))
+            self.spans.append((start, end))
+
+    def without(self, since: float, until: float) -> list[float]:
+        """The lags of the samples that did not overlap ``since``..``until`` (perf_counter seconds)."""
+        return [lag for lag, (start, end) in zip(self.lags, self.spans, strict=True)
+                if end < since or start > until]
 
     async def __aenter__(self) -> LoopLag:
         self._running = True

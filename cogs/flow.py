@@ -7,6 +7,7 @@ The other jobs at a table live beside it, each in its own module: table messages
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -26,14 +27,21 @@ from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_mess
 from cogs.timers import TimerRunner
 from engines import get_engine
 from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
+from host.metrics import Recorder
 from host.settings import ServerSettings
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord, TimerRecord, log_lines  # noqa: F401 - cogs.game reads it here
 from host.tasks import Tasks
+from render.markup import escape_name, unbold
 
 log = logging.getLogger(__name__)
 
 LOBBY_CLOSED = "Everyone left, so the table is closed."
+
+
+async def fetch_channel(bot: commands.Bot, channel_id: int) -> Any:
+    """A channel from the cache, else from Discord."""
+    return bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
 
 
 class TableFlow:
@@ -42,41 +50,24 @@ class TableFlow:
     def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, bot_delay: float, *,
                  settings: ServerSettings | None = None, shards: Shards | None = None,
                  on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
-                 feed: TableFeed | None = None, tasks: Tasks | None = None) -> None:
+                 feed: TableFeed | None = None, tasks: Tasks | None = None, recorder: Recorder | None = None) -> None:
         self.bot = bot
         self.tables = tables
         self.guard = guard
         self.bot_delay = bot_delay
+        self.settings = settings
         self.feed = feed or TableFeed(tables.store)
         self.tasks = tasks or Tasks()
-        self.notices = Notices(bot, self.feed)
-        self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks)
-        self.lobbies = LobbyMessages(tables, self.poster.channel_of)
-        self.poster.lobbies = self.lobbies
+        self.notices = Notices(bot, self.feed, settings=settings)
+        # The lobby messages are edited when a table's game ends, so the poster is built with them.
+        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot))
+        #: ``on_finished`` is told when a table's final message went out (a tournament table's round may be
+        #: over); ``recorder`` how long each table post took.
+        self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
+                                  on_finished=on_finished, recorder=recorder)
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
-        self.settings = settings
-        #: Told when a table's final message went out (a tournament table's round may be over).
-        self.on_finished = on_finished
-
-    # The jobs' own collaborators, under the names the other cogs and bot.py know.
-
-    @property
-    def settings(self) -> ServerSettings | None:
-        return self.notices.settings
-
-    @settings.setter
-    def settings(self, value: ServerSettings | None) -> None:
-        self.notices.settings = value
-
-    @property
-    def on_finished(self) -> Callable[[TableRecord], Awaitable[None]] | None:
-        return self.poster.on_finished
-
-    @on_finished.setter
-    def on_finished(self, value: Callable[[TableRecord], Awaitable[None]] | None) -> None:
-        self.poster.on_finished = value
 
     async def fire(self, timers: list[TimerRecord]) -> list[TimerRecord]:
         return await self.timers.fire(timers)
@@ -211,8 +202,9 @@ class TableFlow:
             return
         changes: dict[str, tuple[Callable[[], Awaitable[LobbyChange]], str]] = {
             "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id),
-                     f"{user.display_name} joined."),
-            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id), f"{user.display_name} left."),
+                     f"{escape_name(user.display_name)} joined."),
+            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id),
+                      f"{escape_name(user.display_name)} left."),
             "addbot": (lambda: self.tables.add_bot(table.channel_id, user.id, is_manager(interaction), table.id),
                        "A bot sat down."),
         }
@@ -243,7 +235,7 @@ class TableFlow:
     async def start(self, interaction: discord.Interaction, table_id: int | None = None) -> None:
         table = await self.tables.start(interaction.channel_id or 0, interaction.user.id, is_manager(interaction),
                                         table_id)
-        seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
+        seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
         message = interaction.message
         answered = True
         edited = None
@@ -285,7 +277,7 @@ class TableFlow:
         interaction, a Discord error, a picture that could not be drawn): otherwise the next player would
         get no ping while their clock ran. The member then learns that the move stands, not to retry it.
         """
-        note = f"✅ {outcome.line.replace('**', '')}"
+        note = f"✅ {unbold(outcome.line)}"
         answered = True
         try:
             info = await self.tables.hand(outcome.table.id, interaction.user.id)

@@ -24,11 +24,12 @@ from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
-from host.long_games import LongGameService, parse_table_number
+from host.long_games import LongGameService, NewTable, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
-from render.words import article
+from render.markup import escape_name, label_name
+from render.words import article, count
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,15 @@ class GameCog(commands.Cog):
         in_thread = isinstance(channel, discord.Thread)
         home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
-                                              turn_time, on_timeout, thread)
+                                              turn_time, on_timeout, thread, interaction.user.id)
+        try:
+            await self._open_checked(interaction, new)
+        except Refusal:  # nothing opened (bot permissions, no thread, a busy channel): the cooldown is given back
+            self.long_games.not_opened(interaction.guild_id, interaction.user.id)
+            raise
+
+    async def _open_checked(self, interaction: discord.Interaction, new: NewTable) -> None:
+        channel = interaction.channel
         permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
@@ -151,7 +160,9 @@ class GameCog(commands.Cog):
         pairs = [f"{k}={str(v).lower()}" for k, v in (rules.default_options if rules else ())]
         suggestions = [current] if current else []
         suggestions += [" ".join(pairs), *pairs]
-        return [app_commands.Choice(name=s[:100], value=s[:100]) for s in dict.fromkeys(suggestions) if s][:25]
+        # What the member typed is echoed back as a choice: shown as text, never as a mention.
+        return [app_commands.Choice(name=label_name(s)[:100], value=s[:100])
+                for s in dict.fromkeys(suggestions) if s][:25]
 
     async def _lobby_change(self, interaction: discord.Interaction,
                             change: Callable[[], Awaitable[LobbyChange]], note: str) -> None:
@@ -164,12 +175,12 @@ class GameCog(commands.Cog):
     async def game_join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.join(
             interaction.channel_id or 0, interaction.user.id, interaction.user.display_name),
-            f"{interaction.user.display_name} joined.")
+            f"{escape_name(interaction.user.display_name)} joined.")
 
     @game.command(name="leave", description="Leave this channel's table before it starts")
     async def game_leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.leave(
-            interaction.channel_id or 0, interaction.user.id), f"{interaction.user.display_name} left.")
+            interaction.channel_id or 0, interaction.user.id), f"{escape_name(interaction.user.display_name)} left.")
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host or Manage Server)")
     @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")
@@ -244,7 +255,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             bench = await self.long_games.bench(interaction.channel_id or 0)
             text = ", ".join(bench.cards) if bench.cards else "empty"
-            await tell(interaction, f"**Bench** ({len(bench.cards)} cards, top first): {text}"[:1900])
+            await tell(interaction, f"**Bench** ({count(len(bench.cards), 'card')}, top first): {text}"[:1900])
 
         await self.guard.run(interaction, work)
 

@@ -15,8 +15,10 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from cogs.answers import token_expired
 from cogs.locales import member_language
 from host import Refusal, StaleClick, permissions
+from host.metrics import Recorder
 from i18n import N_, t
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,9 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """A private note: the response if none was sent yet, the deferred message filled in, else a follow-up."""
     if not interaction.response.is_done():
         await interaction.response.send_message(text[:2000], ephemeral=True)
+    elif token_expired(interaction):  # past Discord's 15 minutes a follow-up fails: a private note is dropped
+        interaction.extras.pop("deferred", None)
+        log.info("a private note to user %s was dropped: its interaction expired", interaction.user.id)
     elif interaction.extras.pop("deferred", False):
         await interaction.edit_original_response(content=text[:2000])
     else:
@@ -69,26 +74,54 @@ def is_manager(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
+def command_name(interaction: discord.Interaction) -> str:
+    """The metrics' name of what was used: the command, or a component's verb (never its ids)."""
+    if interaction.command is not None:
+        return interaction.command.qualified_name
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    # Components: "dh:a:12:3:play:7" → "component dh:a".
+    return "component " + ":".join(custom_id.split(":")[:2]) if custom_id else "other"
+
+
+def outcome_of(exc: BaseException | None) -> str:
+    """How a handler ended, for the metrics: ok, stale, refused or error."""
+    if exc is None:
+        return "ok"
+    if isinstance(exc, StaleClick):
+        return "stale"
+    return "refused" if isinstance(exc, Refusal) else "error"
+
+
 class Guard:
-    def __init__(self) -> None:
+    def __init__(self, recorder: Recorder | None = None) -> None:
         self.closing = False
         self._inflight: set[asyncio.Task[object]] = set()
+        #: Told each interaction's command and outcome (None: nobody is told).
+        self.recorder = recorder
 
     async def run(self, interaction: discord.Interaction, work: Callable[[], Awaitable[None]], *,
                   table_id: int | None = None, on_stale: OnStale | None = None) -> None:
         if self.closing:
+            self._record(interaction, "stopping")
             await self._answer(interaction, t(member_language(interaction), STOPPING), table_id)
             return
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
+        outcome = "ok"
         try:
             await work()
         except Exception as exc:  # noqa: BLE001 - every failure must become an answer
+            outcome = outcome_of(exc)
             await self._fail(interaction, exc, table_id, on_stale)
         finally:
             if task is not None:
                 self._inflight.discard(task)
+            self._record(interaction, outcome)
+
+    def _record(self, interaction: discord.Interaction, outcome: str) -> None:
+        if self.recorder is not None:
+            self.recorder.interaction(command_name(interaction), outcome)
 
     async def _fail(self, interaction: discord.Interaction, exc: Exception, table_id: int | None,
                     on_stale: OnStale | None) -> None:

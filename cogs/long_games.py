@@ -10,6 +10,8 @@ import discord
 
 from cogs.presenter import Outgoing, clock_line, collapse, deadline_note, link, picture_file
 from host.read_models import LOBBY, MoveLog, MyTables, ReplayFrame, ServerTables, TableRow
+from render.markup import escape_name, plain_text
+from render.words import count
 
 #: Rows shown at the most by /game mine, and per list by /game tables.
 MINE_ROWS = 20
@@ -28,13 +30,13 @@ def mine_text(mine: MyTables) -> str:
         elif row.your_turn:
             lines.append(f"👉 {head} · **your turn**{deadline_note(row.due)}{paused} · {link(row.where)}")
         else:
-            lines.append(f"{head} · waiting for {', '.join(row.waiting_for)}{deadline_note(row.due)}{paused} · "
-                         f"{link(row.where)}")
+            waiting = ", ".join(escape_name(n) for n in row.waiting_for)
+            lines.append(f"{head} · waiting for {waiting}{deadline_note(row.due)}{paused} · {link(row.where)}")
     return "**Your tables**\n" + "\n".join(lines)
 
 
 def table_line(row: TableRow) -> str:
-    seats = f"{row.seats}/{row.max_players}" if row.status == LOBBY else f"{row.seats} players"
+    seats = f"{row.seats}/{row.max_players}" if row.status == LOBBY else count(row.seats, "player")
     return f"**{row.title}** · table #{row.table_id} · {seats} · {clock_line(row.clock)} · {link(row.where)}"
 
 
@@ -52,14 +54,14 @@ def log_message(log: MoveLog) -> tuple[str, discord.File]:
     for move in log.moves:
         # A text file is read outside Discord, so a plain UTC time, not a Discord timestamp.
         stamp = datetime.fromtimestamp(move.at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
-        lines.append(f"{move.version:>4}  {stamp} UTC  {move.label.replace('**', '')}")
-        lines.extend(f"            {e.replace('**', '')}" for e in move.events)
+        lines.append(f"{move.version:>4}  {stamp} UTC  {plain_text(move.label)}")
+        lines.extend(f"            {plain_text(e)}" for e in move.events)
     file = discord.File(io.BytesIO("\n".join(lines).encode()), filename=f"table-{log.table_id}-log.txt")
-    return (f"The move list of table #{log.table_id} ({len(log.moves)} moves), public labels only.", file)
+    return (f"The move list of table #{log.table_id} ({count(len(log.moves), 'move')}), public labels only.", file)
 
 
 async def replay_message(frame: ReplayFrame) -> Outgoing:
     last = collapse(list(frame.lines))[-1:] or ["The deal"]
-    image = await picture_file(frame.picture, last[0].replace("**", ""))
+    image = await picture_file(frame.picture, plain_text(last[0]))
     return Outgoing(f"**{frame.title}** · table #{frame.table_id} · after move {frame.move}: {last[0]}"[:2000],
                     [image])

@@ -16,6 +16,7 @@ from host.clock import lost_access
 from host.read_models import Where
 from host.settings import ServerSettings
 from host.table_feed import TableFeed, TableRecord
+from render.markup import escape_name
 
 log = logging.getLogger(__name__)
 
@@ -30,10 +31,12 @@ DMS_CLOSED = 50007
 
 
 class Notices:
-    def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None) -> None:
+    def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None,
+                 settings: ServerSettings | None = None) -> None:
         self.bot = bot
         self.feed = feed
-        self.settings: ServerSettings | None = None
+        #: Whose servers turned reminders off (None: every server gets them).
+        self.settings = settings
         self._dm_refused: set[int] = set()
         self.access = access or ChannelAccess()
         #: Pauses a table whose channel refused the bot (set by the table poster).
@@ -52,7 +55,7 @@ class Notices:
             if not await self.feed.wants_dm(record.user_id):
                 continue
             what = "Half your time is gone" if reminder else "It's your turn"
-            text = f"{what} at **{engine_title}**, table #{table.id}, in **{where}**: {table_link(table)}"
+            text = f"{what} at **{engine_title}**, table #{table.id}, in **{escape_name(where)}**: {table_link(table)}"
             try:
                 user = self.bot.get_user(record.user_id) or await self.bot.fetch_user(record.user_id)
                 await user.send(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -24,8 +25,10 @@ from cogs.notices import Notices
 from cogs.presenter import table_message
 from host import ActOutcome, SeatNotice, TableService
 from host.clock import lost_access
+from host.metrics import Recorder
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord
+from host.tables import no_player_left
 from host.tasks import Tasks
 
 if TYPE_CHECKING:
@@ -81,7 +84,9 @@ class _Want:
 
 class TablePoster:
     def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
-                 tasks: Tasks, access: ChannelAccess | None = None) -> None:
+                 tasks: Tasks, access: ChannelAccess | None = None, *, lobbies: LobbyMessages | None = None,
+                 on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
+                 recorder: Recorder | None = None) -> None:
         self.bot = bot
         #: Channels that refused the bot: a table there is paused and its channel probed once an hour.
         self.access = access or notices.access
@@ -94,11 +99,13 @@ class TablePoster:
         self.feed = feed
         self.notices = notices
         self.tasks = tasks
-        #: The tables' lobby messages, edited when a table's game ends (set by the flow that owns both).
-        self.lobbies: LobbyMessages | None = None
+        #: The tables' lobby messages, edited when a table's game ends.
+        self.lobbies = lobbies
         #: Told when a table's final message went out (a tournament table's round may be over); it runs
         #: in a task of its own, so seating the next round never holds this table's post.
-        self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
+        self.on_finished = on_finished
+        #: Told how long each table post took, the posts it folds into a later one included.
+        self.recorder = recorder
         #: The version each table's newest message started from, so an edit retells all its steps.
         self._message_base: dict[int, int] = {}
         #: The newest version shown and posted, so an older state never follows a newer.
@@ -113,7 +120,12 @@ class TablePoster:
     async def post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                          entered: Sequence[int] = (), notes: Sequence[str] = ()) -> None:
         """A fresh table message with everything since the last one, then tell whose turn it became."""
-        await self._show(_Want(table, lines, channel, set(entered), True, list(notes)))
+        start = time.perf_counter()
+        try:
+            await self._show(_Want(table, lines, channel, set(entered), True, list(notes)))
+        finally:
+            if self.recorder is not None:
+                self.recorder.table_posted(time.perf_counter() - start)
 
     async def refresh_table(self, table: TableRecord, channel: Any = None) -> None:
         """A step inside one decision (a discard, an effect's choice): the newest table message shows it.
@@ -285,11 +297,12 @@ class TablePoster:
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
         """After a move: a new table message when the turn moved on, else the current one brought up to date.
 
-        A table where only bots sit (a tournament pod of bot entrants) posts its start and its result,
-        not each move: nobody there needs a turn's picture, and drawing hundreds of them would slow
-        every other table. ``/game status`` in its thread shows it as it stands.
+        A table where only bots play (a tournament pod of bot entrants, or a table every player resigned,
+        forfeited or dropped from) posts its start and its result, not each move: nobody there needs a
+        turn's picture, and drawing hundreds of them would slow every other table and flood its channel.
+        ``/game status`` shows it as it stands.
         """
-        if not outcome.over and all(s.is_bot for s in outcome.table.seats):
+        if not outcome.over and no_player_left(outcome.table):
             return
         if outcome.turn_changed:
             table = outcome.table
@@ -305,7 +318,7 @@ class TablePoster:
     async def show_notice(self, notice: SeatNotice, channel: Any = None) -> None:
         """Post the moves a seat change made (a timeout's bot moves), then what else it did, if anything."""
         for outcome in notice.outcomes:
-            if outcome.turn_changed:
+            if outcome.turn_changed and (outcome.over or not no_player_left(outcome.table)):
                 await self.post_table(outcome.table, None, channel, outcome.entered)
         current = await self.tables.reload(notice.table.id)
         if notice.outcomes and not notice.lines and current.version <= self._since(current):

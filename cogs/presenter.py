@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ import discord
 import render
 from cogs.controls import ActButton, ActSelect, stateless_view, with_link
 from cogs.menu import NAV, Menu, build_menu
+from cogs.pictures import drawn
 from host.read_models import (
     ABANDONED,
     FINISHED,
@@ -31,7 +32,7 @@ from host.read_models import (
     TableMessage,
     Where,
 )
-from render.pool import RenderPool
+from render.markup import escape_name, plain_text
 
 log = logging.getLogger(__name__)
 
@@ -42,14 +43,14 @@ LOBBY_VERBS = (("join", "Join", discord.ButtonStyle.success), ("leave", "Leave",
 
 @dataclass
 class Outgoing:
-    """A message ready to send or to edit into place."""
+    """A message ready to send or to edit into place. It pings nobody unless ``mentions`` names them:
+    the members to act, reminded or paired (never @everyone, @here or a role)."""
 
     content: str
     files: list[discord.File] = field(default_factory=list)
     view: discord.ui.View | None = None
     embed: discord.Embed | None = None
-    mentions: discord.AllowedMentions = field(default_factory=lambda: discord.AllowedMentions(
-        everyone=False, roles=False, users=True))
+    mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
 
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"content": self.content, "allowed_mentions": self.mentions}
@@ -64,17 +65,6 @@ class Outgoing:
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content, "attachments": self.files, "view": self.view, "embed": self.embed,
                 "allowed_mentions": self.mentions}
-
-
-#: Table and hand images are drawn in worker processes, a table in its own one unless that is busier
-#: (render/pool.py):
-#: shared by every bot of the process, started by the first bot's set-up, stopped when the process ends.
-RENDER_POOL = RenderPool()
-
-
-async def drawn(table_id: int, fn: Callable[..., bytes], /, *args: Any) -> bytes:
-    """``fn(*args)``, a PNG of table ``table_id``, drawn off the event loop in a render worker."""
-    return await RENDER_POOL.draw(table_id, fn, *args)
 
 
 def _png(data: bytes, name: str, description: str | None = None) -> discord.File:
@@ -94,12 +84,18 @@ def clock_line(clock: ClockView) -> str:
 
 
 def mention(seat: SeatView) -> str:
-    return f"<@{seat.user_id}>" if seat.user_id is not None else f"**{seat.name}**"
+    return f"<@{seat.user_id}>" if seat.user_id is not None else f"**{escape_name(seat.name)}**"
+
+
+def pinged(users: Sequence[int | None]) -> discord.AllowedMentions:
+    """Only these members may be pinged by a message."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in dict.fromkeys(users) if u is not None])
 
 
 def placings(rows: Sequence[Placing]) -> str:
     medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-    return "\n".join(f"{medals.get(p.place, f'{p.place}.')} {p.name}" for p in rows)
+    return "\n".join(f"{medals.get(p.place, f'{p.place}.')} {escape_name(p.name)}" for p in rows)
 
 
 def _clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -175,9 +171,9 @@ async def table_message(table: TableMessage) -> Outgoing:
         controls = stateless_view()
         controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
-    last = recent[-1].replace("**", "") if recent else None
+    last = plain_text(recent[-1]) if recent else None  # the picture shows names as written
     return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last)],
-                    with_link(controls, table.web_url), embed)
+                    with_link(controls, table.web_url), embed, pinged([t.seat.user_id for t in table.to_act]))
 
 
 def hand_controls(info: HandPanel, prefix: str = "") -> discord.ui.View | None:
@@ -205,9 +201,14 @@ BOT_PLAYS = {
 }
 
 
+def _italic(line: str) -> bool:
+    return line.startswith("*") and not line.startswith("**") and line.endswith("*")
+
+
 def _hand_lines(info: HandPanel, note: str) -> list[str]:
     lines = [note] if note else []
-    lines.append(f"**{info.title}** · table #{info.table_id} · you are **{info.seat_name}** (seat {info.seat + 1})")
+    lines.append(f"**{info.title}** · table #{info.table_id} · you are **{escape_name(info.seat_name)}** "
+                 f"(seat {info.seat + 1})")
     if info.status_line:
         lines.append(f"*{info.status_line}*")
     if info.status != PLAYING:
@@ -218,7 +219,7 @@ def _hand_lines(info: HandPanel, note: str) -> list[str]:
         lines.append(f"Your move: {len(info.choices)} choice{'s' if len(info.choices) != 1 else ''} below, "
                      "or use `/play`.")
     else:
-        lines.append("Waiting for " + ", ".join(info.waiting_for) + ".")
+        lines.append("Waiting for " + ", ".join(escape_name(n) for n in info.waiting_for) + ".")
     return lines
 
 
@@ -227,7 +228,8 @@ async def hand_message(info: HandPanel, prefix: str = "", note: str = "") -> Out
     lines = _hand_lines(info, note)
     picture = info.picture
     image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names))
-    alt = f"Your hand at {info.title}, table #{info.table_id}. " + " ".join(lines[-2:]).replace("*", "")
+    alt = (f"Your hand at {info.title}, table #{info.table_id}. "
+           + " ".join(plain_text(line[1:-1] if _italic(line) else line) for line in lines[-2:]))
     if info.due is not None and info.choices:
         # A noun, not a verb: Discord writes the time relative ("in 2 hours", "5 minutes ago"), so the line
         # reads right whenever the panel is looked at, before or after the deadline. Not in the alt text:
@@ -262,8 +264,8 @@ def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
                                       f"(needs {lobby.min_players}+)",
                           colour=discord.Colour.green())
     embed.add_field(name="Seats", value="\n".join(
-        ("🤖 " if s.is_bot else "• ") + s.name for s in lobby.seats) or "—", inline=False)
-    options = ", ".join(f"{k}={str(v).lower()}" for k, v in lobby.options)
+        ("🤖 " if s.is_bot else "• ") + escape_name(s.name) for s in lobby.seats) or "—", inline=False)
+    options = ", ".join(f"{k}={escape_name(str(v).lower())}" for k, v in lobby.options)
     if options:
         embed.add_field(name="Options", value=options, inline=False)
     embed.add_field(name="Clock", value=clock_line(lobby.clock), inline=False)
@@ -289,5 +291,4 @@ def reminder_message(reminder: ReminderMessage) -> Outgoing:
     """⏰ who is reminded, at which table, and the deadline (Discord shows it in the reader's time, relative)."""
     text = (f"⏰ {' '.join(f'<@{u}>' for u in reminder.users)}: half your time is gone at table #{reminder.table_id} "
             f"(deadline <t:{int(reminder.due)}:R>). {link(reminder.where)}")
-    return Outgoing(text, mentions=discord.AllowedMentions(everyone=False, roles=False,
-                                                          users=[discord.Object(u) for u in reminder.users]))
+    return Outgoing(text, mentions=pinged(reminder.users))

@@ -11,7 +11,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import web_links
 from cogs.guard import Guard, is_manager, role_ids, tell
 from cogs.web_links import with_link
 from host import Refusal
@@ -19,6 +18,7 @@ from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.web import PublicSite
 from host.web_links import WebLinks
+from render.markup import escape_name
 
 if TYPE_CHECKING:
     from discord.ext.commands import Bot
@@ -73,7 +73,6 @@ class ProfileCog(commands.Cog):
 
     async def cog_load(self) -> None:
         await self.links.load()
-        web_links.LINKS = self.links
         group = self.bot.tree.get_command("tournament")
         if isinstance(group, app_commands.Group) and group.get_command("export") is None:
             group.add_command(self.export_command)
@@ -81,8 +80,6 @@ class ProfileCog(commands.Cog):
             await self.pages.start()
 
     async def cog_unload(self) -> None:
-        if web_links.LINKS is self.links:
-            web_links.LINKS = None
         if self.pages is not None:
             await self.pages.stop()
 
@@ -125,7 +122,8 @@ class ProfileCog(commands.Cog):
             if found is None:
                 raise Refusal("That tournament does not exist.")
             data, name = found
-            note = (f"**{record.name}**: standings with the tie-breakers, and every round's pairings and results"
+            note = (f"**{escape_name(record.name)}**: standings with the tie-breakers, and every round's "
+                    "pairings and results"
                     f"{', with the penalties and notes (organisers only)' if organiser else ''} "
                     f"({format.value.upper()}).")
             await interaction.response.send_message(

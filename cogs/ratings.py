@@ -8,18 +8,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import web_links
 from cogs.game import GAME_CHOICES
 from cogs.guard import Guard, tell
 from cogs.standings_pages import safe_name
-from cogs.web_links import with_link
+from cogs.web_links import WebLinks, with_link
 from host.ratings import MIN_GAMES, TOP, RatingService
-from host.read_models import RatingRow
+from host.read_models import LeaderRow, RatingRow
 from host.web import LeaderboardPage, LeaderLine, leaderboard_csv
+from render.words import count
+
+
+def leader_line(place: int, row: LeaderRow) -> str:
+    return f"{place}. <@{row.user_id}> — **{row.rating:,}** · {count(row.games, 'game')}"
 
 
 def rating_line(row: RatingRow, details: bool) -> str:
-    games = f"{row.games} rated game{'s' if row.games != 1 else ''}"
+    games = count(row.games, "rated game")
     if not details:
         return f"**{row.title}**: **{row.rating:,}** · {games}"
     return (f"**{row.title}**: **{row.rating:,}** · {games} · μ {row.mu:.2f}, σ {row.sigma:.2f}, "
@@ -27,9 +31,11 @@ def rating_line(row: RatingRow, details: bool) -> str:
 
 
 class RatingsCog(commands.Cog):
-    def __init__(self, ratings: RatingService, guard: Guard) -> None:
+    def __init__(self, ratings: RatingService, guard: Guard, links: WebLinks) -> None:
         self.ratings = ratings
         self.guard = guard
+        #: The web pages' addresses: the player page and leaderboard link buttons.
+        self.links = links
 
     @app_commands.command(name="rating", description="A member's rating in this server (a new player starts at 1,000)")
     @app_commands.describe(member="Whose rating (default: yours)", game="One game (default: all you have played)",
@@ -53,8 +59,7 @@ class RatingsCog(commands.Cog):
             if details:
                 lines.append("The rating is 1,000 + 40 × (μ − 3σ): openskill's cautious estimate, "
                              "which leaderboards sort by.")
-            links = web_links.LINKS
-            url = await links.player(interaction.guild_id, who.id) if links is not None else None
+            url = await self.links.player(interaction.guild_id, who.id)
             if url is None:
                 await tell(interaction, "\n".join(lines))
                 return
@@ -75,7 +80,7 @@ class RatingsCog(commands.Cog):
             if not rows:
                 await tell(interaction, f"Nobody has {MIN_GAMES} rated games of {title} in this server yet.")
                 return
-            lines = [f"{i}. <@{r.user_id}> — **{r.rating:,}** · {r.games} games" for i, r in enumerate(rows, start=1)]
+            lines = [leader_line(i, r) for i, r in enumerate(rows, start=1)]
             embed = discord.Embed(title=f"{title} leaderboard", description="\n".join(lines),
                                   colour=discord.Colour.gold())
             embed.set_footer(text=f"A new player starts at 1,000 (1,000 + 40 × (μ − 3σ), openskill); "
@@ -87,8 +92,7 @@ class RatingsCog(commands.Cog):
                 LeaderLine(i, names[r.user_id], r.user_id, r.ordinal, r.mu, r.sigma, r.games)
                 for i, r in enumerate(rows, start=1)])
             csv_file = discord.File(io.BytesIO(leaderboard_csv(page)), filename=f"leaderboard-{game.value}.csv")
-            links = web_links.LINKS
-            url = links.leaderboard(interaction.guild_id, game.value) if links is not None else None
+            url = self.links.leaderboard(interaction.guild_id, game.value)
             view = with_link(None, url, "Leaderboard page") or discord.utils.MISSING
             await interaction.response.send_message(embed=embed, ephemeral=True, file=csv_file, view=view,
                                                     allowed_mentions=discord.AllowedMentions.none())

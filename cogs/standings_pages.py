@@ -14,14 +14,13 @@ from fractions import Fraction
 import regex
 
 from host.read_models import Percent, Points, StandingRow
+from render.markup import escape_name
 
 DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 25
 #: Rows per page: 20 lines fit a phone screen and stay far below the character limit.
 ROWS_PER_PAGE = 20
 NAME_LIMIT = 32  # Discord's display-name limit; longer names are cut by grapheme
-#: Characters that Discord markdown would read as formatting, each escaped with a backslash.
-_ESCAPE = str.maketrans({c: "\\" + c for c in "\\*_~`|>#[]()-"})
 
 
 @dataclass(frozen=True)
@@ -44,21 +43,22 @@ def format_percent(value: Fraction) -> str:
 
 
 def safe_name(name: str) -> str:
-    """A display name made safe for an embed: markdown escaped, cut by grapheme clusters (never
-    inside an emoji) to ``NAME_LIMIT``."""
+    """A display name made safe for an embed: markdown and mentions escaped (render.markup), cut by
+    grapheme clusters (never inside an emoji) to ``NAME_LIMIT``."""
     name = " ".join(name.split())
     if len(name) > NAME_LIMIT:  # fewer code points than the limit means fewer clusters too
         clusters = regex.findall(r"\X", name)
         if len(clusters) > NAME_LIMIT:
             name = "".join(clusters[:NAME_LIMIT - 1]) + "…"
-    return name.translate(_ESCAPE) or "?"
+    return escape_name(name)
 
 
 def standing_line(row: StandingRow, name: str) -> str:
     games = f"{row.games} game" + ("" if row.games == 1 else "s")
     byes = f" + {row.byes} bye" + ("" if row.byes == 1 else "s") if row.byes else ""
     dropped = " (dropped)" if row.dropped else ""
-    return (f"{row.place}. **{safe_name(name)}**{dropped} — {format_points(row.points)} pts · "
+    pts = "pt" if row.points == 1 else "pts"  # ½ pts, 1 pt, 1½ pts
+    return (f"{row.place}. **{safe_name(name)}**{dropped} — {format_points(row.points)} {pts} · "
             f"OPP {format_percent(row.opp)} · OOPP {format_percent(row.oopp)} · {games}{byes}")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from host import Refusal
+from render.markup import label_name
 
 #: Discord's longest thread name.
 THREAD_NAME = 100
@@ -17,7 +18,8 @@ MAX_ACTIVE_THREADS_ERROR = 160006
 
 
 def thread_name(text: str) -> str:
-    return text[:THREAD_NAME]
+    """A thread's name, shown as is: a tournament's name in it pings nobody and cannot turn the line around."""
+    return label_name(text)[:THREAD_NAME]
 
 
 async def create_thread(channel: Any, name: str) -> Any:

@@ -21,13 +21,15 @@ from cogs.tournament_views import (
     standings_message,
     status_message,
 )
-from cogs.web_links import linked_view
+from cogs.web_links import WebLinks, linked_view
 from host import Refusal, permissions
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.tournaments.views import standing_rows
+from render import words
+from render.markup import escape_name
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +69,13 @@ class TournamentCog(commands.Cog):
                                     "single or double elimination", guild_only=True)
 
     def __init__(self, service: TournamentService, flow: TournamentFlow, guard: Guard,
-                 settings: ServerSettings) -> None:
+                 settings: ServerSettings, links: WebLinks) -> None:
         self.service = service
         self.flow = flow
         self.guard = guard
         self.settings = settings
+        #: The web pages' addresses, for the tournament page's link button.
+        self.links = links
 
     async def _here(self, interaction: discord.Interaction) -> int:
         return (await self.service.require(home_channel(interaction))).id
@@ -129,11 +133,12 @@ class TournamentCog(commands.Cog):
                 turn_time=clock, round_time=deadline, options=parse_options(options), name=name,
                 starts_at=starts_at, checkin_minutes=checkin_minutes, role_id=role.id if role else None,
                 max_entrants=max_entrants, late_join_rounds=late_join_rounds,
-                top_cut_format=None if top_cut_format is None else top_cut_format.value)
+                top_cut_format=None if top_cut_format is None else top_cut_format.value,
+                is_manager=is_manager(interaction), roles=role_ids(interaction))
             note = f"{interaction.user.mention} opened registration."
             if state.record.starts_at is not None:
                 await self.flow.create_event(state.record)
-            out = signup_message(linked_view(state), note)
+            out = signup_message(linked_view(state, self.links), note)
             try:
                 message = await reply(interaction, out, ephemeral=False, want_message=True)
             except discord.HTTPException:
@@ -154,17 +159,17 @@ class TournamentCog(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 message = await interaction.channel.send(**out.send_kwargs())  # type: ignore[union-attr]
         if message is None:
-            raise Refusal(f"**{name}** is open, but its sign-up message could not be posted here: "
+            raise Refusal(f"**{escape_name(name)}** is open, but its sign-up message could not be posted here: "
                           "`/tournament join` still works, and `/tournament cancel` closes it.")
         await self.service.set_message(tournament_id, message.id)
-        raise Refusal(f"**{name}** is open for registration: its sign-up message is in the channel.")
+        raise Refusal(f"**{escape_name(name)}** is open for registration: its sign-up message is in the channel.")
 
     @tournament.command(name="join", description="Enter this channel's tournament")
     async def tournament_join(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             state = await self.service.join(await self._here(interaction), interaction.user.id,
                                             interaction.user.display_name, role_ids(interaction))
-            await tell(interaction, joined_text(linked_view(state), interaction.user.id))
+            await tell(interaction, joined_text(linked_view(state, self.links), interaction.user.id))
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -173,7 +178,7 @@ class TournamentCog(commands.Cog):
     async def tournament_leave(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             state = await self.service.leave(await self._here(interaction), interaction.user.id)
-            await tell(interaction, f"You have left **{state.record.name}**.")
+            await tell(interaction, f"You have left **{escape_name(state.record.name)}**.")
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -187,8 +192,8 @@ class TournamentCog(commands.Cog):
             state = await self.service.add_bots(await self._here(interaction), interaction.user.id,
                                                 is_manager(interaction), count, level.value if level else None,
                                                 role_ids(interaction))
-            await tell(interaction, f"{count} bot entrant{'s' if count != 1 else ''} added: "
-                                    f"{len(state.entrants)} entrants.")
+            await tell(interaction, f"{words.count(count, 'bot entrant')} added: "
+                                    f"{words.count(len(state.entrants), 'entrant')}.")
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -211,7 +216,8 @@ class TournamentCog(commands.Cog):
                 return
             state = await self.service.open_checkin(tournament_id, interaction.user.id,
                                                     is_manager(interaction), role_ids(interaction))
-            out = signup_message(linked_view(state), "✅ **Check-in is open.** Every entrant: press **Check in**. "
+            out = signup_message(linked_view(state, self.links),
+                                 "✅ **Check-in is open.** Every entrant: press **Check in**. "
                                  "Entrants who have not checked in when the tournament starts are dropped.")
             await reply(interaction, out, ephemeral=False)
             await self.flow.refresh_signup(state)
@@ -239,7 +245,8 @@ class TournamentCog(commands.Cog):
             record = await self.service.get(tournament_id)
             forfeits = " Your seat at your table is forfeited." if notices else ""
             await interaction.response.send_message(
-                f"🚪 {interaction.user.mention} dropped from **{record.name}** and will not be paired again.{forfeits}",
+                f"🚪 {interaction.user.mention} dropped from **{escape_name(record.name)}** and will not be "
+                f"paired again.{forfeits}",
                 allowed_mentions=discord.AllowedMentions.none())
             await self.flow.show_notices(notices)
             # A table not yet seated may have become a walkover, deciding the round.
@@ -253,7 +260,8 @@ class TournamentCog(commands.Cog):
             record = await self.service.latest(home_channel(interaction))
             await defer(interaction, ephemeral=True)  # standings of a large event take a moment to read
             state, rows = await self.service.standings(record.id)
-            await reply(interaction, standings_message(linked_view(state), standing_rows(rows), 1), ephemeral=True)
+            await reply(interaction, standings_message(linked_view(state, self.links), standing_rows(rows), 1),
+                        ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -265,7 +273,7 @@ class TournamentCog(commands.Cog):
             if record.status == "playing":
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
-            view = linked_view(state)
+            view = linked_view(state, self.links)
             out = status_message(view, await self.flow.threads_of(state))
             if await self.service.is_organiser(record, interaction.user.id, is_manager(interaction),
                                                role_ids(interaction)):
@@ -303,7 +311,8 @@ class TournamentCog(commands.Cog):
                                                role_ids(interaction))
             record = await self.service.get(tournament_id)
             extra = f" {len(closed)} table{'s' if len(closed) != 1 else ''} in play closed." if closed else ""
-            await announce(interaction, f"**{record.name}** was cancelled by {interaction.user.mention}.{extra}", [])
+            await announce(interaction, f"**{escape_name(record.name)}** was cancelled by "
+                                        f"{interaction.user.mention}.{extra}", [])
             await self.flow.refresh_signup(await self.service.state(tournament_id))
             await self.flow.close_tables(record.name, closed)
             await self.flow.event_over(record)
@@ -325,7 +334,7 @@ class TournamentCog(commands.Cog):
                                                   starts_at, role_ids(interaction))
             when = int(state.record.starts_at or 0)
             await interaction.response.send_message(
-                f"📅 **{state.record.name}** now starts <t:{when}:F> (<t:{when}:R>).",
+                f"📅 **{escape_name(state.record.name)}** now starts <t:{when}:F> (<t:{when}:R>).",
                 allowed_mentions=discord.AllowedMentions.none())
             await self.flow.move_event(state.record)
             await self.flow.refresh_signup(state)
@@ -347,7 +356,8 @@ class TournamentCog(commands.Cog):
             if kind.value == "game_loss":
                 extra = (" Their table in play is forfeited." if notices else
                          " It forfeits their next table.") if penalty.pending or notices else ""
-            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: {penalty.text}.{extra}")
+            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: "
+                                    f"{escape_name(penalty.text)}.{extra}")
             await self.flow.show_notices(notices)
             if kind.value == "disqualify":
                 await self.flow.after(tournament_id, await self.service.progress(tournament_id))
@@ -360,6 +370,6 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             note = await self.service.note(await self._here(interaction), interaction.user.id,
                                            is_manager(interaction), player.id, text, role_ids(interaction))
-            await tell(interaction, f"Noted about {player.mention}: {note.text}")
+            await tell(interaction, f"Noted about {player.mention}: {escape_name(note.text)}")
 
         await self.guard.run(interaction, work)

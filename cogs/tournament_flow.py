@@ -17,7 +17,7 @@ from cogs.answers import announce
 from cogs.controls import BAD_CONTROL, Control
 from cogs.flow import TableFlow
 from cogs.guard import Guard, tell
-from cogs.presenter import drawn
+from cogs.pictures import drawn
 from cogs.threads import create_thread
 from cogs.tournament_views import (
     bracket_file,
@@ -26,7 +26,7 @@ from cogs.tournament_views import (
     signup_message,
     standings_message,
 )
-from cogs.web_links import linked_view
+from cogs.web_links import WebLinks, linked_view
 from engines import GAME_TITLES
 from host import Refusal, SeatNotice, TableRecord
 from host.read_models import FORMAT_NAMES
@@ -34,6 +34,8 @@ from host.tournaments.service import Advance, StartOutcome, TournamentService, T
 from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
+from render.markup import escape_name, label_name
+from render.words import count
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +48,14 @@ def _at(instant: float) -> datetime:
 
 
 class TournamentFlow:
-    def __init__(self, bot: commands.Bot, service: TournamentService, flow: TableFlow, guard: Guard) -> None:
+    def __init__(self, bot: commands.Bot, service: TournamentService, flow: TableFlow, guard: Guard,
+                 links: WebLinks) -> None:
         self.bot = bot
         self.service = service
         self.flow = flow
         self.guard = guard
+        #: The web pages' addresses, for the tournament page's link button.
+        self.links = links
         # One seating at a time per tournament: a table's end and a restart's catch-up may both try.
         self._seating: dict[int, asyncio.Lock] = {}
 
@@ -98,8 +103,9 @@ class TournamentFlow:
 
     async def _post_first(self, table: TableRecord, thread: Any, state: TournamentState, number: int,
                           position: int) -> None:
-        seats = ", ".join(f"{s.position + 1}. {s.name}" for s in table.seats)
-        line = f"🏆 **{state.record.name}**, round {number}, table {position + 1}. The game begins! Seats: {seats}"
+        seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
+        line = (f"🏆 **{escape_name(state.record.name)}**, round {number}, table {position + 1}. The game begins! "
+                f"Seats: {seats}")
         await self.flow.post_table(table, [line], thread, await self.flow.tables.to_act(table))
 
     async def _post_unstarted(self, state: TournamentState) -> None:
@@ -128,7 +134,7 @@ class TournamentFlow:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
         threads = await self.threads_of(state)
-        view = linked_view(state)
+        view = linked_view(state, self.links)
         assert view.current is not None
         for out in pairings_messages(view, view.current, threads):
             await channel.send(**out.send_kwargs())
@@ -165,7 +171,7 @@ class TournamentFlow:
         if current is None or current.announced >= 2:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
-        view = linked_view(state)
+        view = linked_view(state, self.links)
         out = standings_message(view, standing_rows(rows), 1, title="Final standings")
         out.content = champion_line(view)
         await channel.send(**out.send_kwargs())
@@ -178,8 +184,8 @@ class TournamentFlow:
         for table in closed:
             try:
                 thread = await self.flow.channel_of(table.channel_id)
-                await thread.send(f"🛑 **{name}** was cancelled: this table is closed, and its game counts for "
-                                  "nothing.", allowed_mentions=discord.AllowedMentions.none())
+                await thread.send(f"🛑 **{escape_name(name)}** was cancelled: this table is closed, and its game "
+                                  "counts for nothing.", allowed_mentions=discord.AllowedMentions.none())
                 await self.flow.refresh_table(table, thread)
             except discord.HTTPException as exc:  # a thread deleted by hand: nothing to tell there
                 log.info("tournament table %s: no note after the cancel (%s)", table.id, exc)
@@ -217,7 +223,7 @@ class TournamentFlow:
 
     async def refresh_signup(self, state: TournamentState, interaction: discord.Interaction | None = None) -> None:
         """Bring the sign-up message up to date: edited in place from its own button, else by id."""
-        out = signup_message(linked_view(state))
+        out = signup_message(linked_view(state, self.links))
         message = interaction.message if interaction is not None else None
         if (interaction is not None and message is not None and message.id == state.record.message_id
                 and not interaction.response.is_done()):
@@ -259,7 +265,7 @@ class TournamentFlow:
     async def _page(self, interaction: discord.Interaction, tournament_id: int, page: int) -> None:
         state, rows = await self.service.standings(tournament_id)
         final = state.record.status == "finished"
-        out = standings_message(linked_view(state), standing_rows(rows), page,
+        out = standings_message(linked_view(state, self.links), standing_rows(rows), page,
                                 title="Final standings" if final else "Standings")
         message = interaction.message
         if message is not None:
@@ -275,8 +281,8 @@ class TournamentFlow:
         then seat round 1."""
         state = started.state
         playing = len([e for e in state.entrants if e.active])
-        text = (f"🏆 **{state.record.name}** has started with {playing} entrants. Each table plays in a thread of "
-                "its own; the pairings follow.")
+        text = (f"🏆 **{escape_name(state.record.name)}** has started with {count(playing, 'entrant')}. "
+                "Each table plays in a thread of its own; the pairings follow.")
         mentions = [e.user_id for e in started.no_shows if e.user_id]
         if started.no_shows:
             text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
@@ -318,7 +324,7 @@ class TournamentFlow:
             if guild is None:
                 raise RuntimeError(f"guild {record.guild_id} is not in the cache")
             event = await guild.create_scheduled_event(
-                name=record.name[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
+                name=label_name(record.name)[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
                 entity_type=discord.EntityType.external, location=channel.jump_url[:100],
                 description=self._event_description(record), privacy_level=discord.PrivacyLevel.guild_only)
         except (discord.HTTPException, RuntimeError):
@@ -381,9 +387,9 @@ class TournamentFlow:
         await self.refresh_signup(state)
         users = [e.user_id for e in state.entrants if e.active and e.user_id is not None and not e.is_bot]
         when = int(state.record.starts_at or 0)
-        head = (f"✅ **Check-in is open for {state.record.name}**, which starts <t:{when}:R>. Press **Check in** on "
-                "the sign-up message or use `/tournament checkin`; entrants who have not checked in at the start "
-                "are dropped.")
+        head = (f"✅ **Check-in is open for {escape_name(state.record.name)}**, which starts <t:{when}:R>. "
+                "Press **Check in** on the sign-up message or use `/tournament checkin`; entrants who have not "
+                "checked in at the start are dropped.")
         chunks = [users[i:i + PINGS_PER_MESSAGE] for i in range(0, len(users), PINGS_PER_MESSAGE)] or [[]]
         for i, chunk in enumerate(chunks):
             text = (head + "\n" if i == 0 else "") + " ".join(f"<@{u}>" for u in chunk)
@@ -410,9 +416,9 @@ class TournamentFlow:
                         record = await self.service.get(timer.table_id)
                         channel = await self.flow.channel_of(record.channel_id)
                         await channel.send(
-                            f"⏰ **{record.name}** could not start at its time: {started}\nIt waits for the "
-                            f"organiser <@{record.organiser_id}> to start it with `/tournament start`, move it with "
-                            "`/tournament schedule`, or cancel it.", allowed_mentions=discord.AllowedMentions(
+                            f"⏰ **{escape_name(record.name)}** could not start at its time: {started}\nIt waits "
+                            f"for the organiser <@{record.organiser_id}> to start it with `/tournament start`, move "
+                            "it with `/tournament schedule`, or cancel it.", allowed_mentions=discord.AllowedMentions(
                                 users=[discord.Object(record.organiser_id)]))
                     elif started is not None:
                         await self.announce_start(started)

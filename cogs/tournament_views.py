@@ -14,6 +14,8 @@ from cogs.controls import ActButton, stateless_view, with_link
 from cogs.presenter import Outgoing
 from cogs.standings_pages import safe_name, standings_pages
 from host.read_models import CUT, FORMAT_NAMES, PlaceInfo, RoundInfo, StandingRow, TournamentView
+from render.markup import escape_name
+from render.words import count
 
 #: An embed's description holds 4096 characters; pairings are split into messages below that.
 DESCRIPTION = 3900
@@ -29,7 +31,7 @@ def format_line(state: TournamentView) -> str:
     r = state.record
     parts = [state.title, FORMAT_NAMES.get(r.format, r.format), f"tables of {r.table_size}"]
     if r.format not in ("single_elimination", "double_elimination"):
-        parts.append(f"{r.rounds} rounds" if r.rounds else
+        parts.append(count(r.rounds, "round") if r.rounds else
                      ("⌈log₂ N⌉ rounds" if r.format == "swiss" else "every pair meets once"))
     if r.top_cut:
         parts.append(f"top cut {r.top_cut}" + (" (double elimination)" if r.top_cut_format == "double" else ""))
@@ -68,7 +70,7 @@ def signup_message(state: TournamentView, note: str = "") -> Outgoing:
     r = state.record
     about = f"{format_line(state)}\nOrganiser: <@{r.organiser_id}>\nClock: {clock_text(state)}"
     about += "".join("\n" + line for line in rules_lines(state))
-    embed = discord.Embed(title=f"🏆 {r.name}", colour=GOLD, description=about)
+    embed = discord.Embed(title=f"🏆 {escape_name(r.name)}", colour=GOLD, description=about)
     options = ", ".join(f"{k}={str(v).lower()}" for k, v in sorted(r.options.items()))
     if options:
         embed.add_field(name="Table options", value=options[:FIELD], inline=False)
@@ -97,12 +99,13 @@ def rules_lines(state: TournamentView) -> list[str]:
     lines = []
     if r.starts_at is not None:
         when = int(r.starts_at)
-        lines.append(f"Starts: <t:{when}:F> (<t:{when}:R>); check-in opens {r.checkin_minutes} minutes before")
+        lines.append(f"Starts: <t:{when}:F> (<t:{when}:R>); check-in opens {count(r.checkin_minutes, 'minute')} before")
     if r.role_id is not None:
         lines.append(f"Entrants must hold <@&{r.role_id}>")
     if r.max_entrants is not None:
         waiting = len(state.waiting)
-        lines.append(f"At most {r.max_entrants} entrants" + (f"; {waiting} on the waiting list" if waiting else ""))
+        lines.append(f"At most {count(r.max_entrants, 'entrant')}"
+                     + (f"; {waiting} on the waiting list" if waiting else ""))
     if r.late_join_rounds:
         lines.append(f"Late entries until round {r.late_join_rounds} begins (each missed round is a loss)")
     return lines
@@ -114,14 +117,14 @@ def joined_text(state: TournamentView, user_id: int) -> str:
     mine = next((e for e in state.entrants if e.user_id == user_id), None)
     waiting = [e.user_id for e in state.waiting]
     if user_id in waiting:
-        return (f"**{r.name}** is full ({r.max_entrants} entrants): you are number {waiting.index(user_id) + 1} on "
-                "its waiting list, and move up when someone leaves before the start.")
+        return (f"**{escape_name(r.name)}** is full ({count(r.max_entrants or 0, 'entrant')}): you are number "
+                f"{waiting.index(user_id) + 1} on its waiting list, and move up when someone leaves before the start.")
     if mine is not None and mine.missed_rounds:
-        return (f"You joined **{r.name}** late: round{'s' if mine.missed_rounds != 1 else ''} 1"
+        return (f"You joined **{escape_name(r.name)}** late: round{'s' if mine.missed_rounds != 1 else ''} 1"
                 f"{f'–{mine.missed_rounds}' if mine.missed_rounds > 1 else ''} count as a loss with no opponent, "
                 "and you are paired from the next round.")
     active = len([e for e in state.entrants if e.active])
-    return f"You are entered in **{r.name}** ({active} entrants)."
+    return f"You are entered in **{escape_name(r.name)}** ({count(active, 'entrant')})."
 
 
 def penalties_text(state: TournamentView) -> str:
@@ -130,7 +133,7 @@ def penalties_text(state: TournamentView) -> str:
         return ""
     names = {e.id: e.name for e in state.entrants}
     icons = {"warning": "⚠️ warning", "game_loss": "🟥 game loss", "disqualify": "⛔ disqualified", "note": "📝 note"}
-    lines = [f"{icons.get(p.kind, p.kind)} · **{safe_name(names.get(p.entrant_id, '?'))}** · {p.text} "
+    lines = [f"{icons.get(p.kind, p.kind)} · **{safe_name(names.get(p.entrant_id, '?'))}** · {escape_name(p.text)} "
              f"(<@{p.organiser_id}>, <t:{int(p.at)}:f>)" + (" · pending: their next table" if p.pending else "")
              for p in state.penalties]
     text = "\n**Penalties and notes** (organisers only):"
@@ -185,7 +188,7 @@ def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[in
             size = 0
         chunks[-1].append(line)
         size += len(line) + 1
-    title = f"🏆 {state.record.name} · {round_title(state, rnd)}"
+    title = f"🏆 {escape_name(state.record.name)} · {round_title(state, rnd)}"
     out = []
     for i, chunk in enumerate(chunks):
         embed = discord.Embed(title=title if i == 0 else f"{title} (continued)", description="\n".join(chunk),
@@ -196,7 +199,7 @@ def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[in
 
 def standings_message(state: TournamentView, rows: Sequence[StandingRow], page: int, *,
                       title: str = "Standings") -> Outgoing:
-    pages = standings_pages(rows, state.names, f"{state.record.name} · {title}")
+    pages = standings_pages(rows, state.names, f"{escape_name(state.record.name)} · {title}")
     page = max(1, min(page, len(pages)))
     shown = pages[page - 1]
     embed = discord.Embed(title=shown.title[:256], description=shown.description, colour=GOLD)
@@ -225,13 +228,13 @@ def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoin
     r = state.record
     lines = [format_line(state), f"Clock: {clock_text(state)}"]
     if r.status == "registration":
-        lines.append(f"Registration is open: {len(state.entrants)} entrants so far.")
+        lines.append(f"Registration is open: {count(len(state.entrants), 'entrant')} so far.")
     current = state.current
     if current is not None and r.status in ("playing", "finished"):
         places = state.round_places(current.number)
         playing = [p for p in places if p.status != "finished"]
-        lines.append(f"**{round_title(state, current)}**: {len(places) - len(playing)} of {len(places)} tables "
-                     "finished.")
+        lines.append(f"**{round_title(state, current)}**: {len(places) - len(playing)} of "
+                     f"{count(len(places), 'table')} finished.")
         for place in places:
             mark = "✅" if place.status == "finished" else "▶️"
             thread = threads.get(place.table_id or 0)
@@ -239,7 +242,8 @@ def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoin
             drawn = " (drawn: time ran out)" if place.drawn else ""
             lines.append(f"{mark} Table {place.position + 1}{where}: {sides_text(place, state.names)}{drawn}")
         if current.due and current.status == "playing":
-            lines.append(f"The round's time runs out <t:{int(current.due)}:R>.")
+            # A noun before the relative time: "runs out 5 minutes ago" would be false once it has passed.
+            lines.append(f"Round deadline: <t:{int(current.due)}:R>.")
     if r.status == "finished" and r.champion:
         lines.append("🏆 Champion: " + " & ".join(safe_name(state.names.get(e, "?")) for e in r.champion))
     if r.status == "cancelled":
@@ -250,15 +254,15 @@ def status_message(state: TournamentView, threads: Mapping[int, int]) -> Outgoin
             text += "\n…"
             break
         text += ("\n" if text else "") + line
-    embed = discord.Embed(title=f"🏆 {r.name} · {r.status}", description=text, colour=GOLD)
+    embed = discord.Embed(title=f"🏆 {escape_name(r.name)} · {r.status}", description=text, colour=GOLD)
     return Outgoing("", embed=embed, view=with_link(None, r.web_url), mentions=_quiet())
 
 
 def champion_line(state: TournamentView) -> str:
     if not state.record.champion:
-        return f"**{state.record.name}** is over, with no champion: every player still in it dropped."
+        return f"**{escape_name(state.record.name)}** is over, with no champion: every player still in it dropped."
     names = " & ".join(f"**{safe_name(state.names.get(e, '?'))}**" for e in state.record.champion)
-    return f"🏆 **{state.record.name}** is over. Champion: {names}!"
+    return f"🏆 **{escape_name(state.record.name)}** is over. Champion: {names}!"
 
 
 def bracket_file(png: bytes, alt: str) -> discord.File:

@@ -2,7 +2,8 @@
 
 Synchronous on purpose, so a message builder adds a link with one call: whether a server's pages are on comes
 from the settings cache (every guild's settings are read at start and re-read when they change), and which
-channels @everyone can view from a map this module keeps (loaded at start, updated as the bot records them).
+channels @everyone can view from the map the bot's one :class:`WebLinks` keeps (loaded at start by the /profile
+cog, updated as the bot records them). bot.py builds that object and gives it to each cog that links.
 """
 
 from __future__ import annotations
@@ -13,13 +14,10 @@ from host.tournaments.service import TournamentState
 from host.tournaments.views import tournament_view
 from host.web_links import WebLinks
 
-#: The running bot's links (set in its set-up); None: no links anywhere.
-LINKS: WebLinks | None = None
 
-
-def linked_view(state: TournamentState) -> TournamentView:
+def linked_view(state: TournamentState, links: WebLinks) -> TournamentView:
     """The tournament's read model, with its web page's address when the server's pages are on."""
-    return tournament_view(state, LINKS.tournament(state.record) if LINKS is not None else None)
+    return tournament_view(state, links.tournament(state.record))
 
 
-__all__ = ["LINKS", "WebLinks", "linked_view", "with_link"]
+__all__ = ["WebLinks", "linked_view", "with_link"]

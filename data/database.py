@@ -15,7 +15,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from data.backends.base import Backend, Row, Tx
 
@@ -42,30 +42,48 @@ class Turns:
     def __init__(self, turn: float = TURN) -> None:
         self.turn = turn
         self._since: float | None = None
+        #: The loop whose turn ``_since`` belongs to: one Turns may outlive a loop (the process's render pool
+        #: shares the bot's, and tests run each in a loop of its own), whose turn then never ends.
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _next_turn(self) -> None:
         self._since = None
 
     async def take(self) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._since = loop, None
         while True:
             now = time.perf_counter()
             if self._since is None:
                 # The first caller of this turn: the turn's clock starts now and stops at the next turn.
                 self._since = now
-                asyncio.get_running_loop().call_soon(self._next_turn)
+                loop.call_soon(self._next_turn)
                 return
             if now - self._since < self.turn:
                 return
             await asyncio.sleep(0)
 
 
+class DataTimings(Protocol):
+    """What the store records (host/metrics.py's recorder has these and more): each transaction's time, each
+    move committed to the action log."""
+
+    def transaction(self, seconds: float) -> None: ...
+    def move_committed(self) -> None: ...
+
+
 class Database:
-    def __init__(self, backend: Backend, now: Callable[[], float]) -> None:
+    def __init__(self, backend: Backend, now: Callable[[], float], recorder: DataTimings | None = None,
+                 turns: Turns | None = None) -> None:
         self.backend = backend
+        #: Told how long each transaction took (None: nobody is told; scripts and store tests).
+        self.recorder = recorder
         #: The one clock every stored time is read from: the bot passes Discord's (which a test's virtual
         #: clock can move); scripts and store tests keep the wall clock.
         self.now = now
-        self.turns = Turns()
+        #: The loop's turns, shared with whatever else takes them (the render pool's pictures, in the bot).
+        self.turns = turns if turns is not None else Turns()
 
     @asynccontextmanager
     async def transaction(self, one_statement: bool = False) -> AsyncIterator[Tx]:
@@ -73,10 +91,20 @@ class Database:
 
         ``one_statement``: the block runs exactly one statement, committed by itself where the backend
         can (``Backend.one_statement_transactions``); a second statement raises ``TxClosed``."""
-        await self.turns.take()  # before the write lock: no one waits for a lock held by a waiting turn
-        async with self.backend.transaction(one_statement) as tx:
-            yield tx
+        start = time.perf_counter()
+        try:
+            await self.turns.take()  # before the write lock: no one waits for a lock held by a waiting turn
+            async with self.backend.transaction(one_statement) as tx:
+                yield tx
+        finally:
+            if self.recorder is not None:
+                self.recorder.transaction(time.perf_counter() - start)
         await self.turns.take()  # the caller's work after the commit waits its turn too
+
+    def move_committed(self) -> None:
+        """A move reached the action log (``TableStore.commit_action``): counted for the metrics."""
+        if self.recorder is not None:
+            self.recorder.move_committed()
 
     @property
     def one_statement_transactions(self) -> bool:

@@ -41,6 +41,19 @@ class EntryRow:
     champion: bool
 
 
+@dataclass(frozen=True)
+class LiveRow:
+    """A table's facts for a live page's cheap check (``WebStore.live_table``)."""
+
+    guild_id: int
+    version: int
+    revision: int
+    status: str
+    pages_on: bool
+    public: bool
+    hidden_members: int
+
+
 class WebStore:
     """The web pages' queries (``Store.web``), on the store's shared :class:`Database`."""
 
@@ -149,6 +162,28 @@ class WebStore:
         marks = ", ".join("?" for _ in ids)
         rows = await self._db.all(f"SELECT id, version, revision, status FROM game_tables WHERE id IN ({marks})", ids)
         return {int(r[0]): (int(r[1]), int(r[2]), str(r[3])) for r in rows}
+
+    async def live_table(self, table_id: int) -> LiveRow | None:
+        """What a table page's live part depends on, in one indexed read: the server's ``web_pages`` setting,
+        whether its channel is public, its version, revision and status, and how many of its members hid their
+        page (a follower's request checks this, not the whole page)."""
+        row = await self._db.one(
+            "SELECT t.guild_id, t.version, t.revision, t.status,"
+            " (SELECT value FROM guild_settings g WHERE g.guild_id = t.guild_id AND g.name = 'web_pages'),"
+            " (SELECT public FROM web_channels w WHERE w.channel_id = COALESCE(NULLIF(t.parent_id, 0), t.channel_id)),"
+            " (SELECT COUNT(*) FROM seats s JOIN web_profiles p ON p.user_id = s.user_id"
+            "  WHERE s.table_id = t.id AND p.hidden = 1)"
+            " FROM game_tables t WHERE t.id = ?", (table_id,))
+        if row is None:
+            return None
+        return LiveRow(int(row[0] or 0), int(row[1]), int(row[2]), str(row[3]), row[4] == "on", bool(row[5]),
+                       int(row[6]))
+
+    async def hidden_at_table(self, table_id: int) -> list[int]:
+        """The members seated at a table who hid their player page (their names link nowhere)."""
+        rows = await self._db.all("SELECT s.user_id FROM seats s JOIN web_profiles p ON p.user_id = s.user_id"
+                                  " WHERE s.table_id = ? AND p.hidden = 1 ORDER BY s.user_id", (table_id,))
+        return [int(r[0]) for r in rows]
 
     async def tournament_stamp(self, tournament_id: int) -> str:
         """Changes whenever the tournament's page would: its revision, status, entrants and finished tables."""

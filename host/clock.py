@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from data.store import Store, TableRecord
 from data.timers import ARCHIVE, BOT, DEADLINE, REMINDER, TABLE_WIDE, TimerPlan, TimerRecord
+from host.metrics import Recorder
 from host.shards import Shards
 
 log = logging.getLogger(__name__)
@@ -47,10 +48,7 @@ def plan_turn(table: TableRecord, before: Sequence[int] | None, to_act: Sequence
     paces their moves instead.
     """
     if over:
-        plan = TimerPlan(drop_all=True)
-        if table.parent_id is not None:
-            plan.add.append(TimerRecord(table.id, ARCHIVE, TABLE_WIDE, now + ARCHIVE_AFTER, None, now))
-        return plan
+        return closed_plan(table, now)
     plan = TimerPlan()
     previous = set(before or ())
     acting = set(to_act)
@@ -70,6 +68,16 @@ def plan_turn(table: TableRecord, before: Sequence[int] | None, to_act: Sequence
         plan.add.append(_timer(table, BOT, TABLE_WIDE, now, bot_delay))
     elif any(s.bot_plays for s in table.seats):
         plan.drop_kinds.append(BOT)
+    return plan
+
+
+def closed_plan(table: TableRecord, now: float) -> TimerPlan:
+    """The timers of a table that ended in any way (finished, forfeited, abandoned, a lobby that timed out):
+    none left, but a thread table's thread is archived soon after, so ended tables never pile up in Discord's
+    1,000 active threads of a server."""
+    plan = TimerPlan(drop_all=True)
+    if table.parent_id is not None:
+        plan.add.append(TimerRecord(table.id, ARCHIVE, TABLE_WIDE, now + ARCHIVE_AFTER, None, now))
     return plan
 
 
@@ -136,9 +144,12 @@ class Scheduler:
     recreating the sleeping task: a task blocked on an Event would stall a virtual clock.
     """
 
-    def __init__(self, store: Store, fire: Fire, *, batch: int = BATCH, shards: Shards | None = None) -> None:
+    def __init__(self, store: Store, fire: Fire, *, batch: int = BATCH, shards: Shards | None = None,
+                 recorder: Recorder | None = None) -> None:
         self.store = store
         self.fire = fire
+        #: Told of every due timer handed to ``fire`` and how late it is (None: nobody is told).
+        self.recorder = recorder
         self.batch = batch
         #: The shards this process holds: only timers of tables in guilds on them are loaded and fired
         #: (the other processes fire the rest). None: every timer, as when one process holds every shard.
@@ -248,11 +259,18 @@ class Scheduler:
             self._lanes[timer.table_id] = asyncio.create_task(self._lane(timer.table_id),
                                                               name=f"deckhand-timers-{timer.table_id}")
 
+    def _record(self, timers: list[TimerRecord]) -> None:
+        if self.recorder is not None:
+            now = self.store.now()
+            for timer in timers:
+                self.recorder.timer_fired(None if timer.due is None else now - timer.due)
+
     async def _lane(self, table_id: int) -> None:
         """One table's due timers, in due order, a bounded batch at a time."""
         try:
             while queue := self._queued.get(table_id):
                 chunk, queue[:] = queue[:self.batch], queue[self.batch:]
+                self._record(chunk)
                 try:
                     failed = await self.fire(chunk)
                 except Exception:

@@ -1,11 +1,17 @@
 """The process's Prometheus metrics (``GET /metrics``): one object each, in prometheus-client's default registry.
 
-The bot observes them through hooks set up once at start (``cogs/metrics_hooks.py``); the gauges of open
+The services record into them themselves, through the :class:`Recorder` each is given in its constructor
+(``bot.py``'s ``compose`` gives them :data:`PROMETHEUS`): the store times its transactions and counts the
+moves it commits, the scheduler counts due timers, the bot pool times thinking, the render pool drawing,
+the poster table messages, the guard counts interactions; the bot times first answers and counts Discord's
+REST errors. A service built without one (tests, tools, benchmarks) records nothing. The gauges of open
 tables and tournaments and of the gateway's latency are read when the page is scraped. With several
 processes, each exposes its own.
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -35,3 +41,88 @@ GATEWAY_LATENCY = Gauge("deckhand_gateway_latency_seconds", "Discord gateway hea
 OPEN_TABLES = Gauge("deckhand_open_tables", "Tables in a lobby or in play")
 OPEN_TOURNAMENTS = Gauge("deckhand_open_tournaments", "Tournaments registering or in play")
 WEB_REQUESTS = Counter("deckhand_web_requests_total", "Web page requests, by route and status", ["route", "status"])
+
+
+class Recorder(Protocol):
+    """What the services observe. The layers below host declare the part they use (``data.database.
+    DataTimings``, ``render.pool.DrawingTimings``) as protocols of their own, which this one satisfies."""
+
+    def interaction(self, command: str, outcome: str) -> None: ...
+    def acknowledged(self, seconds: float) -> None: ...
+    def table_posted(self, seconds: float) -> None: ...
+    def timer_fired(self, lateness: float | None) -> None: ...
+    def move_committed(self) -> None: ...
+    def picture_drawn(self, kind: str, seconds: float) -> None: ...
+    def bot_thought(self, level: str, seconds: float) -> None: ...
+    def transaction(self, seconds: float) -> None: ...
+    def rest_error(self, status: int) -> None: ...
+
+
+class Silent:
+    """Records nothing: what a service built outside the bot (a test, a tool, a benchmark) is given."""
+
+    def interaction(self, command: str, outcome: str) -> None:
+        pass
+
+    def acknowledged(self, seconds: float) -> None:
+        pass
+
+    def table_posted(self, seconds: float) -> None:
+        pass
+
+    def timer_fired(self, lateness: float | None) -> None:
+        pass
+
+    def move_committed(self) -> None:
+        pass
+
+    def picture_drawn(self, kind: str, seconds: float) -> None:
+        pass
+
+    def bot_thought(self, level: str, seconds: float) -> None:
+        pass
+
+    def transaction(self, seconds: float) -> None:
+        pass
+
+    def rest_error(self, status: int) -> None:
+        pass
+
+
+class Prometheus:
+    """Records into the process's metrics above (what ``/metrics`` shows)."""
+
+    def interaction(self, command: str, outcome: str) -> None:
+        INTERACTIONS.labels(command, outcome).inc()
+
+    def acknowledged(self, seconds: float) -> None:
+        ACK_LATENCY.observe(max(0.0, seconds))
+
+    def table_posted(self, seconds: float) -> None:
+        TABLE_POST_LATENCY.observe(seconds)
+
+    def timer_fired(self, lateness: float | None) -> None:
+        TIMERS_DUE.inc()
+        if lateness is not None:
+            TIMER_LATENESS.observe(max(0.0, lateness))
+
+    def move_committed(self) -> None:
+        MOVES.inc()
+
+    def picture_drawn(self, kind: str, seconds: float) -> None:
+        PICTURES.labels(kind).inc()
+        PICTURE_TIME.labels(kind).observe(seconds)
+
+    def bot_thought(self, level: str, seconds: float) -> None:
+        BOT_THINKING.labels(level).observe(seconds)
+
+    def transaction(self, seconds: float) -> None:
+        DB_TRANSACTION.observe(seconds)
+
+    def rest_error(self, status: int) -> None:
+        REST_ERRORS.labels(str(status)).inc()
+
+
+#: The recorder of the running bot: one per process, like the metrics it records into.
+PROMETHEUS = Prometheus()
+SILENT = Silent()

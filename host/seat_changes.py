@@ -13,11 +13,12 @@ from typing import Any, Protocol
 
 from data.store import FORFEITED, PLAYER, STAND_IN, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
 from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
-from host.clock import paused_plan, plan_turn, resumed_plan
+from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal
 from host.outcomes import forfeit_win
 from host.rated import rating_plan
 from host.results import ActOutcome
+from render.markup import escape_name
 
 #: Timeouts in a row after which a bot plays the seat for the rest of the game.
 TAKEOVER_AFTER = 3
@@ -55,7 +56,7 @@ def _count_timeout(table: TableRecord, seat: int) -> tuple[list[SeatRecord], lis
     if seats[seat].timeouts >= TAKEOVER_AFTER:
         seats[seat].stand_in = STAND_IN
         events.append((seat, "stand_in", record.user_id, None))
-        lines.append(f"🤖 **{record.name}** timed out {TAKEOVER_AFTER} times in a row, so a bot plays "
+        lines.append(f"🤖 **{escape_name(record.name)}** timed out {TAKEOVER_AFTER} times in a row, so a bot plays "
                      "their seat from now on. `/game return` takes it back.")
     return seats, events, lines
 
@@ -177,7 +178,7 @@ class SeatChanges:
                       for _, s, kind, _, _, at in await self.store.tables.seat_events(table.id))
         if not counted and table.on_timeout == "forfeit":
             return await self._forfeit(table, seat, "timeout", None,
-                                       f"⏰ Time ran out for **{table.seats[seat].name}**, who forfeits.")
+                                       f"⏰ Time ran out for **{escape_name(table.seats[seat].name)}**, who forfeits.")
         return table, state, seat, counted
 
     async def reminder(self, timer: TimerRecord) -> Reminder | None:
@@ -200,7 +201,8 @@ class SeatChanges:
             if table.status != "lobby":
                 await self.store.timers.change_timers(table.id, TimerPlan(drop_kinds=[LOBBY]))
                 return None
-            await self.store.tables.close_table(table.id, table.revision)
+            await self.store.tables.close_table(table.id, table.revision, timers=closed_plan(table, self.store.now()))
+            self.tables.on_timers(None)
             self.tables.forget(table.id)
             return await self.tables.reload(table.id)
 
@@ -227,7 +229,7 @@ class SeatChanges:
                               over=True)
         timers = plan_turn(changed, to_act, to_act, now, self.tables.delay_for(table.guild_id))
         after = await self._commit_change(table, seats=seats, timers=timers, events=events)
-        return SeatNotice(after, [line, f"A bot plays **{seats[seat].name}**'s seat to the end; "
+        return SeatNotice(after, [line, f"A bot plays **{escape_name(seats[seat].name)}**'s seat to the end; "
                                         "the seat is placed last."])
 
     async def resign(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
@@ -235,7 +237,8 @@ class SeatChanges:
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
             seat = self._own_seat(table, user_id, "You have already left this game.")
-            return await self._forfeit(table, seat, "resign", user_id, f"🏳️ **{table.seats[seat].name}** resigns.")
+            return await self._forfeit(table, seat, "resign", user_id,
+                                       f"🏳️ **{escape_name(table.seats[seat].name)}** resigns.")
 
     async def drop_seat(self, table_id: int, user_id: int, line: str) -> SeatNotice | None:
         """A player who drops from a tournament forfeits their seat at once, as with a resignation."""
@@ -285,7 +288,8 @@ class SeatChanges:
             timers = await self._retimed(table, seats, seat)
             after = await self._commit_change(table, seats=seats, timers=timers,
                                               events=[(seat, "replace", new_id, user_id)])
-            return SeatNotice(after, [f"🔁 <@{new_id}> takes over **{old_name}**'s seat (seat {seat + 1}). "
+            return SeatNotice(after, [f"🔁 <@{new_id}> takes over **{escape_name(old_name)}**'s seat (seat "
+                                      f"{seat + 1}). "
                                       "Open your hand with **Hand / act**."], mentions=[new_id])
 
     async def take_back(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
@@ -300,7 +304,8 @@ class SeatChanges:
             timers = await self._retimed(table, seats, seat)
             after = await self._commit_change(table, seats=seats, timers=timers,
                                               events=[(seat, "return", user_id, user_id)])
-            return SeatNotice(after, [f"🙋 **{seats[seat].name}** is back and plays their own seat again."])
+            return SeatNotice(after, [f"🙋 **{escape_name(seats[seat].name)}** is back and plays their own seat "
+                                      "again."])
 
     async def _retimed(self, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
         """Timers after ``seat`` changed hands: its clock starts afresh if it is to act."""

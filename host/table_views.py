@@ -9,10 +9,16 @@ from data.store import FORFEITED, SeatRecord, TableRecord
 from engines import get_engine
 from host import read_models as rm
 from host.names import fill_names
+from render.markup import escape_name
 
 
 def seat_names(table: TableRecord) -> list[str]:
     return [s.name for s in table.seats]
+
+
+def status_line(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    """The game's own status line, markdown, with the seat names escaped in it."""
+    return fill_names(str(view.get("status", "")), [escape_name(n) for n in names])
 
 
 def seat_view(seat: SeatRecord) -> rm.SeatView:
@@ -57,7 +63,7 @@ def table_message(table: TableRecord, state: Any, lines: Sequence[str], deadline
     to_act = () if table.status == rm.FINISHED else tuple(
         rm.Turn(seat_view(table.seats[s]), deadlines.get(s)) for s in engine.to_act(state))
     return rm.TableMessage(table.id, engine.title, table.version, table.status, tuple(lines),
-                           fill_names(str(view.get("status", "")), names), to_act, placings, clock_view(table),
+                           status_line(view, names), to_act, placings, clock_view(table),
                            picture(table, view, final_places(table, places)), web_url)
 
 
@@ -67,7 +73,7 @@ def hand_panel(table: TableRecord, seat: int, state: Any, choices: Sequence[tupl
     view = engine.view(state, seat)
     names = seat_names(table)
     return rm.HandPanel(table.id, engine.title, table.version, table.status, seat, names[seat],
-                        fill_names(str(view.get("status", "")), names), bot_plays_reason(table.seats[seat]),
+                        status_line(view, names), bot_plays_reason(table.seats[seat]),
                         tuple(choices), tuple(names[s] for s in engine.to_act(state)), picture(table, view),
                         due)
 

@@ -21,7 +21,7 @@ from engines import Engine, IllegalAction, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
 from host import table_views
-from host.clock import paused_plan, plan_turn, resumed_plan
+from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
@@ -33,6 +33,7 @@ from host.seat_changes import Reminder, SeatChanges, SeatNotice
 from host.table_options import check_table_options
 from host.table_views import seat_names
 from host.thinking import INLINE_LEVELS
+from render.markup import escape_name, label_name
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,12 @@ Think = Callable[[str, dict[str, Any], int, int, str], Awaitable[str]]
 #: posts another each time, and each edit is a request in the channel's rate limit.
 MAX_LOBBY_MESSAGES = 5
 BOT_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
+
+
+def no_player_left(table: TableRecord) -> bool:
+    """Whether only bots play on at ``table``: bot seats, and players who resigned, forfeited or dropped for good
+    (a player a bot stands in for after timeouts may still come back, so they count as present)."""
+    return all(s.is_bot or s.stand_in == FORFEITED for s in table.seats)
 
 
 def bot_plays_note(seat: SeatRecord) -> str:
@@ -260,7 +267,9 @@ class TableService:
             closed = not any(not s.is_bot for s in seats)
             try:
                 if closed:
-                    await self.store.tables.close_table(table.id, table.revision, seats)
+                    await self.store.tables.close_table(table.id, table.revision, seats,
+                                                        closed_plan(table, self.store.now()))
+                    self.on_timers(None)
                 else:
                     await self.store.tables.set_lobby_seats(table.id, table.revision, seats, host)
             except StaleVersion:
@@ -375,10 +384,13 @@ class TableService:
             event = None if place is None else await self.store.tournaments.tournament(place.tournament_id)
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
-                raise Refusal(f"Table #{table.id} is part of the tournament **{event.name}**: the organiser can end "
-                              "its round with `/tournament advance` (after its `round_time`) or `/tournament cancel`.")
+                raise Refusal(f"Table #{table.id} is part of the tournament **{escape_name(event.name)}**: the "
+                              "organiser can end its round with `/tournament advance` (after its `round_time`) or "
+                              "`/tournament cancel`.")
             try:
-                await self.store.tables.close_table(table.id, table.revision)
+                await self.store.tables.close_table(table.id, table.revision,
+                                                    timers=closed_plan(table, self.store.now()))
+                self.on_timers(None)
             except StaleVersion:
                 table = await self.reload(table.id)
                 raise Refusal(f"Table #{table.id} changed just now ({table.status}); try again.") from None
@@ -444,9 +456,11 @@ class TableService:
         # move and theirs would race.
         if table.status == "playing" and not table.seats[seat].bot_plays:
             # Names are shortened inside a label, never the action: a label fits a button (80).
+            # Labels show no markdown: names there only lose what could ping or turn the line around.
+            shown = [label_name(n) for n in names]
             describe = getattr(engine, "describe_for", None)
             choices = [(a, fill_names_fitted(describe(state, seat, a) if describe else engine.describe(state, a),
-                                             names, BUTTON_LABEL))
+                                             shown, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
         # Only a seat with a move to make has a deadline worth showing (a clocked table's only: no read else).
         due = (await self.deadlines(table)).get(seat) if choices and table.turn_time else None
@@ -557,7 +571,7 @@ class TableService:
         names = seat_names(table)
         to_act = engine.to_act(state)
         if seat not in to_act:
-            waiting = ", ".join(names[s] for s in to_act) or "nobody"
+            waiting = ", ".join(escape_name(names[s]) for s in to_act) or "nobody"
             raise Refusal(f"It's not your turn. Waiting for {waiting}.")
         if action not in engine.legal_actions(state, seat):
             raise Refusal(f"`{action[:80]}` isn't a legal move for you right now. "
@@ -567,8 +581,11 @@ class TableService:
             new_state = engine.apply(state, seat, action)
         except IllegalAction as exc:
             raise Refusal(str(exc) or "That move isn't allowed.") from None
-        events = [fill_names(e, names) for e in engine.events(new_state)]
-        line = f"{prefix}**{names[seat]}** {fill_names(label, names)}"
+        # The public line is markdown (and kept in the action log as such): names in it are escaped,
+        # and render.markup.plain_text gives them back as written for the picture and the web pages.
+        shown = [escape_name(n) for n in names]
+        events = [fill_names(e, shown) for e in engine.events(new_state)]
+        line = f"{prefix}**{shown[seat]}** {fill_names(label, shown)}"
         over = engine.is_over(new_state)
         if seats is None and not by_bot and table.seats[seat].timeouts:
             # A move of the player's own resets their run of timeouts.

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,9 +22,10 @@ from typing import Any
 
 from engines import get_engine
 from engines.bots import BOT_LEVELS, bot_action
-from render.pool import worker_start
+from host.metrics import Recorder
+from host.workers import WorkerProcesses
 
-#: How much lower than the bot's the thinking workers' priority is (see ``BotPool._pool``).
+#: How much lower than the bot's the thinking workers' priority is (see ``host.workers``).
 THINKING_NICENESS = 10
 
 #: Levels cheap enough to compute on the caller's thread.
@@ -58,52 +59,58 @@ class BotPool:
     """
 
     def __init__(self, workers: int | None = None, *, time_limit: float = TIME_LIMIT,
-                 work: Callable[[str, dict[str, Any], int, int, str], str] = think_now) -> None:
+                 work: Callable[[str, dict[str, Any], int, int, str], str] = think_now,
+                 recorder: Recorder | None = None) -> None:
         self.workers = workers if workers is not None else pool_size()
         if self.workers < 1:
             raise ValueError("a bot pool needs at least one worker")
         self.time_limit = time_limit
         #: What a worker runs (``think_now``; a test puts in one that never returns).
         self.work = work
-        self._executor: ProcessPoolExecutor | None = None
-        self._closed = False
+        #: Told how long each move took to choose, by level (None: nobody is told).
+        self.recorder = recorder
+        # At a lower priority than the bot and its render workers: a bot's search can wait a moment, a
+        # member's click (its picture drawn in a render worker) should not.
+        self._workers = WorkerProcesses(self.workers, THINKING_NICENESS, "bot pool")
         #: Searches given up on, for the logs and the tests.
         self.cut = 0
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._closed:
-            raise RuntimeError("the bot pool is closed")
-        if self._executor is None:
-            # spawn, not fork: the host process runs an event loop and threads that a fork would copy mid-flight.
-            # At a lower priority than the bot and its render workers: a bot's search can wait a moment, a
-            # member's click (its picture drawn in a render worker) should not.
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=worker_start, initargs=(THINKING_NICENESS,))
-        return self._executor
+    @property
+    def _executor(self) -> ProcessPoolExecutor | None:
+        """The running worker pool, if any (the tests look at its processes)."""
+        return self._workers.executor
 
     @property
     def started(self) -> bool:
-        return self._executor is not None
+        return self._workers.started
 
     async def think(self, game_id: str, snapshot: dict[str, Any], seat: int, salt: int, level: str) -> str:
+        start = time.perf_counter()
+        try:
+            return await self._think(game_id, snapshot, seat, salt, level)
+        finally:
+            if self.recorder is not None:
+                self.recorder.bot_thought(level, time.perf_counter() - start)
+
+    async def _think(self, game_id: str, snapshot: dict[str, Any], seat: int, salt: int, level: str) -> str:
         if level not in BOT_LEVELS:
             raise ValueError(f"unknown bot level {level!r}")
         if level in INLINE_LEVELS:
             return think_now(game_id, snapshot, seat, salt, level)
         try:
-            executor = self._pool()
+            executor = self._workers.get()
             try:
                 return await self._search(executor, game_id, snapshot, seat, salt, level)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory, or cut for another search): think once more.
-                if self._executor is executor:
-                    self._discard()
-                return await self._search(self._pool(), game_id, snapshot, seat, salt, level)
+                if self._workers.executor is executor:
+                    self._workers.discard()
+                return await self._search(self._workers.get(), game_id, snapshot, seat, salt, level)
         except TimeoutError:
             self.cut += 1
             log.warning("a %s search for %s (seat %s) ran past %.0f s: its worker was replaced and the seat "
                         "plays the %s move", level, game_id, seat, self.time_limit, FALLBACK_LEVEL)
-            self._kill()
+            self._workers.kill()
             return think_now(game_id, snapshot, seat, salt, FALLBACK_LEVEL)
 
     async def _search(self, executor: ProcessPoolExecutor, game_id: str, snapshot: dict[str, Any], seat: int,
@@ -112,21 +119,6 @@ class BotPool:
         future = loop.run_in_executor(executor, self.work, game_id, snapshot, seat, salt, level)
         return await asyncio.wait_for(future, self.time_limit)
 
-    def _kill(self) -> None:
-        """Kill the workers at once (a hung search never returns) and start afresh at the next search."""
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        for process in list(getattr(executor, "_processes", {}).values()):
-            process.kill()
-        executor.shutdown(wait=False, cancel_futures=False)
-
-    def _discard(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
-
     def close(self) -> None:
         """Stop the workers (waiting for them to exit) and refuse further work; safe to call twice."""
-        self._closed = True
-        self._discard()
+        self._workers.close()

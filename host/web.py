@@ -29,6 +29,7 @@ from host.replay import rebuild
 from host.tables import TableService, seat_names
 from host.tournaments.models import Standing
 from host.tournaments.service import FORMAT_NAMES, TournamentService
+from render.markup import plain_text
 
 #: Players need this many rated games to appear on a leaderboard page (as in /leaderboard).
 MIN_GAMES = 5
@@ -227,6 +228,8 @@ class PublicSite:
         self.draw = draw
         self._pictures: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._events: OrderedDict[tuple[int, str], tuple[Any, list[Standing]]] = OrderedDict()
+        #: Table pictures being drawn, so that pages asking together share one drawing.
+        self._drawing: dict[tuple[Any, ...], asyncio.Future[bytes | None]] = {}
 
     # ------------------------------------------------------------------ gates
 
@@ -274,7 +277,7 @@ class PublicSite:
         names = seat_names(record)
         linkable = await self._linkable([s.user_id for s in record.seats if not s.is_bot])
         actions = await self.store.tables.actions(record.id) if record.status != "lobby" else []
-        moves = [MoveLine(a.version, a.seat, a.label.replace("**", "")) for a in actions]
+        moves = [MoveLine(a.version, a.seat, plain_text(a.label)) for a in actions]
         to_act: list[int] = []
         places: list[int] | None = None
         status_line = ""
@@ -300,19 +303,48 @@ class PublicSite:
                          f"{record.revision}.{record.status}", record.paused, seats, status_line, moves, alt,
                          record.turn_time)
 
+    async def live_stamp(self, guild_id: int, table_id: int) -> str | None:
+        """What a table page's live part is kept under, from one indexed read (two when a seated member hid
+        their page), or None when the page must 404. A following page asks this on every fetch; the part is
+        built once per stamp (``web.live.Shared``), however many pages follow the table."""
+        if not 0 < guild_id < 2**63 or not 0 < table_id < 2**63:
+            return None
+        row = await self.store.web.live_table(table_id)
+        if row is None or row.guild_id != guild_id or not row.pages_on or not row.public:
+            return None
+        hidden = await self.store.web.hidden_at_table(table_id) if row.hidden_members else []
+        return f"{row.revision}.{row.status}.{row.version}" + "".join(f".h{u}" for u in hidden)
+
     async def table_image(self, guild_id: int, table_id: int, version: int) -> bytes | None:
-        """The table as it stands at ``version`` (its current one): drawn once per version."""
+        """The table as it stands at ``version`` (its current one): drawn once per version, however many
+        pages ask for it at once (the first asks the worker; the others wait for its picture)."""
+        if not 0 < guild_id < 2**63 or not 0 < table_id < 2**63:
+            return None
+        row = await self.store.web.live_table(table_id)
+        if row is None or row.guild_id != guild_id or not row.pages_on or not row.public or \
+                row.status not in ("playing", "finished") or version != row.version:
+            return None
+        key = ("table", table_id, version)
+        if key in self._pictures:
+            return self._pictures[key]
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            drawing = asyncio.ensure_future(self._draw_table(guild_id, table_id, version))
+            self._drawing[key] = drawing
+            drawing.add_done_callback(lambda _: self._drawing.pop(key, None))
+        return await asyncio.shield(drawing)
+
+    async def _draw_table(self, guild_id: int, table_id: int, version: int) -> bytes | None:
         record = await self._table(guild_id, table_id)
         if record is None or record.status not in ("playing", "finished") or version != record.version:
-            return None
-        key = ("table", record.id, record.version)
-        if key not in self._pictures:
-            engine = get_engine(record.game)
-            view = engine.view(await self.tables.state(record), None)
-            actions = await self.store.tables.actions(record.id, record.version - 1) if record.version else []
-            last = actions[-1].label.replace("**", "") if actions else None
-            self._keep(key, await self.draw(record.id, render.table_png, record.game, view, seat_names(record), last))
-        return self._pictures[key]
+            return None  # it moved on meanwhile: the page asks for the new version
+        engine = get_engine(record.game)
+        view = engine.view(await self.tables.state(record), None)
+        actions = await self.store.tables.actions(record.id, record.version - 1) if record.version else []
+        last = plain_text(actions[-1].label) if actions else None
+        data = await self.draw(record.id, render.table_png, record.game, view, seat_names(record), last)
+        self._keep(("table", record.id, record.version), data)
+        return data
 
     async def replay_image(self, guild_id: int, table_id: int, move: int) -> tuple[bytes, str] | None:
         """The table after ``move`` moves (0 = the deal), as ``/game replay`` draws it, with its alt text."""
@@ -327,7 +359,7 @@ class PublicSite:
         state = rebuild(engine, record, actions[:move])
         view = engine.view(state, None)
         names = seat_names(record)
-        last = actions[move - 1].label.replace("**", "") if move else "The deal"
+        last = plain_text(actions[move - 1].label) if move else "The deal"
         if key not in self._pictures:
             self._keep(key, await self.draw(record.id, render.table_png, record.game, view, names, last))
         return self._pictures[key], render.alt_text(record.game, view, names, last)

@@ -16,6 +16,11 @@ class WebLinks:
         self.public_url = public_url.rstrip("/")
         self.channels: dict[int, bool] = {}
 
+    def served_at(self, url: str) -> None:
+        """The address the pages turned out to be served at: links use it when PUBLIC_URL is not set."""
+        if not self.public_url:
+            self.public_url = url.rstrip("/")
+
     async def load(self) -> None:
         self.channels = await self.store.web.channel_facts()
 

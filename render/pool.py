@@ -28,15 +28,24 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from data.database import Turns
 
 T = TypeVar("T")
 
 #: Seconds a picture may take before its lane's worker is killed and replaced and the picture drawn again.
 PICTURE_LIMIT = 10.0
+
+
+class DrawingTimings(Protocol):
+    """What the pool records (host/metrics.py's recorder has this and more): each picture's kind and time."""
+
+    def picture_drawn(self, kind: str, seconds: float) -> None: ...
 
 
 def lane_count() -> int:
@@ -75,9 +84,12 @@ def _warm() -> int:
 
 
 class RenderPool:
-    def __init__(self, lanes: int | None = None, *, time_limit: float = PICTURE_LIMIT) -> None:
+    def __init__(self, lanes: int | None = None, *, time_limit: float = PICTURE_LIMIT,
+                 recorder: DrawingTimings | None = None) -> None:
         self.lanes = lanes if lanes is not None else lane_count()
         self.time_limit = time_limit
+        #: Told each picture's kind (``table_png`` draws a "table") and time (None: nobody is told).
+        self.recorder = recorder
         #: Pictures whose worker was killed for taking too long.
         self.cut = 0
         if self.lanes < 1:
@@ -86,6 +98,10 @@ class RenderPool:
         #: Images asked of each lane and not yet returned (only touched on the event loop's thread).
         self.in_hand = [0] * self.lanes
         self._lock = threading.Lock()
+        #: Taken after each picture arrives: pictures drawn together come back together, and each one's table
+        #: message would otherwise be sent in the same turn of the event loop as all the others, holding every
+        #: other click and timer meanwhile. The bot's store takes the same turns (bot.py gives it these).
+        self.turns = Turns()
 
     def _lane(self, lane: int) -> ProcessPoolExecutor:
         with self._lock:
@@ -102,24 +118,38 @@ class RenderPool:
 
     async def draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
         """``fn(*args)`` in the lane of ``key`` (a table id): ``fn`` and its arguments must pickle."""
+        start = time.perf_counter()
+        try:
+            return await self._draw(key, fn, *args)
+        finally:
+            if self.recorder is not None:
+                kind = getattr(fn, "__name__", "picture").removesuffix("_png")
+                self.recorder.picture_drawn(kind, time.perf_counter() - start)
+
+    async def _draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
         lane = self.lane_for(key)
         loop = asyncio.get_running_loop()
         self.in_hand[lane] += 1
         try:
-            executor = self._lane(lane)
-            try:
-                return await asyncio.wait_for(loop.run_in_executor(executor, fn, *args), self.time_limit)
-            except TimeoutError:
-                # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
-                # lock is not held while a picture is drawn, so only this message waits.
-                self.cut += 1
-                self._kill(lane, executor)
-            except BrokenProcessPool:
-                # The worker died (killed, out of memory): a fresh one draws it once more.
-                self._discard(lane, executor)
-            return await asyncio.wait_for(loop.run_in_executor(self._lane(lane), fn, *args), self.time_limit)
+            picture = await self._draw_in_lane(lane, loop, fn, *args)
         finally:
             self.in_hand[lane] -= 1
+        await self.turns.take()
+        return picture
+
+    async def _draw_in_lane(self, lane: int, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], /, *args: Any) -> T:
+        executor = self._lane(lane)
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(executor, fn, *args), self.time_limit)
+        except TimeoutError:
+            # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
+            # lock is not held while a picture is drawn, so only this message waits.
+            self.cut += 1
+            self._kill(lane, executor)
+        except BrokenProcessPool:
+            # The worker died (killed, out of memory): a fresh one draws it once more.
+            self._discard(lane, executor)
+        return await asyncio.wait_for(loop.run_in_executor(self._lane(lane), fn, *args), self.time_limit)
 
     def lane_for(self, key: int) -> int:
         """The table's own lane, unless it has two images more in hand than the least busy lane."""

@@ -20,7 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from host import metrics
 from host.web import PublicSite
-from web.live import Watcher
+from web.live import Shared, Watcher
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,7 @@ LATENCY: web.AppKey[Any] = web.AppKey("latency", object)
 JINJA: web.AppKey[jinja2.Environment] = web.AppKey("jinja", jinja2.Environment)
 WATCHER: web.AppKey[Watcher] = web.AppKey("watcher", Watcher)
 PUBLIC_URL: web.AppKey[str] = web.AppKey("public_url", str)
+PARTS: web.AppKey[Shared] = web.AppKey("parts", Shared)
 
 
 def _utc(stamp: float | None) -> str:
@@ -55,8 +56,11 @@ def environment() -> jinja2.Environment:
 
 
 def _page(request: web.Request, template: str, **context: Any) -> web.Response:
-    html = request.app[JINJA].get_template(template).render(**context)
-    return web.Response(text=html, content_type="text/html", charset="utf-8",
+    return _html(request.app[JINJA].get_template(template).render(**context).encode())
+
+
+def _html(body: bytes) -> web.Response:
+    return web.Response(body=body, content_type="text/html", charset="utf-8",
                         headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
                                  "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
                                                             "style-src 'self' 'unsafe-inline'; "
@@ -128,8 +132,17 @@ async def table(request: web.Request) -> web.Response:
 
 
 async def table_part(request: web.Request) -> web.Response:
-    page = _found(await request.app[SITE].table(_int(request, "guild"), _int(request, "table")))
-    return _page(request, "table_live.html", page=page)
+    """What a live page fetches after each change: one cheap read of the table's stamp per request, and the
+    part itself read and rendered once per stamp, whatever the number of pages following the table."""
+    site, guild, table_id = request.app[SITE], _int(request, "guild"), _int(request, "table")
+    stamp = _found(await site.live_stamp(guild, table_id))
+
+    async def build() -> bytes | None:
+        page = await site.table(guild, table_id)
+        return None if page is None else \
+            request.app[JINJA].get_template("table_live.html").render(page=page).encode()
+
+    return _html(_found(await request.app[PARTS].get((guild, table_id, stamp), build)))
 
 
 async def table_image(request: web.Request) -> web.Response:
@@ -192,8 +205,8 @@ async def live(request: web.Request) -> web.StreamResponse:
     kind = request.match_info["kind"]
     thing = _int(request, "id")
     site = request.app[SITE]
-    page = await (site.table(guild, thing) if kind == "tables" else site.tournament(guild, thing))
-    _found(page)
+    # A table's stream is checked by its stamp alone (one read); a tournament's by its page.
+    _found(await (site.live_stamp(guild, thing) if kind == "tables" else site.tournament(guild, thing)))
     return await request.app[WATCHER].stream(request, "t" if kind == "tables" else "e", guild, thing,
                                              request.query.get("since", "")[:40])
 
@@ -243,6 +256,7 @@ def make_app(site: PublicSite, *, gateway: GatewayCheck | None = None,
     app[LATENCY] = gateway_latency
     app[JINJA] = environment()
     app[WATCHER] = Watcher(site, live_interval)
+    app[PARTS] = Shared()
     app[PUBLIC_URL] = public_url
     g = "/s/{guild:\\d+}"
     routes = [

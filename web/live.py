@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -22,6 +23,44 @@ log = logging.getLogger(__name__)
 KEEPALIVE = 15.0
 
 Key = tuple[str, int, int]  # ("t" table | "e" tournament, guild, id)
+
+#: Live parts kept (one per table and stamp; a table's older stamps age out as it moves on).
+PARTS_KEPT = 512
+
+
+class Shared:
+    """Each key's value built once and handed to every asker: 50 pages following a table that just moved
+    all ask for its new live part within the same second; the first builds it (one read of the table, one
+    rendering), the others wait for that build, and later askers get the kept bytes. A build that finds
+    nothing (None: the page is gone) is not kept."""
+
+    def __init__(self, size: int = PARTS_KEPT) -> None:
+        self.size = size
+        self.builds = 0
+        self._kept: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._building: dict[Hashable, asyncio.Future[bytes | None]] = {}
+
+    async def get(self, key: Hashable, build: Callable[[], Awaitable[bytes | None]]) -> bytes | None:
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(self._build(key, build))
+            self._building[key] = building
+            building.add_done_callback(lambda _: self._building.pop(key, None))
+        # Shielded: one asker's closed connection must not cancel the build the others wait for.
+        return await asyncio.shield(building)
+
+    async def _build(self, key: Hashable, build: Callable[[], Awaitable[bytes | None]]) -> bytes | None:
+        self.builds += 1
+        value = await build()
+        if value is not None:
+            self._kept[key] = value
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return value
 
 
 class Watcher:

@@ -28,6 +28,7 @@ from host.settings import Settings as ServerConfig
 from host.tables import TableService
 from host.tournaments.calendar import check_in_opens, estimated_length, parse_start
 from host.tournaments.state import Calendar, StartOutcome, TournamentState, lost_race
+from render.markup import escape_name
 
 PENALTY_KINDS = ("warning", "game_loss", "disqualify")
 MAX_NOTE = 500
@@ -36,7 +37,7 @@ EVENT_END_MARGIN = 600.0
 
 
 def game_loss_line(name: str) -> str:
-    return f"🟥 **{name}** received a game loss from the organisers and forfeits this table."
+    return f"🟥 **{escape_name(name)}** received a game loss from the organisers and forfeits this table."
 
 
 class OrganiserAccess(Protocol):
@@ -72,7 +73,7 @@ class Organising:
     async def _entrant_of(self, record: TournamentRecord, player_id: int) -> EntrantRecord:
         mine = [e for e in await self.store.tournaments.entrants(record.id) if e.user_id == player_id]
         if not mine:
-            raise Refusal(f"<@{player_id}> is not entered in **{record.name}**.")
+            raise Refusal(f"<@{player_id}> is not entered in **{escape_name(record.name)}**.")
         return mine[0]
 
     async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
@@ -88,16 +89,17 @@ class Organising:
             record = await self.service.get(tournament_id)
             await self.service.require_organiser(record, user_id, is_manager, "give penalties", roles)
             if not record.active:
-                raise Refusal(f"**{record.name}** is {record.status}: penalties are for events under way.")
+                raise Refusal(f"**{escape_name(record.name)}** is {record.status}: penalties are for events under way.")
             entrant = await self._entrant_of(record, player_id)
             if kind != "warning" and not entrant.active:
-                raise Refusal(f"**{entrant.name}** no longer plays in **{record.name}**.")
+                raise Refusal(f"**{escape_name(entrant.name)}** no longer plays in **{escape_name(record.name)}**.")
             places: list[PlaceRecord] = []
             if kind == "disqualify":
                 try:
                     places = await self.service.withdraw(record, entrant, DISQUALIFIED)
                 except TournamentChanged:
-                    raise Refusal(f"**{entrant.name}** has just left **{record.name}**.") from None
+                    raise Refusal(f"**{escape_name(entrant.name)}** has just left "
+                                  f"**{escape_name(record.name)}**.") from None
             elif kind == "game_loss":
                 places = [p for p in await self.store.tournaments.round_places(tournament_id)
                           if p.status == "playing" and p.table_id is not None and entrant.id in p.seats]
@@ -105,7 +107,7 @@ class Organising:
             penalty_id = await self.store.tournaments.add_penalty(tournament_id, entrant.id, kind, text, user_id,
                                                                   pending)
         line = (game_loss_line(entrant.name) if kind == "game_loss" else
-                f"⛔ **{entrant.name}** was disqualified from the tournament and forfeits.")
+                f"⛔ **{escape_name(entrant.name)}** was disqualified from the tournament and forfeits.")
         notices = [] if kind == "warning" else await self.service.forfeit_at(places, entrant, line)
         found = [p for p in await self.store.tournaments.penalties(tournament_id) if p.id == penalty_id]
         return found[0], notices

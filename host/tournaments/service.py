@@ -23,6 +23,7 @@ from data.tournaments import (
     START_TIMER,
     AlreadyEntered,
     EntrantRecord,
+    PenaltyRecord,
     PlaceRecord,
     RoundPlan,
     TournamentBusy,
@@ -31,8 +32,10 @@ from data.tournaments import (
 )
 from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
+from engines.words import count
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
 from host.pairing import PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
@@ -51,6 +54,7 @@ from host.tournaments.settings import Settings, check_start, make_settings, need
 from host.tournaments.standings import standings
 from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
+from render.markup import escape_name
 
 __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
            "TournamentState"]
@@ -76,17 +80,44 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         #: Pairs large fields in a worker process, off the event loop.
         self.pairing = pairing or PairingPool()
-        #: Penalties, notes and the calendar, a collaborator working through this service's operations.
+        #: Penalties, notes and the calendar, a collaborator working through this service's operations
+        #: (``OrganiserAccess``); the methods below hand those use cases to it.
         self.organising = Organising(self)
-        self.penalty = self.organising.penalty
-        self.note = self.organising.note
-        self.reschedule = self.organising.reschedule
-        self.calendar_checkin = self.organising.calendar_checkin
-        self.calendar_start = self.organising.calendar_start
-        self.event_end_due = self.organising.event_end_due
-        self.push_event_end = self.organising.push_event_end
-        self.game_losses_due = self.organising.game_losses_due
-        self.calendar = Organising.calendar
+
+    # ------------------------------------------------- penalties, notes, the calendar (``Organising``)
+
+    async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
+                      reason: str, roles: Sequence[int] = ()) -> tuple[PenaltyRecord, list[SeatNotice]]:
+        return await self.organising.penalty(tournament_id, user_id, is_manager, player_id, kind, reason, roles)
+
+    async def note(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, text: str,
+                   roles: Sequence[int] = ()) -> PenaltyRecord:
+        return await self.organising.note(tournament_id, user_id, is_manager, player_id, text, roles)
+
+    async def reschedule(self, tournament_id: int, user_id: int, is_manager: bool, starts_at: str,
+                         roles: Sequence[int] = ()) -> TournamentState:
+        return await self.organising.reschedule(tournament_id, user_id, is_manager, starts_at, roles)
+
+    @staticmethod
+    def calendar(record: TournamentRecord) -> Calendar | None:
+        return Organising.calendar(record)
+
+    async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
+        return await self.organising.calendar_checkin(tournament_id, started)
+
+    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
+        return await self.organising.calendar_start(tournament_id, started)
+
+    async def event_end_due(self, tournament_id: int, started: float) -> float | None:
+        return await self.organising.event_end_due(tournament_id, started)
+
+    async def push_event_end(self, record: TournamentRecord) -> float:
+        return await self.organising.push_event_end(record)
+
+    async def game_losses_due(self, table: TableRecord) -> list[SeatNotice]:
+        return await self.organising.game_losses_due(table)
+
+    # ------------------------------------------------------------------ locks
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -153,13 +184,17 @@ class TournamentService:
                      round_time: int | None, options: dict[str, Any] | None, name: str | None,
                      starts_at: str | None = None, checkin_minutes: int | None = None, role_id: int | None = None,
                      max_entrants: int | None = None, late_join_rounds: int | None = None,
-                     top_cut_format: str | None = None) -> TournamentState:
+                     top_cut_format: str | None = None, is_manager: bool = True,
+                     roles: Sequence[int] = ()) -> TournamentState:
+        """Open registration. ``is_manager`` and ``roles`` (the member's Manage Server and role ids) meet the
+        server's ``tournament_creators``; the callers that pass neither are the bot's own (tests, benches)."""
+        server = await self.server_config(guild_id)
+        check_tournament_creator(server.tournament_creators, server.tournament_organiser_role, is_manager, roles)
         try:
             settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
-        server = await self.server_config(guild_id)
         minutes = check_checkin_minutes(checkin_minutes)
         start, timers = None, []
         if starts_at is not None:
@@ -181,6 +216,8 @@ class TournamentService:
             if late < 0 or late > (rounds or MAX_LATE_ROUND):
                 raise Refusal(f"`late_join_rounds` is 0 to {rounds or MAX_LATE_ROUND} (the round players may join "
                               "until).")
+        if self.settings is not None:  # the last check: the cooldown starts only for a tournament about to open
+            self.settings.cooldowns.take(guild_id, organiser_id, NEW_TOURNAMENT, server.new_cooldown)
         title = " ".join((name or "").split())[:80] or f"{GAME_TITLES[game]} {FORMAT_NAMES[settings.format.value]}"
         try:
             tournament_id = await self.store.tournaments.create_tournament(
@@ -190,8 +227,10 @@ class TournamentService:
                 checkin_minutes=minutes, role_id=role_id, max_entrants=max_entrants, late_join_rounds=late,
                 top_cut_format=settings.top_cut_format, timers=timers)
         except TournamentBusy:
+            if self.settings is not None:  # nothing opened: the refusal leaves the cooldown as it was
+                self.settings.cooldowns.give_back(guild_id, organiser_id, NEW_TOURNAMENT)
             busy = await self.store.tournaments.active_tournament(channel_id)
-            what = f" (**{busy.name}**, {busy.status})" if busy else ""
+            what = f" (**{escape_name(busy.name)}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
                           "or wait until this one ends.") from None
         self.on_timers()
@@ -202,8 +241,8 @@ class TournamentService:
         if record.status == "registration":
             return record
         if record.status == "playing":
-            raise Refusal(f"**{record.name}** has already started, so registration is closed.")
-        raise Refusal(f"**{record.name}** is {record.status}.")
+            raise Refusal(f"**{escape_name(record.name)}** has already started, so registration is closed.")
+        raise Refusal(f"**{escape_name(record.name)}** is {record.status}.")
 
     async def _ceiling(self, record: TournamentRecord) -> int:
         """The most sign-ups: the server's ``max_entrants_limit``; with ``max_entrants``, the rest wait in line
@@ -213,8 +252,8 @@ class TournamentService:
     @staticmethod
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
-            raise Refusal(f"**{record.name}** is for members with the <@&{record.role_id}> role, and you don't "
-                          "have it.")
+            raise Refusal(f"**{escape_name(record.name)}** is for members with the <@&{record.role_id}> role, "
+                          "and you don't have it.")
 
     async def join(self, tournament_id: int, user_id: int, name: str,
                    roles: Sequence[int] | None = None) -> TournamentState:
@@ -226,35 +265,36 @@ class TournamentService:
             entrants = await self.store.tournaments.entrants(tournament_id)
             mine = [e for e in entrants if e.user_id == user_id]
             if mine and mine[0].left == DISQUALIFIED:
-                raise Refusal(f"You were disqualified from **{record.name}**.")
+                raise Refusal(f"You were disqualified from **{escape_name(record.name)}**.")
             if record.status == "playing" and record.late_join_rounds:
                 if mine:
-                    raise Refusal(f"You are already entered in **{record.name}**.")
+                    raise Refusal(f"You are already entered in **{escape_name(record.name)}**.")
                 self._require_role(record, roles)
                 return await self._join_late(record, entrants, user_id, name)
             record = await self.registering(tournament_id)
             if mine:
-                raise Refusal(f"You are already entered in **{record.name}**.")
+                raise Refusal(f"You are already entered in **{escape_name(record.name)}**.")
             self._require_role(record, roles)
             ceiling = await self._ceiling(record)
             if len(entrants) >= ceiling:
-                raise Refusal(f"**{record.name}** is full ({ceiling} entrants).")
+                raise Refusal(f"**{escape_name(record.name)}** is full ({ceiling} entrants).")
             try:
                 with lost_race():
                     await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=user_id,
                                                              name=name[:64])
             except AlreadyEntered:
-                raise Refusal(f"You are already entered in **{record.name}**.") from None
+                raise Refusal(f"You are already entered in **{escape_name(record.name)}**.") from None
             return await self.state(tournament_id)
 
     async def _join_late(self, record: TournamentRecord, entrants: list[EntrantRecord], user_id: int,
                          name: str) -> TournamentState:
         rounds = await self.store.tournaments.tournament_rounds(record.id)
         if len(rounds) >= record.late_join_rounds:
-            raise Refusal(f"**{record.name}** took late entrants until round {record.late_join_rounds} began; "
+            raise Refusal(f"**{escape_name(record.name)}** took late entrants until round "
+                          f"{record.late_join_rounds} began; "
                           "registration is closed.")
         if any(r.stage != main_stage(Format(record.format)) for r in rounds):
-            raise Refusal(f"**{record.name}** has reached its top cut; registration is closed.")
+            raise Refusal(f"**{escape_name(record.name)}** has reached its top cut; registration is closed.")
         lot = max((e.lot or 0 for e in entrants), default=0) + 1
         rated = await self.store.ratings.ratings_for(record.guild_id or 0, record.game, [user_id])
         try:
@@ -262,7 +302,7 @@ class TournamentService:
                                               rating=rated[user_id].ordinal if user_id in rated else 0.0,
                                               missed_rounds=len(rounds))
         except AlreadyEntered:
-            raise Refusal(f"You are already entered in **{record.name}**.") from None
+            raise Refusal(f"You are already entered in **{escape_name(record.name)}**.") from None
         except TournamentChanged:
             raise Refusal("The tournament changed just now; try again.") from None
         return await self.state(record.id)
@@ -271,12 +311,13 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "playing":
-                raise Refusal(f"**{record.name}** has started: use `/tournament drop` to stop playing in it.")
+                raise Refusal(f"**{escape_name(record.name)}** has started: use `/tournament drop` to stop "
+                              "playing in it.")
             record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
             if not mine:
-                raise Refusal(f"You are not entered in **{record.name}**.")
+                raise Refusal(f"You are not entered in **{escape_name(record.name)}**.")
             with lost_race():
                 await self.store.tournaments.remove_entrant(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
@@ -292,9 +333,12 @@ class TournamentService:
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
                 raise Refusal(f"`count` is 1 to {MAX_BOTS_AT_ONCE}.")
             entrants = await self.store.tournaments.entrants(tournament_id)
+            bots = sum(1 for e in entrants if e.is_bot and e.active)
+            check_bot_entrants((await self.server_config(record.guild_id)).max_bot_entrants, bots, count, record.name)
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
-                raise Refusal(f"**{record.name}** can take {max(0, ceiling - len(entrants))} more entrants.")
+                raise Refusal(f"**{escape_name(record.name)}** can take {max(0, ceiling - len(entrants))} more "
+                              "entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
@@ -326,7 +370,7 @@ class TournamentService:
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
             if not mine:
-                raise Refusal(f"You are not entered in **{record.name}**: join first.")
+                raise Refusal(f"You are not entered in **{escape_name(record.name)}**: join first.")
             self._require_role(record, roles)
             if mine[0].checked_in:
                 raise Refusal("You have already checked in.")
@@ -351,7 +395,8 @@ class TournamentService:
             try:
                 planned = check_start(settings, len(players))
             except TournamentRefusal as exc:
-                extra = (f" ({len(no_shows)} entrants have not checked in.)" if no_shows else "")
+                extra = (f" ({count(len(no_shows), 'entrant')} {'has' if len(no_shows) == 1 else 'have'} not "
+                         "checked in.)" if no_shows else "")
                 raise Refusal(str(exc) + extra) from None
             rng = random.Random(secrets.randbits(62))
             lots = list(range(1, len(players) + 1))
@@ -538,20 +583,20 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "registration":
-                raise Refusal(f"**{record.name}** has not started: use `/tournament leave` instead.")
+                raise Refusal(f"**{escape_name(record.name)}** has not started: use `/tournament leave` instead.")
             if record.status != "playing":
-                raise Refusal(f"**{record.name}** is {record.status}.")
+                raise Refusal(f"**{escape_name(record.name)}** is {record.status}.")
             mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
             if not mine or mine[0].left in NEVER_PLAYED:
-                raise Refusal(f"You are not entered in **{record.name}**.")
+                raise Refusal(f"You are not entered in **{escape_name(record.name)}**.")
             if not mine[0].active:
-                raise Refusal(f"You have already left **{record.name}**.")
+                raise Refusal(f"You have already left **{escape_name(record.name)}**.")
             try:
                 places = await self.withdraw(record, mine[0])
             except TournamentChanged:
-                raise Refusal(f"You have already left **{record.name}**.") from None
-        return await self.forfeit_at(places, mine[0], f"🚪 **{mine[0].name}** dropped from the tournament and "
-                                                       "forfeits.")
+                raise Refusal(f"You have already left **{escape_name(record.name)}**.") from None
+        return await self.forfeit_at(places, mine[0], f"🚪 **{escape_name(mine[0].name)}** dropped from the "
+                                                      "tournament and forfeits.")
 
     async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
                         reason: str = "drop") -> list[PlaceRecord]:
@@ -579,7 +624,7 @@ class TournamentService:
             record = await self.get(tournament_id)
             await self.require_organiser(record, user_id, is_manager, "end a round", roles)
             if record.status != "playing":
-                raise Refusal(f"**{record.name}** is not being played ({record.status}).")
+                raise Refusal(f"**{escape_name(record.name)}** is not being played ({record.status}).")
             rounds = await self.store.tournaments.tournament_rounds(tournament_id)
             current = rounds[-1]
             if record.round_time is None or current.due is None:

@@ -16,8 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 READ_MODELS = "host.read_models"
 #: The modules that turn read models into messages.
 PRESENTERS = ("cogs/presenter.py", "cogs/tournament_views.py", "cogs/long_games.py", "cogs/standings_pages.py")
-#: What else a presenter may use of cogs: the other presenters, and the controls and menus it lays out.
-COGS_ALLOWED = {p.removesuffix(".py").replace("/", ".") for p in PRESENTERS} | {"cogs.controls", "cogs.menu"}
+#: What else a presenter may use of cogs: the other presenters, the controls and menus it lays out, and the
+#: render pool it draws its pictures with (built in cogs/pictures.py with the process's metrics recorder).
+COGS_ALLOWED = {p.removesuffix(".py").replace("/", ".") for p in PRESENTERS} | {"cogs.controls", "cogs.menu",
+                                                                               "cogs.pictures"}
 GUARDED = ("host", "data", "engines")
 
 

@@ -182,3 +182,29 @@ async def test_moves_made_while_a_table_s_post_is_in_flight_fold_into_its_next_p
             assert len(posted) < len(labels), "a message for every move: nothing was folded"
             folded += 1
     assert folded, "no turn where both bots moved while alice's message was on its way"
+
+
+@pytest.mark.simcord(settle_timeout=10)
+async def test_an_answer_due_after_the_15_minute_token_is_not_sent_on_the_dead_token(
+        world: Any, db_path: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Discord's interaction token lasts 15 minutes, and SimCord models it (a follow-up or an edit of the
+    original response after that gets 10015 Unknown Webhook). ``/game new thread:true`` defers, then its
+    thread takes 16 minutes of virtual time to open: the table and its thread are still made once, the
+    channel is told where it plays (a public result goes to the channel), and the private answer is dropped
+    and logged; nothing is sent on the expired token."""
+    caplog.set_level("INFO", logger="cogs.answers")
+    # Its own harness, far faster than the fixture's: 16 virtual minutes pass in about half a second (a
+    # short settle window: with the module's 60 s, SimCord lets later timers run out in real time first).
+    with Latency(0.1, routes={("POST", "/channels/*/threads"): 16 * 60.0}, speed=2000.0) as harness:
+        harness.attach(world.env)
+        result = await world.members["alice"].slash(world.channel, "game new", game="pentawar", thread=True)
+    assert result.acknowledged
+    assert len(world.channel.threads) == 1
+    assert rows(db_path, "SELECT COUNT(*) FROM game_tables") == [(1,)]
+    told = [m.content for m in world.channel.history() if "plays in" in (m.content or "")]
+    assert len(told) == 1, told
+    webhook = [(c.method, c.status) for c in harness.calls if c.path.startswith("/webhooks/")]
+    assert webhook == [], f"a follow-up or edit was tried on the expired token: {webhook}"
+    assert [r for r in caplog.records if "dropped: its interaction expired" in r.getMessage()]
+    first = harness.first_responses()
+    assert [status for _, status in first.values()] == [200]  # the deferral itself landed in time

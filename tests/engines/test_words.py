@@ -19,7 +19,7 @@ from engines import get_engine
 
 GAMES = ("do_over", "pedwar", "king_pedro", "ogre_cheerleaders", "pentawar")
 NOUNS = ("card", "point", "pt", "pip", "turn", "round", "player", "trick", "action", "choice", "seat", "game",
-         "dragon", "bid", "discard", "ogre")
+         "dragon", "bid", "discard", "ogre", "table", "entrant", "minute", "move", "bye", "member")
 #: "1 cards", "1 points", "1 passes"
 _NOUNS = "|".join(NOUNS)
 ONE_PLURAL = re.compile(rf"(?<![\d.,])\b1 (?:{_NOUNS})s\b|(?<![\d.,])\b1 passes\b")

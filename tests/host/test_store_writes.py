@@ -235,6 +235,8 @@ READS = {"get_table", "active_table", "all_tables", "actions", "results", "schem
          "seat_events", "unposted_tables",
          # A lost channel's tables (issue: lost channels): two reads.
          "lost_tables", "open_tables_in",
+         # The flood limits' counts (issue 26).
+         "open_tables_hosted", "active_thread_tables",
          "tournament", "active_tournament", "latest_tournament", "running_tournaments", "entrants",
          "tournament_rounds", "round_places", "place_of_table", "tournament_byes", "unannounced_finals",
          "ratings_of", "ratings_for", "leaderboard", "rated_tables", "tournament_timers", "next_tournament_due",
@@ -242,4 +244,4 @@ READS = {"get_table", "active_table", "all_tables", "actions", "results", "schem
          # The web pages' reads (data/web.py) and the database probe of /healthz.
          "known_channel", "channel_facts", "public_channels", "hidden_profiles", "recent_tables",
          "guild_tournaments", "played_by", "played_channels", "entered_by", "table_channels", "open_counts",
-         "table_versions", "tournament_stamp", "probe", "seat_names"}
+         "table_versions", "live_table", "hidden_at_table", "tournament_stamp", "probe", "seat_names"}

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from data.store import Store
-from tests.web.helpers import GUILD, PUBLIC, bot_event, client, new_table, pages_on, play, service
+from tests.web.helpers import GUILD, OTHER_GUILD, PUBLIC, bot_event, client, new_table, pages_on, play, service
 
 pytestmark = pytest.mark.asyncio
 
@@ -69,3 +69,54 @@ async def test_a_double_elimination_bracket_is_served_with_both_brackets(store: 
         assert "/bracket.png" in page
         picture = await c.get(f"/s/{GUILD}/tournaments/{event}/bracket.png")
         assert picture.status == 200 and (await picture.read()).startswith(b"\x89PNG")
+
+
+async def test_many_pages_following_a_table_share_one_build_of_its_live_part(store: Store) -> None:
+    """Thirty pages fetching a table's live part at once after a move: the part is read and rendered once
+    (web.live.Shared), each page gets the same bytes, and the next move is built once more."""
+    from web.app import PARTS
+
+    tables = service(store)
+    await store.web.set_channel_public(GUILD, PUBLIC, True)
+    await pages_on(store)
+    tid = await new_table(tables, "do_over", PUBLIC, 3)
+    async with client(store) as c:
+        parts = c.server.app[PARTS]
+        url = f"/s/{GUILD}/tables/{tid}/part"
+        for moves in (1, 2):
+            await play(tables, tid, 1, random.Random(moves))
+            before = parts.builds
+            answers = await asyncio.gather(*(c.get(url) for _ in range(30)))
+            bodies = {await a.text() for a in answers}
+            assert [a.status for a in answers] == [200] * 30
+            assert len(bodies) == 1 and f'data-version="{moves}"' in bodies.pop()
+            assert parts.builds == before + 1
+        pictures = await asyncio.gather(*(c.get(f"/s/{GUILD}/tables/{tid}/v2.png") for _ in range(10)))
+        assert {p.status for p in pictures} == {200}
+        assert len({await p.read() for p in pictures}) == 1
+
+
+async def test_a_kept_live_part_never_outlives_its_gates(store: Store) -> None:
+    """The part is kept per stamp, but every fetch checks the gates: a member who hides their page stops
+    being linked on the next fetch, and pages turned off (or a channel made private) 404 at once."""
+    tables = service(store)
+    await store.web.set_channel_public(GUILD, PUBLIC, True)
+    await pages_on(store)
+    tid = await new_table(tables, "do_over", PUBLIC, 3)
+    url = f"/s/{GUILD}/tables/{tid}/part"
+    async with client(store) as c:
+        assert f"/players/{102}" in await (await c.get(url)).text()
+        await store.web.set_profile_hidden(102, True)
+        shown = await (await c.get(url)).text()
+        assert f"/players/{102}" not in shown and f"/players/{101}" in shown
+        await store.web.set_profile_hidden(102, False)
+        assert f"/players/{102}" in await (await c.get(url)).text()
+        await store.web.set_channel_public(GUILD, PUBLIC, False)
+        assert (await c.get(url)).status == 404
+        assert (await c.get(f"/s/{GUILD}/tables/{tid}/v0.png")).status == 404
+        await store.web.set_channel_public(GUILD, PUBLIC, True)
+        assert (await c.get(url)).status == 200
+        await pages_on(store, on=False)
+        assert (await c.get(url)).status == 404
+        assert (await c.get(f"/s/{GUILD}/tables/{tid}/live")).status == 404
+        assert (await c.get(f"/s/{OTHER_GUILD}/tables/{tid}/part")).status == 404
