@@ -238,10 +238,11 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
     """
     # Every stored time comes from Discord's clock.
     store = await Store.connect(settings.database_url or settings.database_path, discord_now,
-                                command_timeout=settings.database_command_timeout, recorder=recorder)
-    # Pictures drawn together come back together: each caller's work then waits its turn of the loop, as a
-    # store call does (data/database.py, Turns), so that a burst's table messages do not hold the loop at once.
-    RENDER_POOL.after_draw = store.db.turns.take
+                                command_timeout=settings.database_command_timeout, recorder=recorder,
+                                # Pictures drawn together come back together: each caller's work then waits its
+                                # turn of the loop with the store's calls, so that a burst's table messages do not
+                                # hold the loop at once.
+                                turns=RENDER_POOL.turns)
     timers_changed: Signal[float | None] = Signal()
     table_finished: AsyncSignal[TableRecord] = AsyncSignal()
     server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
@@ -423,7 +424,7 @@ class DeckhandBot(commands.Bot):
         # (``/game resume`` does it itself, with its own answer).
         services = self.services
         command = interaction.command.qualified_name if interaction.command is not None else ""
-        if services is not None and interaction.channel_id is not None:
+        if services is not None and not self._closing and interaction.channel_id is not None:
             await services.flow.reached(interaction.channel_id, regain=command != "game resume")
 
     async def on_message(self, message: discord.Message) -> None:

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench._common import finish, header, median, percentile, verdict
+from bench._common import configure, finish, header, median, percentile, verdict
 
 BUDGET_MS = 50.0
 PLAYERS = ("alice", "bob", "carol", "dave")
@@ -289,6 +289,8 @@ async def bench(turns: int, drift_turns: int, thinkers: int = 10) -> int:
     async with simcord.run(bot) as env:
         guild = env.create_guild("Deckhand Bench")
         members = {name: guild.add_member(env.create_user(name)) for name in PLAYERS}
+        # The host opens the next game the moment one ends, as a server that plays back to back allows.
+        await configure(env, guild, guild.create_text_channel("settings"), new_cooldown=0)
         steady = await session(env, guild, members, "games", turns, ADVANCE_EVERY, seed=5)
         drift = None
         if drift_turns:

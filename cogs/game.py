@@ -24,7 +24,7 @@ from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
-from host.long_games import LongGameService, parse_table_number
+from host.long_games import LongGameService, NewTable, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
@@ -95,7 +95,15 @@ class GameCog(commands.Cog):
         in_thread = isinstance(channel, discord.Thread)
         home = channel.parent_id if isinstance(channel, discord.Thread) else interaction.channel_id
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
-                                              turn_time, on_timeout, thread)
+                                              turn_time, on_timeout, thread, interaction.user.id)
+        try:
+            await self._open_checked(interaction, new)
+        except Refusal:  # nothing opened (bot permissions, no thread, a busy channel): the cooldown is given back
+            self.long_games.not_opened(interaction.guild_id, interaction.user.id)
+            raise
+
+    async def _open_checked(self, interaction: discord.Interaction, new: NewTable) -> None:
+        channel = interaction.channel
         permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:

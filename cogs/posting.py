@@ -28,6 +28,7 @@ from host.clock import lost_access
 from host.metrics import Recorder
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord
+from host.tables import no_player_left
 from host.tasks import Tasks
 
 if TYPE_CHECKING:
@@ -296,11 +297,12 @@ class TablePoster:
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
         """After a move: a new table message when the turn moved on, else the current one brought up to date.
 
-        A table where only bots sit (a tournament pod of bot entrants) posts its start and its result,
-        not each move: nobody there needs a turn's picture, and drawing hundreds of them would slow
-        every other table. ``/game status`` in its thread shows it as it stands.
+        A table where only bots play (a tournament pod of bot entrants, or a table every player resigned,
+        forfeited or dropped from) posts its start and its result, not each move: nobody there needs a
+        turn's picture, and drawing hundreds of them would slow every other table and flood its channel.
+        ``/game status`` shows it as it stands.
         """
-        if not outcome.over and all(s.is_bot for s in outcome.table.seats):
+        if not outcome.over and no_player_left(outcome.table):
             return
         if outcome.turn_changed:
             table = outcome.table
@@ -316,7 +318,7 @@ class TablePoster:
     async def show_notice(self, notice: SeatNotice, channel: Any = None) -> None:
         """Post the moves a seat change made (a timeout's bot moves), then what else it did, if anything."""
         for outcome in notice.outcomes:
-            if outcome.turn_changed:
+            if outcome.turn_changed and (outcome.over or not no_player_left(outcome.table)):
                 await self.post_table(outcome.table, None, channel, outcome.entered)
         current = await self.tables.reload(notice.table.id)
         if notice.outcomes and not notice.lines and current.version <= self._since(current):

@@ -123,7 +123,7 @@ class ProfileCog(commands.Cog):
                 raise Refusal("That tournament does not exist.")
             data, name = found
             note = (f"**{escape_name(record.name)}**: standings with the tie-breakers, and every round's "
-                    f"pairings and results"
+                    "pairings and results"
                     f"{', with the penalties and notes (organisers only)' if organiser else ''} "
                     f"({format.value.upper()}).")
             await interaction.response.send_message(

@@ -133,7 +133,8 @@ class TournamentCog(commands.Cog):
                 turn_time=clock, round_time=deadline, options=parse_options(options), name=name,
                 starts_at=starts_at, checkin_minutes=checkin_minutes, role_id=role.id if role else None,
                 max_entrants=max_entrants, late_join_rounds=late_join_rounds,
-                top_cut_format=None if top_cut_format is None else top_cut_format.value)
+                top_cut_format=None if top_cut_format is None else top_cut_format.value,
+                is_manager=is_manager(interaction), roles=role_ids(interaction))
             note = f"{interaction.user.mention} opened registration."
             if state.record.starts_at is not None:
                 await self.flow.create_event(state.record)
@@ -355,7 +356,8 @@ class TournamentCog(commands.Cog):
             if kind.value == "game_loss":
                 extra = (" Their table in play is forfeited." if notices else
                          " It forfeits their next table.") if penalty.pending or notices else ""
-            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: {penalty.text}.{extra}")
+            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: "
+                                    f"{escape_name(penalty.text)}.{extra}")
             await self.flow.show_notices(notices)
             if kind.value == "disqualify":
                 await self.flow.after(tournament_id, await self.service.progress(tournament_id))
@@ -368,6 +370,6 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             note = await self.service.note(await self._here(interaction), interaction.user.id,
                                            is_manager(interaction), player.id, text, role_ids(interaction))
-            await tell(interaction, f"Noted about {player.mention}: {note.text}")
+            await tell(interaction, f"Noted about {player.mention}: {escape_name(note.text)}")
 
         await self.guard.run(interaction, work)

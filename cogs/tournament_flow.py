@@ -185,8 +185,7 @@ class TournamentFlow:
             try:
                 thread = await self.flow.channel_of(table.channel_id)
                 await thread.send(f"🛑 **{escape_name(name)}** was cancelled: this table is closed, and its game "
-                                  f"counts for "
-                                  "nothing.", allowed_mentions=discord.AllowedMentions.none())
+                                  "counts for nothing.", allowed_mentions=discord.AllowedMentions.none())
                 await self.flow.refresh_table(table, thread)
             except discord.HTTPException as exc:  # a thread deleted by hand: nothing to tell there
                 log.info("tournament table %s: no note after the cancel (%s)", table.id, exc)
@@ -418,9 +417,8 @@ class TournamentFlow:
                         channel = await self.flow.channel_of(record.channel_id)
                         await channel.send(
                             f"⏰ **{escape_name(record.name)}** could not start at its time: {started}\nIt waits "
-                            f"for the "
-                            f"organiser <@{record.organiser_id}> to start it with `/tournament start`, move it with "
-                            "`/tournament schedule`, or cancel it.", allowed_mentions=discord.AllowedMentions(
+                            f"for the organiser <@{record.organiser_id}> to start it with `/tournament start`, move "
+                            "it with `/tournament schedule`, or cancel it.", allowed_mentions=discord.AllowedMentions(
                                 users=[discord.Object(record.organiser_id)]))
                     elif started is not None:
                         await self.announce_start(started)

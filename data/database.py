@@ -42,17 +42,23 @@ class Turns:
     def __init__(self, turn: float = TURN) -> None:
         self.turn = turn
         self._since: float | None = None
+        #: The loop whose turn ``_since`` belongs to: one Turns may outlive a loop (the process's render pool
+        #: shares the bot's, and tests run each in a loop of its own), whose turn then never ends.
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _next_turn(self) -> None:
         self._since = None
 
     async def take(self) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._since = loop, None
         while True:
             now = time.perf_counter()
             if self._since is None:
                 # The first caller of this turn: the turn's clock starts now and stops at the next turn.
                 self._since = now
-                asyncio.get_running_loop().call_soon(self._next_turn)
+                loop.call_soon(self._next_turn)
                 return
             if now - self._since < self.turn:
                 return
@@ -68,14 +74,16 @@ class DataTimings(Protocol):
 
 
 class Database:
-    def __init__(self, backend: Backend, now: Callable[[], float], recorder: DataTimings | None = None) -> None:
+    def __init__(self, backend: Backend, now: Callable[[], float], recorder: DataTimings | None = None,
+                 turns: Turns | None = None) -> None:
         self.backend = backend
         #: Told how long each transaction took (None: nobody is told; scripts and store tests).
         self.recorder = recorder
         #: The one clock every stored time is read from: the bot passes Discord's (which a test's virtual
         #: clock can move); scripts and store tests keep the wall clock.
         self.now = now
-        self.turns = Turns()
+        #: The loop's turns, shared with whatever else takes them (the render pool's pictures, in the bot).
+        self.turns = turns if turns is not None else Turns()
 
     @asynccontextmanager
     async def transaction(self, one_statement: bool = False) -> AsyncIterator[Tx]:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from data.backends.base import Backend, IntegrityError, Tx, TxClosed, Written
 from data.backends.sqlite import ReadOnlySqliteBackend, SqliteBackend
-from data.database import Database, DataTimings
+from data.database import Database, DataTimings, Turns
 from data.ratings import RatingStore
 from data.schema import MIGRATIONS, SCHEMA_VERSION
 from data.settings import SettingsStore
@@ -59,10 +59,10 @@ class Store:
             await store.close()
 
     def __init__(self, backend: Backend, now: Callable[[], float] = time.time,
-                 recorder: DataTimings | None = None) -> None:
+                 recorder: DataTimings | None = None, turns: Turns | None = None) -> None:
         self._now = now
         # The parts read the clock through the store's, so that setting it (a test's clock) reaches them all.
-        self.db = Database(backend, lambda: self._now(), recorder)
+        self.db = Database(backend, lambda: self._now(), recorder, turns)
         self.path = backend.location
         self.timers = TimerStore(self.db)
         self.settings = SettingsStore(self.db)
@@ -89,24 +89,26 @@ class Store:
 
     @classmethod
     async def open(cls, path: str, now: Callable[[], float] = time.time,
-                   recorder: DataTimings | None = None) -> Store:
+                   recorder: DataTimings | None = None, turns: Turns | None = None) -> Store:
         """The SQLite store in the file at ``path`` (created and migrated as needed)."""
-        return await cls._started(await SqliteBackend.open(path), now, recorder)
+        return await cls._started(await SqliteBackend.open(path), now, recorder, turns)
 
     @classmethod
     async def connect(cls, target: str, now: Callable[[], float] = time.time, *,
-                      command_timeout: float = COMMAND_TIMEOUT, recorder: DataTimings | None = None) -> Store:
+                      command_timeout: float = COMMAND_TIMEOUT, recorder: DataTimings | None = None,
+                      turns: Turns | None = None) -> Store:
         """The store at ``target``: ``postgresql://…`` (or ``postgres://…``), ``sqlite:PATH`` or a file path.
 
         ``command_timeout``: on PostgreSQL, seconds one statement may take before it fails (TimeoutError).
-        ``recorder``: told each transaction's time and each move committed (the bot's metrics)."""
+        ``recorder``: told each transaction's time and each move committed (the bot's metrics).
+        ``turns``: the event loop's turns, shared with other work that takes them (the bot's render pool)."""
         if target.startswith(("postgresql://", "postgres://")):
             # Imported here so that a SQLite-only set-up never loads asyncpg.
             from data.backends.postgres import PostgresBackend
 
             return await cls._started(await PostgresBackend.open(target, command_timeout=command_timeout), now,
-                                      recorder)
-        return await cls.open(target.removeprefix("sqlite:"), now, recorder)
+                                      recorder, turns)
+        return await cls.open(target.removeprefix("sqlite:"), now, recorder, turns)
 
     @classmethod
     async def open_read_only(cls, target: str, now: Callable[[], float] = time.time) -> Store:
@@ -120,8 +122,8 @@ class Store:
 
     @classmethod
     async def _started(cls, backend: Backend, now: Callable[[], float],
-                       recorder: DataTimings | None = None) -> Store:
-        store = cls(backend, now, recorder)
+                       recorder: DataTimings | None = None, turns: Turns | None = None) -> Store:
+        store = cls(backend, now, recorder, turns)
         try:
             await store.migrate()
         except BaseException:

@@ -201,6 +201,21 @@ class TableStore:
                                   " AND status IN ('lobby', 'playing') ORDER BY id DESC LIMIT 5", (parent_id,))
         return [(r["id"], r["channel_id"]) for r in rows]
 
+    async def open_tables_hosted(self, guild_id: int, user_id: int) -> int:
+        """How many lobbies and games ``user_id`` hosts in a server that have not ended (tournament tables,
+        hosted by their organiser, are not theirs to count)."""
+        row = await self._db.one("SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ? AND host_id = ?"
+                                 " AND status IN ('lobby', 'playing') AND id NOT IN"
+                                 " (SELECT table_id FROM tournament_tables WHERE table_id IS NOT NULL)",
+                                 (guild_id, user_id))
+        return int(row["n"]) if row is not None else 0
+
+    async def active_thread_tables(self, guild_id: int) -> int:
+        """How many tables of a server play in threads and have not ended."""
+        row = await self._db.one("SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ? AND parent_id IS NOT NULL"
+                                 " AND status IN ('lobby', 'playing')", (guild_id,))
+        return int(row["n"]) if row is not None else 0
+
     async def unposted_tables(self, shards: ShardSet | None = None) -> list[TableRecord]:
         """Tables whose newest committed change never reached their channel (a crash between the two);
         with ``shards``, only those in guilds on those shards."""
@@ -287,14 +302,16 @@ class TableStore:
                                  (self._db.now(), host_id))
             await self._replace_seats(tx, table_id, seats)
 
-    async def close_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord] | None = None) -> None:
-        """Abandon a lobby or a game in play (with its final seat list, if it changed); its timers go."""
+    async def close_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord] | None = None,
+                          timers: TimerPlan | None = None) -> None:
+        """Abandon a lobby or a game in play (with its final seat list, if it changed); its timers go, replaced
+        by ``timers`` when given (a thread table's archive)."""
         async with self._db.transaction() as tx:
             await self._bump(tx, table_id, revision, ACTIVE, ", status = 'abandoned', updated_at = ?",
                              (self._db.now(),))
             if seats is not None:
                 await self._replace_seats(tx, table_id, seats)
-            await write_plan(tx, table_id, TimerPlan(drop_all=True))
+            await write_plan(tx, table_id, timers or TimerPlan(drop_all=True))
 
     async def start_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord], snapshot: str,
                           timers: TimerPlan | None = None) -> None:

@@ -48,10 +48,7 @@ def plan_turn(table: TableRecord, before: Sequence[int] | None, to_act: Sequence
     paces their moves instead.
     """
     if over:
-        plan = TimerPlan(drop_all=True)
-        if table.parent_id is not None:
-            plan.add.append(TimerRecord(table.id, ARCHIVE, TABLE_WIDE, now + ARCHIVE_AFTER, None, now))
-        return plan
+        return closed_plan(table, now)
     plan = TimerPlan()
     previous = set(before or ())
     acting = set(to_act)
@@ -71,6 +68,16 @@ def plan_turn(table: TableRecord, before: Sequence[int] | None, to_act: Sequence
         plan.add.append(_timer(table, BOT, TABLE_WIDE, now, bot_delay))
     elif any(s.bot_plays for s in table.seats):
         plan.drop_kinds.append(BOT)
+    return plan
+
+
+def closed_plan(table: TableRecord, now: float) -> TimerPlan:
+    """The timers of a table that ended in any way (finished, forfeited, abandoned, a lobby that timed out):
+    none left, but a thread table's thread is archived soon after, so ended tables never pile up in Discord's
+    1,000 active threads of a server."""
+    plan = TimerPlan(drop_all=True)
+    if table.parent_id is not None:
+        plan.add.append(TimerRecord(table.id, ARCHIVE, TABLE_WIDE, now + ARCHIVE_AFTER, None, now))
     return plan
 
 

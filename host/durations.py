@@ -6,6 +6,7 @@ import re
 
 from host.errors import Refusal
 from host.read_models import Duration
+from render.markup import in_code
 
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _DURATION = re.compile(r"(?:[0-9]{1,6}[smhd])+")
@@ -19,12 +20,12 @@ def parse_duration(text: str, *, low: int, high: int, what: str = "turn_time", a
     if allow_off and raw == "off":
         return None
     if not _DURATION.fullmatch(raw):
-        raise Refusal(f"`{text[:40]}` isn't a duration I can read for `{what}`. Use {FORMS}.")
+        raise Refusal(f"`{in_code(text[:40])}` isn't a duration I can read for `{what}`. Use {FORMS}.")
     seconds = sum(int(n) * UNITS[unit] for n, unit in _GROUP.findall(raw))
     if not low <= seconds <= high:
         side = "shorter" if seconds < low else "longer"
-        raise Refusal(f"`{what}` must be between {describe(low)} and {describe(high)}; `{text[:40]}` is {side} "
-                      "than that.")
+        raise Refusal(f"`{what}` must be between {describe(low)} and {describe(high)}; "
+                      f"`{in_code(text[:40])}` is {side} than that.")
     return seconds
 
 

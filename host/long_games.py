@@ -10,6 +10,7 @@ from data.store import Store, TableRecord
 from engines import get_engine
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.errors import Refusal
+from host.limits import NEW_TABLE, check_new_table
 from host.parsing import parse_options, whole_number
 from host.privacy import Sight
 from host.read_models import (
@@ -80,8 +81,9 @@ class LongGameService:
 
     async def check_new(self, guild_id: int | None, home_id: int, in_thread: bool, game_id: str,
                         options: str | None, turn_time: str | None, on_timeout: str | None,
-                        thread: bool | None) -> NewTable:
-        """Check a /game new in ``home_id`` (the channel, or the thread's parent) before anything is made."""
+                        thread: bool | None, user_id: int) -> NewTable:
+        """Check a /game new by ``user_id`` in ``home_id`` (the channel, or the thread's parent) before anything
+        is made: the flood limits last, so that the cooldown starts only for a table about to open."""
         server = await self.settings.require_play_here(guild_id, home_id, "Tables")
         engine = self.tables.game(game_id)
         try:
@@ -95,7 +97,14 @@ class LongGameService:
         if policy not in ("bot", "forfeit"):
             raise Refusal("`on_timeout` is `bot` or `forfeit`.")
         own_thread = (server.thread if thread is None else thread) and not in_thread
+        await check_new_table(self.store, guild_id, user_id, own_thread, max_open_tables=server.max_open_tables,
+                              max_thread_tables=server.max_thread_tables)
+        self.settings.cooldowns.take(guild_id, user_id, NEW_TABLE, server.new_cooldown)
         return NewTable(game_id, get_engine(game_id).title, parsed, clock, policy, own_thread, server.lobby_timeout)
+
+    def not_opened(self, guild_id: int | None, user_id: int) -> None:
+        """A /game new that passed ``check_new`` opened no table after all: its cooldown is given back."""
+        self.settings.cooldowns.give_back(guild_id, user_id, NEW_TABLE)
 
     async def create(self, new: NewTable, *, guild_id: int | None, channel_id: int, parent_id: int | None,
                      user_id: int, user_name: str) -> LobbyMessage:

@@ -14,15 +14,13 @@ milliseconds of work, are paired inline, with no process to start or pickling to
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections.abc import Collection, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from host.tournaments.models import Entrant, EntrantId
 from host.tournaments.progress import NextStep, StageRound, next_step
 from host.tournaments.settings import Settings
-from render.pool import worker_start
+from host.workers import WorkerProcesses
 
 #: Fields up to this size are paired on the caller's thread (a few ms at most).
 INLINE_UP_TO = 64
@@ -36,19 +34,11 @@ class PairingPool:
     def __init__(self, inline_up_to: int | None = None) -> None:
         #: ``None``: the module's ``INLINE_UP_TO`` at each call.
         self.inline_up_to = inline_up_to
-        self._executor: ProcessPoolExecutor | None = None
-        self._closed = False
+        self._workers = WorkerProcesses(1, PAIRING_NICENESS, "pairing pool")
 
     @property
     def started(self) -> bool:
-        return self._executor is not None
-
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # spawn, not fork: the host process runs an event loop and threads that a fork would copy mid-flight.
-            self._executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=worker_start, initargs=(PAIRING_NICENESS,))
-        return self._executor
+        return self._workers.started
 
     async def next_step(self, settings: Settings, entrants: Sequence[Entrant], planned_rounds: int,
                         played: Sequence[StageRound], dropped: Collection[EntrantId] = (),
@@ -57,22 +47,16 @@ class PairingPool:
         args = (settings, list(entrants), planned_rounds, list(played), frozenset(dropped),
                 None if cut is None else list(cut))
         limit = INLINE_UP_TO if self.inline_up_to is None else self.inline_up_to
-        if len(entrants) <= limit or self._closed:
+        if len(entrants) <= limit or self._workers.closed:
             return next_step(*args)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), next_step, *args)
+            return await loop.run_in_executor(self._workers.get(), next_step, *args)
         except BrokenProcessPool:
             # The worker died (killed, out of memory): start a fresh one and pair once more.
-            self._discard()
-            return await loop.run_in_executor(self._pool(), next_step, *args)
-
-    def _discard(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            self._workers.discard()
+            return await loop.run_in_executor(self._workers.get(), next_step, *args)
 
     def close(self) -> None:
         """Stop the worker (waiting for it to exit); later pairings run inline. Safe to call twice."""
-        self._closed = True
-        self._discard()
+        self._workers.close()

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from host.errors import Refusal
+from render.markup import in_code
 
 _DIGITS = re.compile(r"[0-9]{1,19}")
 #: No table option needs more: the longest games cap at a few thousand turns.
@@ -36,9 +37,10 @@ def parse_options(text: str | None) -> dict[str, Any]:
     for part in (text or "").replace(",", " ").split():
         key, sep, raw = part.partition("=")
         if not sep or not key or not raw or "=" in raw:
-            raise Refusal(f"Options look like `name=value`, e.g. `max_turns=300`; I couldn't read `{part[:40]}`.")
+            raise Refusal("Options look like `name=value`, e.g. `max_turns=300`; "
+                          f"I couldn't read `{in_code(part[:40])}`.")
         if not _KEY.fullmatch(key):
-            raise Refusal(f"`{key[:40]}` isn't an option name; see `/game rules` for the game's options.")
+            raise Refusal(f"`{in_code(key[:40])}` isn't an option name; see `/game rules` for the game's options.")
         low = raw.lower()
         if low in ("true", "yes", "on"):
             options[key] = True
@@ -48,6 +50,6 @@ def parse_options(text: str | None) -> dict[str, Any]:
             number = whole_number(raw, 1, MAX_OPTION)
             if number is None:
                 raise Refusal(f"Option `{key}` needs true/false or a whole number from 1 to {MAX_OPTION:,}; "
-                              f"`{raw[:40]}` isn't one.")
+                              f"`{in_code(raw[:40])}` isn't one.")
             options[key] = number
     return options

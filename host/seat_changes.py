@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from data.store import FORFEITED, PLAYER, STAND_IN, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
 from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
-from host.clock import paused_plan, plan_turn, resumed_plan
+from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal
 from host.outcomes import forfeit_win
 from host.rated import rating_plan
@@ -201,7 +201,8 @@ class SeatChanges:
             if table.status != "lobby":
                 await self.store.timers.change_timers(table.id, TimerPlan(drop_kinds=[LOBBY]))
                 return None
-            await self.store.tables.close_table(table.id, table.revision)
+            await self.store.tables.close_table(table.id, table.revision, timers=closed_plan(table, self.store.now()))
+            self.tables.on_timers(None)
             self.tables.forget(table.id)
             return await self.tables.reload(table.id)
 
@@ -304,7 +305,7 @@ class SeatChanges:
             after = await self._commit_change(table, seats=seats, timers=timers,
                                               events=[(seat, "return", user_id, user_id)])
             return SeatNotice(after, [f"🙋 **{escape_name(seats[seat].name)}** is back and plays their own seat "
-                                      f"again."])
+                                      "again."])
 
     async def _retimed(self, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
         """Timers after ``seat`` changed hands: its clock starts afresh if it is to act."""

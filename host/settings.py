@@ -14,9 +14,11 @@ import i18n
 from data.store import Store
 from host.durations import TURN_TIME_BOUNDS, describe, parse_duration
 from host.errors import Refusal
+from host.limits import Cooldowns
 from host.parsing import whole_number
 from host.read_models import SettingsShown
 from i18n import N_
+from render.markup import in_code
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
 ON_TIMEOUT = ("bot", "forfeit")
@@ -26,6 +28,16 @@ MAX_BOT_DELAY = 600
 #: The most entrants any tournament takes; a server may set a lower ``max_entrants_limit``.
 ENTRANTS_CEILING = 1024
 DEFAULT_ENTRANTS_LIMIT = 256
+#: Flood limits (issue 26): their defaults and the highest value a server may set.
+DEFAULT_OPEN_TABLES = 5
+DEFAULT_THREAD_TABLES = 50
+#: Discord's own limit of active threads in a server: more thread tables could never open anyway.
+THREAD_TABLES_CEILING = 1000
+OPEN_TABLES_CEILING = 1000
+DEFAULT_BOT_ENTRANTS = 32
+DEFAULT_NEW_COOLDOWN = 3
+NEW_COOLDOWN_CEILING = 3600
+TOURNAMENT_CREATORS = ("managers", "everyone")
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,16 @@ class Settings:
     max_entrants_limit: int = DEFAULT_ENTRANTS_LIMIT
     #: Members with this role run tournaments as organisers (None: nobody by role).
     tournament_organiser_role: int | None = None
+    #: Lobbies and games one member may host in this server that have not ended.
+    max_open_tables: int = DEFAULT_OPEN_TABLES
+    #: Active thread tables in this server (each holds one of Discord's 1,000 active threads).
+    max_thread_tables: int = DEFAULT_THREAD_TABLES
+    #: Who may run ``/tournament new``: ``managers`` (Manage Server or the organiser role) or ``everyone``.
+    tournament_creators: str = "managers"
+    #: The most bot entrants one tournament may take.
+    max_bot_entrants: int = DEFAULT_BOT_ENTRANTS
+    #: Seconds a member waits between two ``/game new`` (or two ``/tournament new``).
+    new_cooldown: int = DEFAULT_NEW_COOLDOWN
     #: What the server's channels read: en, fr, uk, or auto (its Discord language when Deckhand speaks it).
     language: str = i18n.AUTO
 
@@ -57,7 +79,12 @@ class Settings:
 
 
 NAMES = ("turn_time", "on_timeout", "thread", "reminders", "bot_delay", "bot_level", "lobby_timeout", "game_channels",
-         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role", "language")
+         "web_pages", "timezone", "max_entrants_limit", "tournament_organiser_role", "language", "max_open_tables",
+         "max_thread_tables", "tournament_creators", "max_bot_entrants", "new_cooldown")
+#: Whole-number settings: (lowest, highest).
+NUMBER_BOUNDS = {"max_entrants_limit": (2, ENTRANTS_CEILING), "max_open_tables": (1, OPEN_TABLES_CEILING),
+                 "max_thread_tables": (0, THREAD_TABLES_CEILING), "max_bot_entrants": (0, ENTRANTS_CEILING),
+                 "new_cooldown": (0, NEW_COOLDOWN_CEILING)}
 #: Each setting's help, a message id the presenter translates (with HELP_VALUES filled in).
 HELP = {
     "turn_time": N_("default turn clock for new tables: off, or e.g. 90s, 10m, 12h, 3d, 1d12h (30s to 14d)"),
@@ -74,9 +101,21 @@ HELP = {
     "tournament_organiser_role": N_("members with this role run every tournament: a role mention or id, or none"),
     "language": N_("what the server's channels read: en, fr, uk, or auto (the server's Discord language when it "
                    "is one of those, else English)"),
+    "max_open_tables": N_("lobbies and games one member may host here that have not ended, 1 to {open_ceiling} "
+                          "(default {open_default})"),
+    "max_thread_tables": N_("active thread tables in this server, 0 to {thread_ceiling} (default {thread_default})"),
+    "tournament_creators": N_("who may run /tournament new: managers (Manage Server or the tournament organiser "
+                              "role) or everyone"),
+    "max_bot_entrants": N_("the most bot entrants a tournament may take, 0 to {ceiling} (default {bots_default})"),
+    "new_cooldown": N_("seconds a member waits between two /game new or two /tournament new, 0 to "
+                       "{cooldown_ceiling} (default {cooldown_default})"),
 }
 #: The numbers the help texts name.
-HELP_VALUES = (("max_bot_delay", MAX_BOT_DELAY), ("ceiling", ENTRANTS_CEILING), ("default", DEFAULT_ENTRANTS_LIMIT))
+HELP_VALUES = (("max_bot_delay", MAX_BOT_DELAY), ("ceiling", ENTRANTS_CEILING), ("default", DEFAULT_ENTRANTS_LIMIT),
+               ("open_ceiling", OPEN_TABLES_CEILING), ("open_default", DEFAULT_OPEN_TABLES),
+               ("thread_ceiling", THREAD_TABLES_CEILING), ("thread_default", DEFAULT_THREAD_TABLES),
+               ("bots_default", DEFAULT_BOT_ENTRANTS), ("cooldown_ceiling", NEW_COOLDOWN_CEILING),
+               ("cooldown_default", DEFAULT_NEW_COOLDOWN))
 
 
 def normalise(name: str, value: str) -> str:
@@ -84,7 +123,7 @@ def normalise(name: str, value: str) -> str:
     raw = value.strip()
     low = raw.lower()
     if name not in NAMES:
-        raise Refusal(f"There is no setting `{name[:40]}`. The settings are: {', '.join(NAMES)}.")
+        raise Refusal(f"There is no setting `{in_code(name[:40])}`. The settings are: {', '.join(NAMES)}.")
     if name == "turn_time":
         seconds = parse_duration(raw, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1])
         return "off" if seconds is None else str(seconds)
@@ -105,11 +144,14 @@ def normalise(name: str, value: str) -> str:
         return str(number)
     if name == "timezone":
         return check_timezone(raw)
-    if name == "max_entrants_limit":
-        number = whole_number(raw, 2, ENTRANTS_CEILING)
+    if name in NUMBER_BOUNDS:
+        low_bound, high_bound = NUMBER_BOUNDS[name]
+        number = whole_number(raw, low_bound, high_bound)
         if number is None:
-            raise Refusal(f"`max_entrants_limit` is a whole number from 2 to {ENTRANTS_CEILING}.")
+            raise Refusal(f"`{name}` is a whole number from {low_bound} to {high_bound:,}.")
         return str(number)
+    if name == "tournament_creators":
+        return _choice(name, low, TOURNAMENT_CREATORS)
     if name == "tournament_organiser_role":
         if low in ("none", "off"):
             return "none"
@@ -140,7 +182,7 @@ def check_timezone(raw: str) -> str:
             raise ValueError(name)
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise Refusal(f"`{name[:60]}` is not a time zone I know. Use an IANA name such as `UTC`, "
+        raise Refusal(f"`{in_code(name[:60])}` is not a time zone I know. Use an IANA name such as `UTC`, "
                       "`Europe/Paris` or `America/New_York`.") from None
     return name
 
@@ -156,7 +198,7 @@ def parse(stored: dict[str, str], default_level: str = "normal") -> Settings:
     for name, raw in stored.items():
         if name == "turn_time":
             values[name] = None if raw == "off" else int(raw)
-        elif name in ("lobby_timeout", "max_entrants_limit"):
+        elif name == "lobby_timeout" or name in NUMBER_BOUNDS:
             values[name] = int(raw)
         elif name == "tournament_organiser_role":
             values[name] = None if raw == "none" else int(raw)
@@ -183,7 +225,10 @@ def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
             ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off"),
             ("timezone", settings.timezone), ("max_entrants_limit", str(settings.max_entrants_limit)),
             ("tournament_organiser_role", "none" if settings.tournament_organiser_role is None
-             else f"<@&{settings.tournament_organiser_role}>"), ("language", settings.language)]
+             else f"<@&{settings.tournament_organiser_role}>"), ("language", settings.language),
+            ("max_open_tables", str(settings.max_open_tables)), ("max_thread_tables", str(settings.max_thread_tables)),
+            ("tournament_creators", settings.tournament_creators),
+            ("max_bot_entrants", str(settings.max_bot_entrants)), ("new_cooldown", f"{settings.new_cooldown}s")]
 
 
 class ServerSettings:
@@ -192,6 +237,8 @@ class ServerSettings:
         self.default_delay = default_delay
         self.default_level = default_level
         self._cache: dict[int, Settings] = {}
+        #: When each member last opened a table or tournament (the ``new_cooldown`` limit), on the store's clock.
+        self.cooldowns = Cooldowns(lambda: store.now())
 
     async def get(self, guild_id: int | None) -> Settings:
         if guild_id is None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engines import Engine
 from host.errors import Refusal
+from render.markup import in_code
 
 #: Bounds of the whole-number options, by name: (lowest, highest). King Pedro's rules play to 262 or 200;
 #: a lower target keeps a quick game (and the tests' games) short, a higher one is never used.
@@ -90,7 +91,7 @@ def check_table_options(engine: Engine, options: Mapping[str, Any] | None) -> di
     for key, value in (options or {}).items():
         option = known.get(key)
         if option is None:
-            raise Refusal(f"`{key[:40]}` is an unknown option for {engine.title}. {listing(engine)}")
+            raise Refusal(f"`{in_code(key[:40])}` is an unknown option for {engine.title}. {listing(engine)}")
         if (why := option.problem(value)) is not None:
             raise Refusal(f"{why}. {listing(engine)}")
         merged[key] = value

@@ -21,7 +21,7 @@ from engines import Engine, IllegalAction, get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
 from host import table_views
-from host.clock import paused_plan, plan_turn, resumed_plan
+from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
 from host.outcomes import final_places
@@ -44,6 +44,12 @@ Think = Callable[[str, dict[str, Any], int, int, str], Awaitable[str]]
 #: posts another each time, and each edit is a request in the channel's rate limit.
 MAX_LOBBY_MESSAGES = 5
 BOT_NAMES = ("Robo Ada", "Robo Bix", "Robo Cog", "Robo Dot", "Robo Eel", "Robo Fox")
+
+
+def no_player_left(table: TableRecord) -> bool:
+    """Whether only bots play on at ``table``: bot seats, and players who resigned, forfeited or dropped for good
+    (a player a bot stands in for after timeouts may still come back, so they count as present)."""
+    return all(s.is_bot or s.stand_in == FORFEITED for s in table.seats)
 
 
 def bot_plays_note(seat: SeatRecord) -> str:
@@ -261,7 +267,9 @@ class TableService:
             closed = not any(not s.is_bot for s in seats)
             try:
                 if closed:
-                    await self.store.tables.close_table(table.id, table.revision, seats)
+                    await self.store.tables.close_table(table.id, table.revision, seats,
+                                                        closed_plan(table, self.store.now()))
+                    self.on_timers(None)
                 else:
                     await self.store.tables.set_lobby_seats(table.id, table.revision, seats, host)
             except StaleVersion:
@@ -377,10 +385,12 @@ class TableService:
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
                 raise Refusal(f"Table #{table.id} is part of the tournament **{escape_name(event.name)}**: the "
-                              f"organiser can end "
-                              "its round with `/tournament advance` (after its `round_time`) or `/tournament cancel`.")
+                              "organiser can end its round with `/tournament advance` (after its `round_time`) or "
+                              "`/tournament cancel`.")
             try:
-                await self.store.tables.close_table(table.id, table.revision)
+                await self.store.tables.close_table(table.id, table.revision,
+                                                    timers=closed_plan(table, self.store.now()))
+                self.on_timers(None)
             except StaleVersion:
                 table = await self.reload(table.id)
                 raise Refusal(f"Table #{table.id} changed just now ({table.status}); try again.") from None

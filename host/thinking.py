@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -24,9 +23,9 @@ from typing import Any
 from engines import get_engine
 from engines.bots import BOT_LEVELS, bot_action
 from host.metrics import Recorder
-from render.pool import worker_start
+from host.workers import WorkerProcesses
 
-#: How much lower than the bot's the thinking workers' priority is (see ``BotPool._pool``).
+#: How much lower than the bot's the thinking workers' priority is (see ``host.workers``).
 THINKING_NICENESS = 10
 
 #: Levels cheap enough to compute on the caller's thread.
@@ -70,25 +69,20 @@ class BotPool:
         self.work = work
         #: Told how long each move took to choose, by level (None: nobody is told).
         self.recorder = recorder
-        self._executor: ProcessPoolExecutor | None = None
-        self._closed = False
+        # At a lower priority than the bot and its render workers: a bot's search can wait a moment, a
+        # member's click (its picture drawn in a render worker) should not.
+        self._workers = WorkerProcesses(self.workers, THINKING_NICENESS, "bot pool")
         #: Searches given up on, for the logs and the tests.
         self.cut = 0
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._closed:
-            raise RuntimeError("the bot pool is closed")
-        if self._executor is None:
-            # spawn, not fork: the host process runs an event loop and threads that a fork would copy mid-flight.
-            # At a lower priority than the bot and its render workers: a bot's search can wait a moment, a
-            # member's click (its picture drawn in a render worker) should not.
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=worker_start, initargs=(THINKING_NICENESS,))
-        return self._executor
+    @property
+    def _executor(self) -> ProcessPoolExecutor | None:
+        """The running worker pool, if any (the tests look at its processes)."""
+        return self._workers.executor
 
     @property
     def started(self) -> bool:
-        return self._executor is not None
+        return self._workers.started
 
     async def think(self, game_id: str, snapshot: dict[str, Any], seat: int, salt: int, level: str) -> str:
         start = time.perf_counter()
@@ -104,19 +98,19 @@ class BotPool:
         if level in INLINE_LEVELS:
             return think_now(game_id, snapshot, seat, salt, level)
         try:
-            executor = self._pool()
+            executor = self._workers.get()
             try:
                 return await self._search(executor, game_id, snapshot, seat, salt, level)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory, or cut for another search): think once more.
-                if self._executor is executor:
-                    self._discard()
-                return await self._search(self._pool(), game_id, snapshot, seat, salt, level)
+                if self._workers.executor is executor:
+                    self._workers.discard()
+                return await self._search(self._workers.get(), game_id, snapshot, seat, salt, level)
         except TimeoutError:
             self.cut += 1
             log.warning("a %s search for %s (seat %s) ran past %.0f s: its worker was replaced and the seat "
                         "plays the %s move", level, game_id, seat, self.time_limit, FALLBACK_LEVEL)
-            self._kill()
+            self._workers.kill()
             return think_now(game_id, snapshot, seat, salt, FALLBACK_LEVEL)
 
     async def _search(self, executor: ProcessPoolExecutor, game_id: str, snapshot: dict[str, Any], seat: int,
@@ -125,21 +119,6 @@ class BotPool:
         future = loop.run_in_executor(executor, self.work, game_id, snapshot, seat, salt, level)
         return await asyncio.wait_for(future, self.time_limit)
 
-    def _kill(self) -> None:
-        """Kill the workers at once (a hung search never returns) and start afresh at the next search."""
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        for process in list(getattr(executor, "_processes", {}).values()):
-            process.kill()
-        executor.shutdown(wait=False, cancel_futures=False)
-
-    def _discard(self) -> None:
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
-
     def close(self) -> None:
         """Stop the workers (waiting for them to exit) and refuse further work; safe to call twice."""
-        self._closed = True
-        self._discard()
+        self._workers.close()

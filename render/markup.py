@@ -12,6 +12,7 @@ back, a note) made safe for each place Discord shows text.
   controls (a right-to-left override would turn the rest of the line around), keep at most
   ``MAX_MARKS`` combining marks on a letter (zalgo would climb over the lines above), and make any
   run of white space or control characters one space.
+- ``in_code`` for a value echoed back inside an inline code span (a refused option or setting).
 - ``plain_text`` turns a line written with ``escape_name`` back into plain text, for the table image,
   its alt text, the web pages and the move-list file, which show names as written.
 
@@ -75,6 +76,13 @@ def escape_name(name: str) -> str:
     text = _URL.sub(r"\\:", text)
     text = _LINE_START.sub(lambda m: f"\\{m.group(1)}" if m.group(1) else f"{m.group(2)}\\.", text)
     return text or "?"
+
+
+def in_code(value: str) -> str:
+    """``value`` to echo between single back-ticks (an inline code span, where Discord renders no
+    markdown and no mention): its own back-ticks, which would close the span early, become a look-alike
+    (ˋ), and mentions are neutralised as in ``label_name``."""
+    return label_name(value).replace("`", "\u02cb")
 
 
 def unbold(markdown: str) -> str:

@@ -29,10 +29,12 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
+
+from data.database import Turns
 
 T = TypeVar("T")
 
@@ -96,10 +98,10 @@ class RenderPool:
         #: Images asked of each lane and not yet returned (only touched on the event loop's thread).
         self.in_hand = [0] * self.lanes
         self._lock = threading.Lock()
-        #: Awaited after each picture arrives (the bot sets its store's turn-taking, ``Turns.take``): pictures
-        #: drawn together come back together, and each one's table message would otherwise be sent in the same
-        #: turn of the event loop as all the others, holding every other click and timer meanwhile.
-        self.after_draw: Callable[[], Awaitable[None]] | None = None
+        #: Taken after each picture arrives: pictures drawn together come back together, and each one's table
+        #: message would otherwise be sent in the same turn of the event loop as all the others, holding every
+        #: other click and timer meanwhile. The bot's store takes the same turns (bot.py gives it these).
+        self.turns = Turns()
 
     def _lane(self, lane: int) -> ProcessPoolExecutor:
         with self._lock:
@@ -132,8 +134,7 @@ class RenderPool:
             picture = await self._draw_in_lane(lane, loop, fn, *args)
         finally:
             self.in_hand[lane] -= 1
-        if self.after_draw is not None:
-            await self.after_draw()
+        await self.turns.take()
         return picture
 
     async def _draw_in_lane(self, lane: int, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], /, *args: Any) -> T:

@@ -2,7 +2,8 @@
 
 bot.py's ``compose`` builds the object graph, each service getting its collaborators in its constructor.
 So outside a constructor (``__init__``, ``__post_init__``, ``__new__``) and ``compose``, no function assigns
-(or deletes, or ``setattr``s) an attribute of an object it did not make itself:
+(or deletes, or ``setattr``s) an attribute of an object it did not make itself, and none at all, constructors
+included, writes into another module's globals (a process-wide object set up at run time):
 
 - ``self.x = …`` and ``cls.x = …`` are an object's own state: allowed;
 - ``self.collaborator.x = …``, ``parameter.x = …``, ``alias.x = …`` (a name taken from another object),
@@ -178,10 +179,10 @@ def findings(source: str, module: str) -> list[str]:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 visit(node, scope.made)
                 continue
-            if func.name in CONSTRUCTORS:
-                continue
             for obj in _written(node):
                 root, depth = _root(obj)
+                if func.name in CONSTRUCTORS and not (isinstance(root, ast.Name) and root.id in imported):
+                    continue  # a constructor hands what it builds what it needs; never another module's globals
                 if isinstance(root, ast.Name) and root.id in ("self", "cls") and depth == 0:
                     continue  # the object's own state
                 if isinstance(root, ast.Name) and root.id in scope.made and root.id not in ("self", "cls"):
@@ -281,6 +282,9 @@ def test_the_allowances_are_still_needed() -> None:
     # An object fetched from a collaborator is not made here.
     "class Cog:\n    def rename(self):\n        channel = self.bot.get_channel(1)\n        channel.name = 'x'\n",
     "def drop(thing):\n    del thing.cache\n",
+    # Even a constructor or compose never rewires another module's global object.
+    "from cogs.pictures import RENDER_POOL\nasync def compose(store):\n    RENDER_POOL.after_draw = store.take\n",
+    "import cogs.web_links\nclass Cog:\n    def __init__(self, links):\n        cogs.web_links.LINKS = links\n",
     # At import, another module's global.
     "import sandbox\nsandbox.serve = None\n",
 ])

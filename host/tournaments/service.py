@@ -23,6 +23,7 @@ from data.tournaments import (
     START_TIMER,
     AlreadyEntered,
     EntrantRecord,
+    PenaltyRecord,
     PlaceRecord,
     RoundPlan,
     TournamentBusy,
@@ -34,6 +35,7 @@ from engines.bots import BOT_LEVELS
 from engines.words import count
 from host.clock import plan_turn
 from host.errors import Refusal
+from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
 from host.pairing import PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
@@ -78,17 +80,44 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         #: Pairs large fields in a worker process, off the event loop.
         self.pairing = pairing or PairingPool()
-        #: Penalties, notes and the calendar, a collaborator working through this service's operations.
+        #: Penalties, notes and the calendar, a collaborator working through this service's operations
+        #: (``OrganiserAccess``); the methods below hand those use cases to it.
         self.organising = Organising(self)
-        self.penalty = self.organising.penalty
-        self.note = self.organising.note
-        self.reschedule = self.organising.reschedule
-        self.calendar_checkin = self.organising.calendar_checkin
-        self.calendar_start = self.organising.calendar_start
-        self.event_end_due = self.organising.event_end_due
-        self.push_event_end = self.organising.push_event_end
-        self.game_losses_due = self.organising.game_losses_due
-        self.calendar = Organising.calendar
+
+    # ------------------------------------------------- penalties, notes, the calendar (``Organising``)
+
+    async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
+                      reason: str, roles: Sequence[int] = ()) -> tuple[PenaltyRecord, list[SeatNotice]]:
+        return await self.organising.penalty(tournament_id, user_id, is_manager, player_id, kind, reason, roles)
+
+    async def note(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, text: str,
+                   roles: Sequence[int] = ()) -> PenaltyRecord:
+        return await self.organising.note(tournament_id, user_id, is_manager, player_id, text, roles)
+
+    async def reschedule(self, tournament_id: int, user_id: int, is_manager: bool, starts_at: str,
+                         roles: Sequence[int] = ()) -> TournamentState:
+        return await self.organising.reschedule(tournament_id, user_id, is_manager, starts_at, roles)
+
+    @staticmethod
+    def calendar(record: TournamentRecord) -> Calendar | None:
+        return Organising.calendar(record)
+
+    async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
+        return await self.organising.calendar_checkin(tournament_id, started)
+
+    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
+        return await self.organising.calendar_start(tournament_id, started)
+
+    async def event_end_due(self, tournament_id: int, started: float) -> float | None:
+        return await self.organising.event_end_due(tournament_id, started)
+
+    async def push_event_end(self, record: TournamentRecord) -> float:
+        return await self.organising.push_event_end(record)
+
+    async def game_losses_due(self, table: TableRecord) -> list[SeatNotice]:
+        return await self.organising.game_losses_due(table)
+
+    # ------------------------------------------------------------------ locks
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -155,13 +184,17 @@ class TournamentService:
                      round_time: int | None, options: dict[str, Any] | None, name: str | None,
                      starts_at: str | None = None, checkin_minutes: int | None = None, role_id: int | None = None,
                      max_entrants: int | None = None, late_join_rounds: int | None = None,
-                     top_cut_format: str | None = None) -> TournamentState:
+                     top_cut_format: str | None = None, is_manager: bool = True,
+                     roles: Sequence[int] = ()) -> TournamentState:
+        """Open registration. ``is_manager`` and ``roles`` (the member's Manage Server and role ids) meet the
+        server's ``tournament_creators``; the callers that pass neither are the bot's own (tests, benches)."""
+        server = await self.server_config(guild_id)
+        check_tournament_creator(server.tournament_creators, server.tournament_organiser_role, is_manager, roles)
         try:
             settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
             raise Refusal(str(exc)) from None
         merged = self.tables.check_new(game, options)
-        server = await self.server_config(guild_id)
         minutes = check_checkin_minutes(checkin_minutes)
         start, timers = None, []
         if starts_at is not None:
@@ -183,6 +216,8 @@ class TournamentService:
             if late < 0 or late > (rounds or MAX_LATE_ROUND):
                 raise Refusal(f"`late_join_rounds` is 0 to {rounds or MAX_LATE_ROUND} (the round players may join "
                               "until).")
+        if self.settings is not None:  # the last check: the cooldown starts only for a tournament about to open
+            self.settings.cooldowns.take(guild_id, organiser_id, NEW_TOURNAMENT, server.new_cooldown)
         title = " ".join((name or "").split())[:80] or f"{GAME_TITLES[game]} {FORMAT_NAMES[settings.format.value]}"
         try:
             tournament_id = await self.store.tournaments.create_tournament(
@@ -192,6 +227,8 @@ class TournamentService:
                 checkin_minutes=minutes, role_id=role_id, max_entrants=max_entrants, late_join_rounds=late,
                 top_cut_format=settings.top_cut_format, timers=timers)
         except TournamentBusy:
+            if self.settings is not None:  # nothing opened: the refusal leaves the cooldown as it was
+                self.settings.cooldowns.give_back(guild_id, organiser_id, NEW_TOURNAMENT)
             busy = await self.store.tournaments.active_tournament(channel_id)
             what = f" (**{escape_name(busy.name)}**, {busy.status})" if busy else ""
             raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
@@ -216,8 +253,7 @@ class TournamentService:
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
             raise Refusal(f"**{escape_name(record.name)}** is for members with the <@&{record.role_id}> role, "
-                          f"and you don't "
-                          "have it.")
+                          "and you don't have it.")
 
     async def join(self, tournament_id: int, user_id: int, name: str,
                    roles: Sequence[int] | None = None) -> TournamentState:
@@ -276,7 +312,7 @@ class TournamentService:
             record = await self.get(tournament_id)
             if record.status == "playing":
                 raise Refusal(f"**{escape_name(record.name)}** has started: use `/tournament drop` to stop "
-                              f"playing in it.")
+                              "playing in it.")
             record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
@@ -297,10 +333,12 @@ class TournamentService:
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
                 raise Refusal(f"`count` is 1 to {MAX_BOTS_AT_ONCE}.")
             entrants = await self.store.tournaments.entrants(tournament_id)
+            bots = sum(1 for e in entrants if e.is_bot and e.active)
+            check_bot_entrants((await self.server_config(record.guild_id)).max_bot_entrants, bots, count, record.name)
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
                 raise Refusal(f"**{escape_name(record.name)}** can take {max(0, ceiling - len(entrants))} more "
-                              f"entrants.")
+                              "entrants.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
@@ -558,8 +596,7 @@ class TournamentService:
             except TournamentChanged:
                 raise Refusal(f"You have already left **{escape_name(record.name)}**.") from None
         return await self.forfeit_at(places, mine[0], f"🚪 **{escape_name(mine[0].name)}** dropped from the "
-                                                      f"tournament and "
-                                                       "forfeits.")
+                                                      "tournament and forfeits.")
 
     async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
                         reason: str = "drop") -> list[PlaceRecord]:

@@ -11,6 +11,7 @@ import pytest
 
 from bot import DeckhandBot, create_bot
 from data.store import Store
+from tests.e2e.driver import configure
 from tests.latency import Latency
 from tests.limits import request_violations
 
@@ -64,6 +65,14 @@ def world(simcord_env: Any) -> Any:
     yield World(simcord_env, guild, channel, members)
     # After every end-to-end test: everything the bot sent fits Discord's limits.
     assert_within_limits(simcord_env)
+
+
+@pytest.fixture
+async def open_tournaments(world: World) -> World:
+    """A server where every member may open tournaments: its manager sets ``tournament_creators`` to
+    ``everyone`` through /config, as a server that runs open events would (the default is managers only)."""
+    await configure(world, tournament_creators="everyone")
+    return world
 
 
 @pytest.fixture

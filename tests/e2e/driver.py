@@ -7,6 +7,8 @@ from typing import Any
 import discord
 from simcord.results import to_discord_message
 
+from bench._common import configure as configure_server
+
 
 def components(message: Any) -> list[dict[str, Any]]:
     """Flattened component dicts of a ResponseMessage or discord.Message."""
@@ -103,3 +105,9 @@ async def play_until_over(world: Any, pick: Any, max_moves: int = 3000) -> disco
         assert ids, f"nobody human to act, yet the game is not over: {message.content}"
         await take_turn(by_id[ids[0]], message, pick)
     raise AssertionError("the game did not end")
+
+
+async def configure(world: Any, **values: Any) -> None:
+    """A server manager sets ``values`` with ``/config set``: how a test that opens many tables or tournaments
+    quickly raises the flood limits it needs (issue 26), as a server would."""
+    await configure_server(world.env, world.guild, world.channel, **values)

@@ -7,6 +7,7 @@ says the game is over; and a thread table's thread is archived a little later.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -31,25 +32,34 @@ def assert_finished_look(channel: Any, winners: list[str]) -> None:
         assert f"🥇 {name}" in standings, standings
 
 
-def first_choice(options: list[tuple[str, str | None, str]]) -> tuple[str, str | None, str]:
-    return options[0]
+#: Each title with options that make its end near (Pentawar has none), and its players.
+ENDS = {
+    "do_over": ("max_turns=1", ("alice", "bob")),
+    "pedwar": ("max_turns=1", ("alice", "bob")),
+    "ogre_cheerleaders": ("max_turns=1", ("alice", "bob")),
+    "king_pedro": ("max_rounds=1", ("alice", "bob", "carol", "dave")),
+    "pentawar": (None, ("alice", "bob")),
+}
 
 
-@pytest.mark.parametrize("game", ["pedwar", "ogre_cheerleaders"])
+@pytest.mark.parametrize("game", list(ENDS))
 async def test_a_games_last_move_ends_it_with_the_finished_look(world: Any, db_path: str, game: str) -> None:
-    alice, bob = world.members["alice"], world.members["bob"]
-    # max_turns=1: the first player's turn is the last, so the game ends on a move made by hand.
-    made = await alice.slash(world.channel, "game new", game=game, options="max_turns=1", thread=True)
+    options, names = ENDS[game]
+    members = [world.members[n] for n in names]
+    made = await members[0].slash(world.channel, "game new", game=game, thread=True,
+                                  **({"options": options} if options else {}))
     thread = world.channel.threads[-1]
     assert thread.id == rows(db_path, "SELECT channel_id FROM game_tables")[0][0], answer_text(made)
-    await bob.slash(thread, "game join")
-    await alice.slash(thread, "game start")
+    for member in members[1:]:
+        await member.slash(thread, "game join")
+    await members[0].slash(thread, "game start")
     assert "To act" in latest_table_message(thread).content
     world_in_thread = type(world)(world.env, world.guild, thread, world.members)
-    final = await play_until_over(world_in_thread, first_choice)
+    rng = random.Random(27)
+    final = await play_until_over(world_in_thread, rng.choice)
     assert rows(db_path, "SELECT COUNT(*) FROM actions")[0][0] >= 1, "the game ended on a move made by hand"
     assert rows(db_path, "SELECT status FROM game_tables")[0][0] == "finished"
-    winners = [n for n, m in (("alice", alice), ("bob", bob)) if f"🥇 {n}" in (final.embeds[0].description or "")]
+    winners = [n for n in names if f"🥇 {n}" in (final.embeds[0].description or "")]
     assert winners, final.embeds[0].description
     assert_finished_look(thread, winners)
     assert_settled(thread, "This game is over")
@@ -62,6 +72,7 @@ def archived_threads(world: Any) -> list[int]:
             for t in world.env.backend.archived_threads(world.channel.id, private=False)]
 
 
+@pytest.mark.usefixtures("open_tournaments")  # alice, not a manager, opens the tournament (issue 26)
 async def test_tournament_advance_ends_the_tables_in_play_with_the_finished_look(world: Any, db_path: str) -> None:
     alice = await pace_bots(world)
     bob = world.members["bob"]

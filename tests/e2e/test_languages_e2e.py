@@ -13,6 +13,7 @@ import pytest
 from bot import create_bot
 from cogs.locales import channel_language
 from tests.e2e.test_reliability_e2e import answer_text
+from tests.languages import english_left
 
 
 def manager(world: Any, guild: Any = None) -> Any:
@@ -115,6 +116,7 @@ async def test_config_answers_each_manager_in_their_own_language(world: Any, mem
     assert shown.startswith("**Réglages de Deckhand pour ce serveur**")
     assert "`max_entrants_limit` = **256**: le nombre maximal d'inscrits à un tournoi, de 2 à 1\u202f024" in shown
     assert "Deckhand settings" not in shown and "default turn clock" not in shown
+    assert english_left([shown], "fr") == []
     done = answer_text(await mona.slash(world.channel, "config set", setting="reminders", value="off"))
     assert done.startswith("`reminders` vaut maintenant **off**.")
     member_locales[mona.id] = "uk"

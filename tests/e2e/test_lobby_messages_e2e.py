@@ -82,6 +82,7 @@ async def test_an_abandoned_lobby_and_an_abandoned_game_close_their_lobby(world:
     await world.members["alice"].slash(world.channel, "game abandon")
     assert_settled(world.channel, "This table is closed")
 
+    await world.env.advance_time(3)  # alice's new_cooldown between two /game new
     await opened(world, "do_over")
     await world.members["bob"].slash(world.channel, "game join")
     await world.members["alice"].slash(world.channel, "game start")

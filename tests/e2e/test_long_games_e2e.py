@@ -311,6 +311,7 @@ async def test_game_mine_lists_tables_in_two_channels_with_your_turn_first(world
     second = world.guild.create_text_channel("slow-games")
     alice, bob = world.members["alice"], world.members["bob"]
     for channel in (world.channel, second):
+        await world.env.advance_time(3)  # alice's new_cooldown between two /game new
         await alice.slash(channel, "game new", game="pentawar", turn_time="1d")
         await bob.slash(channel, "game join")
         await alice.slash(channel, "game start")

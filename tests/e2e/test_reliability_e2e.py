@@ -316,6 +316,7 @@ async def test_lobby_misuse_is_refused_and_changes_nothing(world: Any, db_path: 
     extra = world.guild.add_member(world.env.create_user("erin"))
     full = await extra.slash(world.channel, "game join")
     assert "full" in answer_text(full)
+    await world.env.advance_time(3)  # past alice's new_cooldown: the channel's own table is what refuses
     twice = await alice.slash(world.channel, "game new", game="do_over")
     assert "already has a table" in answer_text(twice)
 

@@ -17,7 +17,8 @@ from tests.e2e.driver import components, latest_table_message
 from tests.e2e.test_reliability_e2e import answer_text
 from tests.e2e.test_tournament_e2e import BOT_PACE, human_turn, pace_bots, playing_threads, rows, tournament
 
-pytestmark = pytest.mark.asyncio
+# Members other than managers open tournaments here (issue 26's tournament_creators, set through /config).
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("open_tournaments")]
 
 
 def snapshot(db_path: str) -> list[Any]:
@@ -212,6 +213,7 @@ async def test_rating_and_leaderboard(world: Any, db_path: str) -> None:
     result = await alice.slash(world.channel, "rating")
     assert "no rated games" in answer_text(result)
     for _ in range(5):
+        await world.env.advance_time(3)  # alice's new_cooldown between two /game new
         await alice.slash(world.channel, "game new", game="do_over")
         await bob.slash(world.channel, "game join")
         await alice.slash(world.channel, "game start")

@@ -21,7 +21,8 @@ from host.tournaments.models import TableResult
 from host.tournaments.points import table_points
 from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, use
 
-pytestmark = pytest.mark.asyncio
+# Members other than managers open tournaments here (issue 26's tournament_creators, set through /config).
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("open_tournaments")]
 
 #: Bots wait this long (virtual seconds) before each move, so a table of bots plays on only as the
 #: test advances the clock, never inside one click's settling.

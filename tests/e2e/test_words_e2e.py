@@ -54,6 +54,7 @@ async def test_the_hand_panel_shows_the_seats_deadline_when_the_table_has_a_cloc
     assert "<t:" not in (panel.attachments[0].description or "")
     await alice.slash(world.channel, "game abandon")
 
+    await world.env.advance_time(3)  # alice's new_cooldown between two /game new
     await alice.slash(world.channel, "game new", game="pedwar")  # no clock: no deadline
     await bob.slash(world.channel, "game join")
     await alice.slash(world.channel, "game start")

@@ -235,6 +235,8 @@ READS = {"get_table", "active_table", "all_tables", "actions", "results", "schem
          "seat_events", "unposted_tables",
          # A lost channel's tables (issue: lost channels): two reads.
          "lost_tables", "open_tables_in",
+         # The flood limits' counts (issue 26).
+         "open_tables_hosted", "active_thread_tables",
          "tournament", "active_tournament", "latest_tournament", "running_tournaments", "entrants",
          "tournament_rounds", "round_places", "place_of_table", "tournament_byes", "unannounced_finals",
          "ratings_of", "ratings_for", "leaderboard", "rated_tables", "tournament_timers", "next_tournament_due",

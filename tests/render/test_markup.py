@@ -12,7 +12,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from render.markup import MAX_MARKS, escape_name, label_name, plain_text, unbold
+from render.markup import MAX_MARKS, escape_name, in_code, label_name, plain_text, unbold
 
 ZALGO = ("Z" + "\u0336\u0337\u0338" * 3 + "a" + "\u0300\u0301\u0302\u0303" * 2
          + "l\u0334\u0335\u0336go\u0351\u0352\u0353")
@@ -99,3 +99,9 @@ def test_unbold_drops_bold_markers_and_keeps_escapes() -> None:
     line = f"**{escape_name('x*')}** plays"
     assert unbold(line) == "x\\* plays"
     assert plain_text(unbold(line)) == "x* plays"
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_a_value_echoed_in_a_code_span_stays_inside_it(value: str) -> None:
+    shown = in_code(value)
+    assert "`" not in shown and not MENTION.search(shown) and not BIDI & set(shown)

@@ -55,6 +55,7 @@ async def test_link_buttons_only_when_pages_are_on_and_the_channel_is_public(wor
         g.default_role: discord.PermissionOverwrite(view_channel=False),
         **{m: discord.PermissionOverwrite(view_channel=True) for m in world.members.values()},
         world.env.bot.user: discord.PermissionOverwrite(view_channel=True)})
+    await world.env.advance_time(3)  # alice's new_cooldown between two /game new
     hidden_table = await open_table(world, private)
     assert links(latest_table_message(private)) == []
     facts = {r["channel_id"]: r["public"] for r in rows(db_path, "SELECT channel_id, public FROM web_channels")}
@@ -81,6 +82,7 @@ async def test_tournament_export_attaches_standings_and_every_round(world: Any, 
     alice = world.members["alice"]
     await mona.slash(world.channel, "config set", setting="bot_delay", value="0")
     await mona.slash(world.channel, "config set", setting="web_pages", value="on")
+    await mona.slash(world.channel, "config set", setting="tournament_creators", value="everyone")
     await alice.slash(world.channel, "tournament new", game="do_over", format="swiss", name="Web Cup")
     await alice.slash(world.channel, "tournament addbot", count=4, level="easy")
     await alice.slash(world.channel, "tournament start")

@@ -1,0 +1,95 @@
+"""Limits that stop one member flooding a server (issue 26): open tables, thread tables, who opens
+tournaments, bot entrants, and a cooldown between two ``/game new`` or two ``/tournament new``.
+
+Each limit is a server setting (host/settings.py); a refusal names the limit and the setting a manager
+changes, and is raised before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from data.store import Store
+from host.errors import Refusal
+
+#: The two commands a cooldown counts apart: a member may open a table and a tournament back to back.
+NEW_TABLE = "/game new"
+NEW_TOURNAMENT = "/tournament new"
+
+
+class Cooldowns:
+    """When each member last opened a table or a tournament in a server, on the bot's clock.
+
+    Kept in memory: a restart forgets them, which costs at most one cooldown's worth of flood.
+    """
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        # The store's clock is the bot's (Discord's time, which SimCord's virtual clock moves), never time.time().
+        self._now = now
+        self._last: dict[tuple[int, int, str], float] = {}
+        #: What ``take`` replaced, so that ``give_back`` can undo it.
+        self._before: dict[tuple[int, int, str], float | None] = {}
+
+    def take(self, guild_id: int | None, user_id: int, command: str, seconds: int) -> None:
+        """Refuse when ``user_id`` ran ``command`` in this server less than ``seconds`` ago; else note now.
+
+        Check and note happen without an await between them, so two commands sent at once cannot both pass.
+        """
+        key = (guild_id or 0, user_id, command)
+        now = self._now()
+        last = self._last.get(key)
+        if last is not None and now - last < seconds:
+            wait = max(1, int(seconds - (now - last) + 0.999))
+            raise Refusal(f"Slow down: wait {wait}s before your next `{command}`. This server's limit is one every "
+                          f"{seconds}s (the `new_cooldown` setting).")
+        self._last[key] = now
+        self._before[key] = last
+        if len(self._last) > 10_000:  # old entries no longer hold anyone back
+            self._last = {k: t for k, t in self._last.items() if now - t < 3600}
+            self._before = {k: t for k, t in self._before.items() if k in self._last}
+
+    def give_back(self, guild_id: int | None, user_id: int, command: str) -> None:
+        """Undo the last ``take``: the command it let through opened nothing (Discord refused a thread, say),
+        and a refusal changes nothing, the cooldown included."""
+        key = (guild_id or 0, user_id, command)
+        if key not in self._before:
+            return
+        before = self._before.pop(key)
+        if before is None:
+            self._last.pop(key, None)
+        else:
+            self._last[key] = before
+
+
+async def check_new_table(store: Store, guild_id: int | None, user_id: int, own_thread: bool, *,
+                          max_open_tables: int, max_thread_tables: int) -> None:
+    """Refuse a /game new that would pass ``max_open_tables`` for its host or ``max_thread_tables`` for the
+    server."""
+    hosted = await store.tables.open_tables_hosted(guild_id or 0, user_id)
+    if hosted >= max_open_tables:
+        raise Refusal(f"You already host {hosted} open tables in this server, its limit (the `max_open_tables` "
+                      "setting). Finish or abandon one first.")
+    if own_thread:
+        threads = await store.tables.active_thread_tables(guild_id or 0)
+        if threads >= max_thread_tables:
+            raise Refusal(f"This server already has {threads} active thread tables, its limit (the "
+                          "`max_thread_tables` setting). Open this table with `thread:false`, or wait for one "
+                          "to end.")
+
+
+def check_tournament_creator(creators: str, organiser_role: int | None, is_manager: bool,
+                             roles: Sequence[int]) -> None:
+    """Refuse a /tournament new by a member the server's ``tournament_creators`` leaves out."""
+    if creators == "everyone" or is_manager:
+        return
+    if organiser_role is not None and organiser_role in roles:
+        return
+    raise Refusal("On this server only members with **Manage Server** or the tournament organiser role open "
+                  "tournaments (the `tournament_creators` setting).")
+
+
+def check_bot_entrants(max_bot_entrants: int, present: int, adding: int, name: str) -> None:
+    """Refuse bot entrants past the server's ``max_bot_entrants``."""
+    if present + adding > max_bot_entrants:
+        raise Refusal(f"**{name}** can take {max(0, max_bot_entrants - present)} more bot entrants: this "
+                      f"server allows {max_bot_entrants} (the `max_bot_entrants` setting).")
