@@ -148,10 +148,14 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
     assert rows(db_path, "SELECT COUNT(*) FROM timers") != [(0,)]
     world.env.backend.delete_channel(thread.id)
     await world.env.advance_time(1)
-    assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
+    assert rows(db_path, "SELECT status, end_reason FROM game_tables") == [("abandoned", "channel deleted")]
     assert rows(db_path, "SELECT COUNT(*) FROM timers") == [(0,)]
     told = [m.content for m in world.channel.history() if "channel deleted" in (m.content or "")]
     assert len(told) == 1 and "Table #1" in told[0], told
+    # Nobody can view a deleted thread, so /game log answers as for a table that never was (privacy); the
+    # reason is stored with the table and shown on its web page (tests/web/test_routes.py).
+    logged = await alice.slash(world.channel, "game log", table="1")
+    assert "There is no table #1 in this server." in answer_text(logged), answer_text(logged)
     mark = len(world.env.http_requests)
     await world.env.advance_time(2 * HOUR)
     assert not requests_to(world.env, thread.id, mark)
@@ -164,7 +168,8 @@ async def test_a_deleted_channel_closes_its_table_and_its_thread_tables(world: A
     await world.members["dave"].slash(other, "game new", game="pentawar")
     world.env.backend.delete_channel(world.channel.id)
     await world.env.advance_time(1)
-    assert rows(db_path, "SELECT status FROM game_tables ORDER BY id") == [("abandoned",), ("abandoned",), ("lobby",)]
+    assert rows(db_path, "SELECT status, end_reason FROM game_tables ORDER BY id") == [
+        ("abandoned", "channel deleted"), ("abandoned", "channel deleted"), ("lobby", None)]
     assert rows(db_path, "SELECT DISTINCT table_id FROM timers") in ([], [(3,)]), "only the other channel's timers"
     mark = len(world.env.http_requests)
     await world.env.advance_time(2 * HOUR)
