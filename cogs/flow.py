@@ -18,8 +18,9 @@ from discord.ext import commands
 from cogs.access import ChannelAccess
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
-from cogs.guard import Guard, is_manager
+from cogs.guard import Guard, is_manager, refusal_text
 from cogs.lobbies import SETTLED_NOTES, LobbyMessages
+from cogs.locales import member_language
 from cogs.menu import NAV
 from cogs.notices import Notices, table_link
 from cogs.posting import TablePoster
@@ -165,7 +166,8 @@ class TableFlow:
 
     async def on_control(self, interaction: discord.Interaction, control: Control, values: Sequence[str]) -> None:
         async def stale(exc: StaleClick) -> None:
-            await self.show_hand(interaction, exc.table_id, note=f"⏩ {exc}", fresh=True)
+            note = f"⏩ {refusal_text(exc, member_language(interaction))}"  # a private note: the member's language
+            await self.show_hand(interaction, exc.table_id, note=note, fresh=True)
 
         async def work() -> None:
             if control.kind == "l":

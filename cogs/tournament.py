@@ -356,7 +356,8 @@ class TournamentCog(commands.Cog):
             if kind.value == "game_loss":
                 extra = (" Their table in play is forfeited." if notices else
                          " It forfeits their next table.") if penalty.pending or notices else ""
-            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: {penalty.text}.{extra}")
+            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: "
+                                    f"{escape_name(penalty.text)}.{extra}")
             await self.flow.show_notices(notices)
             if kind.value == "disqualify":
                 await self.flow.after(tournament_id, await self.service.progress(tournament_id))
@@ -369,6 +370,6 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             note = await self.service.note(await self._here(interaction), interaction.user.id,
                                            is_manager(interaction), player.id, text, role_ids(interaction))
-            await tell(interaction, f"Noted about {player.mention}: {note.text}")
+            await tell(interaction, f"Noted about {player.mention}: {escape_name(note.text)}")
 
         await self.guard.run(interaction, work)

@@ -11,10 +11,12 @@ message ids (``N_``), host can resolve languages and the presenters can translat
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gettext
 import io
 import logging
+import os
 import string
 from collections.abc import Mapping
 from datetime import datetime, tzinfo
@@ -73,14 +75,17 @@ def compile_catalogue(lang: str) -> bytes:
     return buffer.getvalue()
 
 
-def compile_all() -> list[Path]:
-    """Write every language's ``.mo`` beside its ``.po`` (``python -m i18n compile``); returns the files."""
-    written = []
-    for lang in languages()[1:]:
-        target = po_path(lang).with_suffix(".mo")
-        target.write_bytes(compile_catalogue(lang))
-        written.append(target)
-    return written
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Several processes may compile at once (the bot, its workers, tests): each writes a file of its own and
+    renames it over the target, so no reader ever sees half a catalogue."""
+    temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, target)
+    except OSError:  # an installed, read-only package: the compiled catalogue lives in memory only
+        log.info("catalogue %s compiled in memory", target)
+        with contextlib.suppress(OSError):
+            temporary.unlink()
 
 
 @functools.cache
@@ -92,10 +97,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     compiled = source.with_suffix(".mo")
     if not compiled.exists() or compiled.stat().st_mtime < source.stat().st_mtime:
         data = compile_catalogue(lang)
-        try:
-            compiled.write_bytes(data)
-        except OSError:  # an installed, read-only package: the compiled catalogue lives in memory only
-            log.info("catalogue %s compiled in memory", lang)
+        _write_atomically(compiled, data)
         return gettext.GNUTranslations(io.BytesIO(data))
     with compiled.open("rb") as handle:
         return gettext.GNUTranslations(handle)

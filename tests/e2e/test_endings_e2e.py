@@ -72,6 +72,7 @@ def archived_threads(world: Any) -> list[int]:
             for t in world.env.backend.archived_threads(world.channel.id, private=False)]
 
 
+@pytest.mark.usefixtures("open_tournaments")  # alice, not a manager, opens the tournament (issue 26)
 async def test_tournament_advance_ends_the_tables_in_play_with_the_finished_look(world: Any, db_path: str) -> None:
     alice = await pace_bots(world)
     bob = world.members["bob"]

@@ -248,6 +248,8 @@ async def test_a_small_tournament_with_hostile_names_and_a_hostile_title(hostile
     moderator = hostile.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
     mona = hostile.guild.add_member(hostile.env.create_user("mona"), roles=[moderator])
     await mona.slash(hostile.channel, "config set", setting="bot_delay", value="10")
+    # The member named "@everyone" organises, as a server that lets everyone run tournaments allows.
+    await mona.slash(hostile.channel, "config set", setting="tournament_creators", value="everyone")
     organiser = hostile.members["everyone"]
     title = f"@here **Cup** <@&{hostile.role.id}> {RLO}"
     created = await organiser.slash(hostile.channel, "tournament new", game="do_over", format="swiss", table_size=2,
@@ -257,6 +259,14 @@ async def test_a_small_tournament_with_hostile_names_and_a_hostile_title(hostile
         await hostile.members[key].slash(hostile.channel, "tournament join")
     await organiser.slash(hostile.channel, "tournament addbot", count=1, level="easy")
     await organiser.slash(hostile.channel, "tournament start")
+    # An organiser's note and a penalty's reason are member-chosen text too.
+    noted = await organiser.slash(hostile.channel, "tournament note", player=hostile.members["bold"],
+                                  text=f"@everyone **x** <@&{hostile.role.id}>")
+    assert "\\*\\*x\\*\\*" in noted.response.content, noted.response.content
+    await organiser.slash(hostile.channel, "tournament penalty", player=hostile.members["pinger"], kind="warning",
+                          reason=f"||@here|| <@{hostile.victim.id}>")
+    status = await organiser.slash(hostile.channel, "tournament status")
+    assert "@everyone" not in str(status.response.content) and "||@here||" not in str(status.response.content)
     threads = list(hostile.channel.threads)
     assert threads and all("@here" not in t.name and RLO not in t.name for t in threads)
     by_id = {m.id: m for m in hostile.members.values()}

@@ -157,11 +157,27 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
     assert not requests_to(world.env, thread.id, mark)
 
 
+async def test_a_deleted_channel_closes_its_table_and_its_thread_tables(world: Any, db_path: str) -> None:
+    await two_player(world, turn_time="10m")
+    await world.members["carol"].slash(world.channel, "game new", game="do_over", thread=True)
+    other = world.guild.create_text_channel("elsewhere")
+    await world.members["dave"].slash(other, "game new", game="pentawar")
+    world.env.backend.delete_channel(world.channel.id)
+    await world.env.advance_time(1)
+    assert rows(db_path, "SELECT status FROM game_tables ORDER BY id") == [("abandoned",), ("abandoned",), ("lobby",)]
+    assert rows(db_path, "SELECT DISTINCT table_id FROM timers") in ([], [(3,)]), "only the other channel's timers"
+    mark = len(world.env.http_requests)
+    await world.env.advance_time(2 * HOUR)
+    assert not requests_to(world.env, world.channel.id, mark)
+
+
 async def test_a_removed_server_gets_no_request_and_a_reinvite_finds_its_data(world: Any, db_path: str) -> None:
     mover, other = await two_player(world, turn_time="10m")
     await world.members["carol"].slash(world.channel, "game new", game="do_over", thread=True)
-    tournament = await world.members["dave"].slash(world.channel, "tournament new", game="pentawar",
-                                                   format="swiss", starts_at="in 2h")
+    managers = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    organiser = world.guild.add_member(world.env.create_user("erin"), roles=[managers])
+    tournament = await organiser.slash(world.channel, "tournament new", game="pentawar", format="swiss",
+                                       starts_at="in 2h")
     assert not tournament.ephemeral, answer_text(tournament)
     guild_id, backend = world.guild.id, world.env.backend
     before = rows(db_path, "SELECT id, status, version FROM game_tables ORDER BY id")
