@@ -424,7 +424,7 @@ class DeckhandBot(commands.Bot):
         # (``/game resume`` does it itself, with its own answer).
         services = self.services
         command = interaction.command.qualified_name if interaction.command is not None else ""
-        if services is not None and interaction.channel_id is not None:
+        if services is not None and not self._closing and interaction.channel_id is not None:
             await services.flow.reached(interaction.channel_id, regain=command != "game resume")
 
     async def on_message(self, message: discord.Message) -> None:

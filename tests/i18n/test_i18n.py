@@ -171,3 +171,13 @@ def test_a_moment_is_written_the_languages_way_in_a_time_zone() -> None:
 
 def spaced(text: str) -> str:
     return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def test_a_read_only_catalogue_folder_compiles_in_memory(made_up_catalogues: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: Path, data: bytes) -> int:
+        raise PermissionError(str(self))
+
+    monkeypatch.setattr(Path, "write_bytes", refuse)
+    assert i18n.t("uk", "{player} takes the pile", player="Олена") == "Олена забирає стос"
+    assert not list(made_up_catalogues.rglob("*.mo")) and not list(made_up_catalogues.rglob("*.tmp"))

@@ -1,0 +1,47 @@
+"""For end-to-end tests in French and Ukrainian: which English message ids are left in what the bot sent.
+
+A payload of a French server must not hold an English message whose French translation differs from it
+(member names and game titles are not message ids, and a message whose translation is the same word, such
+as "Pentawar", is never counted). Placeholders match any text, so "{player} takes the pile" is found in
+"alice takes the pile". Only messages of some length are looked for: a short id ("on", "game") is too common
+a word to tell a leak from a name.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from collections.abc import Iterable
+
+import i18n
+from i18n.check import read
+
+#: Shorter message ids are not looked for (see above).
+SHORTEST = 12
+
+
+@functools.cache
+def _patterns(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    found = []
+    for message in read(i18n.po_path(lang), lang):
+        ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        for msgid in ids:
+            if not msgid or message.context or msgid in strings:
+                continue
+            literal = "".join(re.escape(text) + (".+?" if field is not None else "")
+                              for text, field, _, _ in string.Formatter().parse(msgid))
+            if len(re.sub(r"\{[^}]*\}", "", msgid)) >= SHORTEST:
+                found.append((msgid, re.compile(literal)))
+    return tuple(found)
+
+
+def english_left(texts: Iterable[str], lang: str) -> list[str]:
+    """Each English message id of ``lang``'s catalogue found in ``texts``, with the text it was found in."""
+    leaks = []
+    for text in texts:
+        for msgid, pattern in _patterns(lang):
+            if pattern.search(text):
+                leaks.append(f"{msgid!r} in {text[:120]!r}")
+    return leaks
