@@ -36,6 +36,7 @@ from engines.words import count
 from host.clock import plan_turn
 from host.errors import Refusal
 from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
+from host.outcomes import TOURNAMENT_CANCELLED
 from host.pairing import PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
@@ -664,7 +665,8 @@ class TournamentService:
         for place in places:
             assert place.table_id is not None
             try:
-                closed.append(await self.tables.abandon(0, record.organiser_id, True, place.table_id))
+                closed.append(await self.tables.abandon(0, record.organiser_id, True, place.table_id,
+                                                       TOURNAMENT_CANCELLED))
             except Refusal:
                 continue  # it finished meanwhile
         return closed

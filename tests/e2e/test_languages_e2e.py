@@ -156,3 +156,26 @@ async def test_game_rules_attaches_the_rules_in_the_members_language(world: Any,
         assert (await result.response.attachments[0].read()).decode() == expected.read_text(encoding="utf-8")
     if lang == "fr":
         assert (root / "fr" / "do-over.md").exists(), "the French rules are in the repository"
+
+
+async def test_a_stale_click_is_told_in_the_members_language(world: Any, member_locales: dict[int, str]) -> None:
+    from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, take_turn
+    from tests.e2e.test_do_over_e2e import open_table
+
+    alice, bob, carol = (world.members[n] for n in ("alice", "bob", "carol"))
+    await open_table(world, ["alice", "bob", "carol"])
+    await alice.slash(world.channel, "game start")
+    for member in (alice, bob, carol):
+        await take_turn(member, latest_table_message(world.channel),
+                        lambda opts: next(o for o in opts if o[2] == "ready"))
+    message = latest_table_message(world.channel)
+    mover = next(m for m in (alice, bob, carol) if m.id == seats_to_act(message)[0])
+    member_locales[mover.id] = "fr"
+    panel = await open_hand(mover, message)
+    choice = choices_in(panel)[0]
+    await mover.slash(world.channel, "play", action=choice[2])
+    old = await (mover.click(panel, custom_id=choice[1]) if choice[0] == "button"
+                 else mover.select(panel, [choice[2]], custom_id=choice[1]))
+    text = old.response.content + "".join(f.content for f in old.followups)
+    assert old.ephemeral and "⏩ Cette table a avancé depuis que ceci a été affiché." in text, text
+    assert "moved on" not in text
