@@ -253,8 +253,9 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
                           level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed,
                           web_url=links.table)
     # With several processes, each fires the timers and catches up the tables of its own shards' guilds.
+    languages = MemberLanguages(store)
     flow = TableFlow(bot, tables, guard, settings.bot_delay, settings=server_settings, shards=settings.shards,
-                     on_finished=table_finished, recorder=recorder)
+                     on_finished=table_finished, recorder=recorder, languages=languages)
     scheduler = Scheduler(store, flow.fire, shards=settings.shards, recorder=recorder)
     timers_changed.connect(scheduler.poke)
     tournament_timers_changed: Signal[float | None] = Signal()
@@ -273,7 +274,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
             ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
                        WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
     return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow,
-                    tournament_scheduler, pairing, cogs, languages=MemberLanguages(store))
+                    tournament_scheduler, pairing, cogs, languages=languages)
 
 
 def rest_errors(recorder: Recorder) -> aiohttp.TraceConfig:
@@ -416,7 +417,7 @@ class DeckhandBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A component that no DynamicItem will take (not ours, forged, garbled) is answered here.
         if controls.unhandled(interaction) and not interaction.response.is_done():
-            await self.guard.run(interaction, lambda: tell(interaction, BAD_CONTROL))
+            await self.guard.run(interaction, lambda: tell(interaction, t(member_language(interaction), BAD_CONTROL)))
         # Every interaction tells the member's Discord language: direct messages will speak it.
         if self.services is not None and not self._closing:
             await remember_locale(self.services.languages, interaction)

@@ -23,11 +23,15 @@ from dataclasses import dataclass
 
 import discord
 
+import i18n
+from i18n import N_, t
+
 ControlHandler = Callable[[discord.Interaction, "Control", Sequence[str]], Awaitable[None]]
 
 #: The answer to a click on a control that is not ours, damaged or forged.
-BAD_CONTROL = ("That control isn't one I recognise (it may be damaged). "
-               "Use the table's **Hand / act** button or `/play` instead.")
+BAD_CONTROL = N_("That control isn't one I recognise (it may be damaged). "
+                 "Use the table's **Hand / act** button or `/play` instead.")
+STARTING = N_("Deckhand is starting up or stopping; try again in a moment.")
 #: Control kinds that belong to a tournament (a sign-up button, a standings page); the others to a table.
 TOURNAMENT_KINDS = ("t", "p")
 
@@ -113,9 +117,10 @@ async def _dispatch(interaction: discord.Interaction, custom_id: str, values: Se
     handler: ControlHandler | None = getattr(interaction.client, "control_handler", None)
     control = parse_control(custom_id)
     if handler is None or control is None:
-        text = "Deckhand is starting up or stopping; try again in a moment." if handler is None else BAD_CONTROL
+        text = STARTING if handler is None else BAD_CONTROL
         if not interaction.response.is_done():
-            await interaction.response.send_message(text, ephemeral=True)
+            lang = i18n.resolve(interaction.locale.value if interaction.locale else None)  # a private answer
+            await interaction.response.send_message(t(lang, text), ephemeral=True)
         return
     await handler(interaction, control, values)
 

@@ -20,25 +20,27 @@ from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager, refusal_text
 from cogs.lobbies import SETTLED_NOTES, LobbyMessages
-from cogs.locales import member_language
+from cogs.locales import Speakers, member_language
 from cogs.menu import NAV
 from cogs.notices import Notices, table_link
 from cogs.posting import TablePoster
-from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_message
+from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_message, said
 from cogs.timers import TimerRunner
 from engines import get_engine
 from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
 from host.clock import lost_access
+from host.languages import MemberLanguages
 from host.metrics import Recorder
 from host.settings import ServerSettings
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord, TimerRecord, log_lines  # noqa: F401 - cogs.game reads it here
 from host.tasks import Tasks
+from i18n import N_, t
 from render.markup import escape_name, unbold
 
 log = logging.getLogger(__name__)
 
-LOBBY_CLOSED = "Everyone left, so the table is closed."
+LOBBY_CLOSED = N_("Everyone left, so the table is closed.")
 
 
 async def fetch_channel(bot: commands.Bot, channel_id: int) -> Any:
@@ -52,7 +54,8 @@ class TableFlow:
     def __init__(self, bot: commands.Bot, tables: TableService, guard: Guard, bot_delay: float, *,
                  settings: ServerSettings | None = None, shards: Shards | None = None,
                  on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
-                 feed: TableFeed | None = None, tasks: Tasks | None = None, recorder: Recorder | None = None) -> None:
+                 feed: TableFeed | None = None, tasks: Tasks | None = None, recorder: Recorder | None = None,
+                 languages: MemberLanguages | None = None) -> None:
         self.bot = bot
         self.tables = tables
         self.guard = guard
@@ -60,13 +63,15 @@ class TableFlow:
         self.settings = settings
         self.feed = feed or TableFeed(tables.store)
         self.tasks = tasks or Tasks()
-        self.notices = Notices(bot, self.feed, settings=settings)
+        #: What the server's channels read and each member's DMs speak.
+        self.speakers = Speakers(bot, settings, languages)
+        self.notices = Notices(bot, self.feed, settings=settings, speakers=self.speakers)
         # The lobby messages are edited when a table's game ends, so the poster is built with them.
-        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot))
+        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot), self.speakers)
         #: ``on_finished`` is told when a table's final message went out (a tournament table's round may be
         #: over); ``recorder`` how long each table post took.
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
-                                  on_finished=on_finished, recorder=recorder)
+                                  on_finished=on_finished, recorder=recorder, speakers=self.speakers)
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
@@ -117,8 +122,10 @@ class TableFlow:
                 # A thread table's channel still exists: the people there learn why the table ended.
                 try:
                     channel = await self.channel_of(parent)
-                    await channel.send(f"🗑️ Table #{closed.id} ({get_engine(closed.game).title}) was closed as "
-                                       "abandoned: channel deleted (its thread is gone).",
+                    lang = await self.speakers.channel(closed.guild_id)
+                    await channel.send("🗑️ " + t(lang, "Table #{table} ({title}) was closed as abandoned: channel "
+                                                       "deleted (its thread is gone).", table=closed.id,
+                                                 title=get_engine(closed.game).title),
                                        allowed_mentions=discord.AllowedMentions.none())
                 except discord.HTTPException as exc:
                     log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
@@ -210,13 +217,15 @@ class TableFlow:
         if control.action == "start":
             await self.start(interaction, table.id)
             return
+        lang = await self.speakers.channel(table.guild_id)  # the lobby message is the channel's
+        name = escape_name(user.display_name)
         changes: dict[str, tuple[Callable[[], Awaitable[LobbyChange]], str]] = {
             "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id),
-                     f"{escape_name(user.display_name)} joined."),
+                     t(lang, "{name} joined.", name=name)),
             "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id),
-                      f"{escape_name(user.display_name)} left."),
+                      t(lang, "{name} left.", name=name)),
             "addbot": (lambda: self.tables.add_bot(table.channel_id, user.id, is_manager(interaction), table.id),
-                       "A bot sat down."),
+                       t(lang, "A bot sat down.")),
         }
         if control.action not in changes:
             raise Refusal(BAD_CONTROL)
@@ -224,9 +233,11 @@ class TableFlow:
         await self.lobby_changed(interaction, await change(), note)
 
     async def lobby_changed(self, interaction: discord.Interaction, change: LobbyChange, note: str) -> None:
-        """Show a committed lobby change: the lobby message edited in place, or a new one."""
-        out = (Outgoing(f"{note} {LOBBY_CLOSED}") if change.closed
-               else lobby_message(self.tables.lobby(change.table), note))
+        """Show a committed lobby change: the lobby message edited in place, or a new one (``note`` is in the
+        channel's language)."""
+        lang = await self.speakers.channel(change.table.guild_id)
+        out = (Outgoing(f"{note} {t(lang, LOBBY_CLOSED)}") if change.closed
+               else lobby_message(self.tables.lobby(change.table), note, lang))
         message = interaction.message
         edited = None
         if message is not None and not message.flags.ephemeral:
@@ -246,16 +257,18 @@ class TableFlow:
         table = await self.tables.start(interaction.channel_id or 0, interaction.user.id, is_manager(interaction),
                                         table_id)
         seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
+        lang = await self.speakers.channel(table.guild_id)
+        begins = t(lang, "The game begins! Seats: {seats}", seats=seats)
         message = interaction.message
         answered = True
         edited = None
         try:
             if message is not None and not message.flags.ephemeral:
-                started = lobby_message(self.tables.lobby(table), SETTLED_NOTES["playing"])
+                started = lobby_message(self.tables.lobby(table), t(lang, SETTLED_NOTES["playing"]), lang)
                 await interaction.response.edit_message(**started.edit_kwargs())
                 edited = message.id
             else:
-                await interaction.response.send_message(f"The game begins! Seats: {seats}")
+                await interaction.response.send_message(begins)
         except Exception:
             # The game has started whatever became of the answer: the table still needs its message,
             # and the first player the ping and the clock that come with it.
@@ -263,9 +276,10 @@ class TableFlow:
             answered = False
         await self.lobbies.settle(table, edited=edited)
         to_act = get_engine(table.game).to_act(await self.tables.state(table))
-        await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel, to_act)
+        await self.post_table(table, [begins], interaction.channel, to_act)
         if not answered:
-            raise Refusal(f"The game has started (seats: {seats}); the table message is in the channel.")
+            raise Refusal(N_("The game has started (seats: {seats}); the table message is in the channel."),
+                          seats=seats)
 
     # ------------------------------------------------------------------ hands
 
@@ -273,7 +287,7 @@ class TableFlow:
                         note: str = "", fresh: bool = False) -> None:
         """The seat's private panel: edited in place from an ephemeral panel, else a new ephemeral."""
         info = await self.tables.hand(table_id, interaction.user.id)
-        out = await hand_message(info, prefix, note)
+        out = await hand_message(info, prefix, note, member_language(interaction))
         message = interaction.message
         if not fresh and message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(**out.edit_kwargs())
@@ -287,11 +301,13 @@ class TableFlow:
         interaction, a Discord error, a picture that could not be drawn): otherwise the next player would
         get no ping while their clock ran. The member then learns that the move stands, not to retry it.
         """
-        note = f"✅ {unbold(outcome.line)}"
+        lang = member_language(interaction)  # the actor's private answer
+        note = f"✅ {unbold(said(lang, outcome.line))}"
         answered = True
         try:
             info = await self.tables.hand(outcome.table.id, interaction.user.id)
-            out = await hand_message(info, note=note) if info.choices else move_done_message(info, note)
+            out = (await hand_message(info, note=note, lang=lang) if info.choices
+                   else move_done_message(info, note, lang))
             message = interaction.message
             if edit and message is not None and message.flags.ephemeral:
                 await interaction.response.edit_message(**out.edit_kwargs())
@@ -303,5 +319,5 @@ class TableFlow:
             answered = False
         await self.show_step(outcome, interaction.channel)
         if not answered:
-            raise Refusal(f"{note}: your move was made, but its answer could not be shown. "
-                          "Open **Hand / act** on the table message to go on.")
+            raise Refusal(N_("{note}: your move was made, but its answer could not be shown. "
+                             "Open **Hand / act** on the table message to go on."), note=note)

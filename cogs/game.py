@@ -19,7 +19,7 @@ from cogs.flow import TableFlow
 from cogs.guard import Guard, bot_permissions, is_manager, tell
 from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
-from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
+from cogs.presenter import Outgoing, clock_line, lobby_message, said, table_message
 from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
@@ -28,8 +28,9 @@ from host.long_games import LongGameService, NewTable, parse_table_number
 from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
+from i18n import N_, number, t, tn
 from render.markup import escape_name, label_name
-from render.words import article, count
+from render.words import article
 
 log = logging.getLogger(__name__)
 
@@ -43,18 +44,23 @@ TIMEOUT_CHOICES = [app_commands.Choice(name="bot: a bot plays the turn", value="
                    app_commands.Choice(name="forfeit: the player is out", value="forfeit")]
 
 
-def option_values(option: OptionValues) -> str:
+def option_values(option: OptionValues, lang: str = "en") -> str:
+    # The values themselves (true, false, a choice) are what /game new options: takes: kept as they are.
     if isinstance(option.default, bool):
-        return "true or false"
+        return t(lang, "{a} or {b}", a="true", b="false")
     if option.choices:
-        return " or ".join(str(c) for c in option.choices)
-    return f"a whole number from {option.low:,} to {option.high:,}"
+        return f" {t(lang, 'or')} ".join(str(c) for c in option.choices)
+    if lang == "en":
+        return f"a whole number from {option.low:,} to {option.high:,}"
+    return t(lang, "a whole number from {low} to {high}", low=number(lang, option.low),
+             high=number(lang, option.high))
 
 
-def options_text(options: tuple[OptionValues, ...]) -> str:
+def options_text(options: tuple[OptionValues, ...], lang: str = "en") -> str:
     if not options:
-        return "This game has no table options."
-    return "\n".join(f"`{o.name}`: {option_values(o)} (default {str(o.default).lower()})" for o in options)
+        return t(lang, "This game has no table options.")
+    return "\n".join(f"`{o.name}`: " + t(lang, "{values} (default {default})", values=option_values(o, lang),
+                                         default=str(o.default).lower()) for o in options)
 
 
 def example_value(option: OptionValues) -> str:
@@ -110,7 +116,8 @@ class GameCog(commands.Cog):
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
             # wait): answer "thinking" first. A refusal is still possible (no permission, the thread limit).
             await defer(interaction, ephemeral=True)
-            target = await open_table_thread(channel, f"{new.title} · new table")
+            lang = await self.flow.speakers.channel(interaction.guild_id)  # a thread name is the server's
+            target = await open_table_thread(channel, t(lang, "{title} · new table", title=new.title))
         try:
             lobby = await self.long_games.create(
                 new, guild_id=interaction.guild_id,
@@ -121,31 +128,34 @@ class GameCog(commands.Cog):
             if new.in_own_thread:
                 await target.delete()
             raise
-        note = f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table."
+        lang = await self.flow.speakers.channel(interaction.guild_id)  # the lobby is the channel's
+        note = (f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table." if lang == "en"
+                else t(lang, "{member} opened a **{title}** table.", member=interaction.user.mention,
+                       title=new.title))
         if not new.in_own_thread:
-            posted = await reply(interaction, lobby_message(lobby, note), ephemeral=False, want_message=True)
+            posted = await reply(interaction, lobby_message(lobby, note, lang), ephemeral=False, want_message=True)
             await self.flow.lobbies.remember(lobby.table_id, posted)
             return
-        await self._lobby_in_thread(interaction, target, lobby, note)
+        await self._lobby_in_thread(interaction, target, lobby, note, lang)
 
     async def _lobby_in_thread(self, interaction: discord.Interaction, thread: Any, lobby: LobbyMessage,
-                               note: str) -> None:
+                               note: str, lang: str) -> None:
         try:
             await thread.edit(name=thread_name(f"{lobby.title} #{lobby.table_id}"))
         except discord.HTTPException:
             log.warning("could not rename the thread of table %s", lobby.table_id)
         try:
-            posted = await thread.send(**lobby_message(lobby, note).send_kwargs())
+            posted = await thread.send(**lobby_message(lobby, note, lang).send_kwargs())
         except discord.HTTPException:
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
             await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id)
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
-            raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
-                          "this channel. No table was opened; try `thread:false`.") from None
+            raise Refusal(N_("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
+                             "this channel. No table was opened; try `thread:false`.")) from None
         await self.flow.lobbies.remember(lobby.table_id, posted)
-        told = f"{note} It plays in {thread.mention}: join there."
+        told = f"{note} " + t(lang, "It plays in {thread}: join there.", thread=thread.mention)
         await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)
         try:  # the channel learns of it too (the answer after a private deferral is private)
             await interaction.channel.send(told, allowed_mentions=discord.AllowedMentions.none())
@@ -165,9 +175,11 @@ class GameCog(commands.Cog):
                 for s in dict.fromkeys(suggestions) if s][:25]
 
     async def _lobby_change(self, interaction: discord.Interaction,
-                            change: Callable[[], Awaitable[LobbyChange]], note: str) -> None:
+                            change: Callable[[], Awaitable[LobbyChange]], note: str, **params: object) -> None:
+        """A lobby change with its ``note`` (a message id and ``params``), said in the channel's language."""
         async def work() -> None:
-            await self.flow.lobby_changed(interaction, await change(), note)
+            lang = await self.flow.speakers.channel(interaction.guild_id)
+            await self.flow.lobby_changed(interaction, await change(), t(lang, note, **params))
 
         await self.guard.run(interaction, work)
 
@@ -175,12 +187,13 @@ class GameCog(commands.Cog):
     async def game_join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.join(
             interaction.channel_id or 0, interaction.user.id, interaction.user.display_name),
-            f"{escape_name(interaction.user.display_name)} joined.")
+            N_("{name} joined."), name=escape_name(interaction.user.display_name))
 
     @game.command(name="leave", description="Leave this channel's table before it starts")
     async def game_leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.leave(
-            interaction.channel_id or 0, interaction.user.id), f"{escape_name(interaction.user.display_name)} left.")
+            interaction.channel_id or 0, interaction.user.id), N_("{name} left."),
+            name=escape_name(interaction.user.display_name))
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host or Manage Server)")
     @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")
@@ -192,7 +205,7 @@ class GameCog(commands.Cog):
             return await self.tables.add_bot(interaction.channel_id or 0, interaction.user.id,
                                              is_manager(interaction), level=level.value if level else None)
 
-        await self._lobby_change(interaction, change, "A bot sat down.")
+        await self._lobby_change(interaction, change, N_("A bot sat down."))
 
     @game.command(name="start", description="Deal the cards (host or Manage Server)")
     async def game_start(self, interaction: discord.Interaction) -> None:
@@ -202,11 +215,12 @@ class GameCog(commands.Cog):
     async def game_status(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             shown = await self.long_games.status(interaction.channel_id or 0)
+            lang = member_language(interaction)  # a private answer
             if isinstance(shown, LobbyMessage):
-                await reply(interaction, lobby_message(shown), ephemeral=True)
+                await reply(interaction, lobby_message(shown, lang=lang), ephemeral=True)
                 return
-            out = await table_message(shown)
-            out.content = f"{out.content}\n{clock_line(shown.clock)}"[:2000]
+            out = await table_message(shown, lang)
+            out.content = f"{out.content}\n{clock_line(shown.clock, lang)}"[:2000]
             await reply(interaction, out, ephemeral=True)
 
         await self.guard.run(interaction, work)
@@ -216,8 +230,9 @@ class GameCog(commands.Cog):
         async def work() -> None:
             table = await self.tables.abandon(interaction.channel_id or 0, interaction.user.id,
                                               is_manager(interaction))
-            await reply(interaction, Outgoing(f"Table #{table.id} was abandoned by {interaction.user.mention}."),
-                        ephemeral=False)
+            lang = await self.flow.speakers.channel(interaction.guild_id)  # a public answer
+            await reply(interaction, Outgoing(t(lang, "Table #{table} was abandoned by {member}.", table=table.id,
+                                                member=interaction.user.mention)), ephemeral=False)
             if table.snapshot is not None:  # a game in play: its last table message shows it closed
                 await self.flow.post_table(table, [], interaction.channel)
             else:  # a lobby: its message no longer invites anyone
@@ -231,20 +246,22 @@ class GameCog(commands.Cog):
         async def work() -> None:
             rules = game_rules(game.value)
             if rules is None:
-                raise Refusal(f"I don't know a game called `{game.value[:40]}`.")
-            embed = discord.Embed(title=f"{rules.title}: rules", description=rules.summary[:4000],
-                                  colour=discord.Colour.blurple())
-            embed.add_field(name="Players", value=f"{rules.min_players}–{rules.max_players}")
+                raise Refusal(N_("I don't know a game called `{game}`."), game=game.value[:40])
+            lang = member_language(interaction)  # a private answer
+            embed = discord.Embed(title=t(lang, "{title}: rules", title=rules.title),
+                                  description=said(lang, rules.summary)[:4000], colour=discord.Colour.blurple())
+            embed.add_field(name=t(lang, "Players"), value=f"{rules.min_players}–{rules.max_players}")
             if rules.example_move:
-                embed.add_field(name="Your moves", value=(
-                    "Open **Hand / act** on the table message and pick a move, or type `/play` and pick one of "
-                    f"the moves it offers, such as **{rules.example_move}**."), inline=False)
-            embed.add_field(name="Table options", value=options_text(rules.options) + (
-                "\nSet them with `/game new options:`, e.g. "
-                f"`{rules.options[0].name}={example_value(rules.options[0])}`." if rules.options else ""),
-                inline=False)
-            embed.set_footer(text="The full rules, with every ruling, are attached.")
-            path = rules_file(RULES_DIR, game.value, member_language(interaction))  # in the member's language
+                embed.add_field(name=t(lang, "Your moves"), value=t(
+                    lang, "Open **{button}** on the table message and pick a move, or type `/play` and pick one of "
+                    "the moves it offers, such as **{move}**.", button=t(lang, "Hand / act"),
+                    move=said(lang, rules.example_move)), inline=False)
+            embed.add_field(name=t(lang, "Table options"), value=options_text(rules.options, lang) + (
+                "\n" + t(lang, "Set them with `/game new options:`, e.g. `{example}`.",
+                         example=f"{rules.options[0].name}={example_value(rules.options[0])}")
+                if rules.options else ""), inline=False)
+            embed.set_footer(text=t(lang, "The full rules, with every ruling, are attached."))
+            path = rules_file(RULES_DIR, game.value, lang)  # in the member's language
             files = [discord.File(path, filename=path.name)] if path.exists() else []
             await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
@@ -254,8 +271,11 @@ class GameCog(commands.Cog):
     async def game_bench(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             bench = await self.long_games.bench(interaction.channel_id or 0)
-            text = ", ".join(bench.cards) if bench.cards else "empty"
-            await tell(interaction, f"**Bench** ({count(len(bench.cards), 'card')}, top first): {text}"[:1900])
+            lang = member_language(interaction)
+            text = ", ".join(said(lang, card) for card in bench.cards) if bench.cards else t(lang, "empty")
+            await tell(interaction, tn(lang, "**Bench** ({n} card, top first): {cards}",
+                                       "**Bench** ({n} cards, top first): {cards}", len(bench.cards),
+                                       cards=text)[:1900])
 
         await self.guard.run(interaction, work)
 
@@ -305,9 +325,10 @@ class GameCog(commands.Cog):
     async def game_notify(self, interaction: discord.Interaction, dm: str) -> None:
         async def work() -> None:
             on = await self.long_games.set_notify(interaction.user.id, dm)
-            await tell(interaction, "I'll send you a direct message when it's your turn at any table, and at each "
-                                    "reminder." if on else
-                                    "No more direct messages; you are still pinged in the table's channel.")
+            lang = member_language(interaction)
+            await tell(interaction, t(lang, "I'll send you a direct message when it's your turn at any table, and at "
+                                            "each reminder.") if on else
+                       t(lang, "No more direct messages; you are still pinged in the table's channel."))
 
         await self.guard.run(interaction, work)
 
@@ -316,7 +337,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             mine = await self.long_games.mine(interaction.guild_id, interaction.user.id)
             sight = await sight_of(interaction, (row.where.channel_id for row in mine.rows))
-            await tell(interaction, mine_text(visible_mine(mine, sight)))
+            await tell(interaction, mine_text(visible_mine(mine, sight), member_language(interaction)))
 
         await self.guard.run(interaction, work)
 
@@ -325,7 +346,7 @@ class GameCog(commands.Cog):
         async def work() -> None:
             tables = await self.long_games.server_tables(interaction.guild_id)
             sight = await sight_of(interaction, (row.where.channel_id for row in (*tables.lobbies, *tables.running)))
-            await tell(interaction, tables_text(visible_tables(tables, sight)))
+            await tell(interaction, tables_text(visible_tables(tables, sight), member_language(interaction)))
 
         await self.guard.run(interaction, work)
 
@@ -337,7 +358,7 @@ class GameCog(commands.Cog):
             number = parse_table_number(table)
             moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0, number,
                                                    await self._sight_of_table(interaction, number))
-            text, file = log_message(moves)
+            text, file = log_message(moves, member_language(interaction))
             await reply(interaction, Outgoing(text, [file]), ephemeral=True)
 
         await self.guard.run(interaction, work)
@@ -351,7 +372,7 @@ class GameCog(commands.Cog):
             number = parse_table_number(table)
             frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move, number,
                                                  await self._sight_of_table(interaction, number))
-            await reply(interaction, await replay_message(frame), ephemeral=True)
+            await reply(interaction, await replay_message(frame, member_language(interaction)), ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -393,5 +414,7 @@ class GameCog(commands.Cog):
         if info is None:
             return []
         needle = current.lower().strip()
-        hits = [(a, label) for a, label in info.choices if needle in label.lower() or needle in a.lower()]
+        lang = member_language(interaction)  # the member's own suggestions
+        labels = [(a, said(lang, label)) for a, label in info.choices]
+        hits = [(a, label) for a, label in labels if needle in label.lower() or needle in a.lower()]
         return [app_commands.Choice(name=label[:100], value=a[:100]) for a, label in hits[:25]]

@@ -14,7 +14,7 @@ import discord
 
 import i18n
 from host.languages import MemberLanguages
-from host.settings import Settings
+from host.settings import ServerSettings, Settings
 
 log = logging.getLogger(__name__)
 
@@ -46,3 +46,26 @@ def rules_file(rules_dir: Path, game_id: str, lang: str) -> Path:
     name = f"{game_id.replace('_', '-')}.md"
     translated = rules_dir / lang / name
     return translated if lang != i18n.DEFAULT and translated.exists() else rules_dir / name
+
+
+class Speakers:
+    """The languages of what is posted without a member asking (table messages, lobbies, reminders, DMs),
+    for the cogs that post them: a server's channels read its ``language`` setting, a DM speaks the member's
+    last seen locale. Without settings (a test's bare poster) everything is English."""
+
+    def __init__(self, bot: discord.Client, settings: ServerSettings | None = None,
+                 members: MemberLanguages | None = None) -> None:
+        self.bot = bot
+        self.settings = settings
+        self.members = members
+
+    async def channel(self, guild_id: int | None) -> str:
+        """What the channels of server ``guild_id`` read."""
+        if self.settings is None:
+            return i18n.DEFAULT
+        settings = await self.settings.get(guild_id)
+        return channel_language(settings, self.bot.get_guild(guild_id) if guild_id else None)
+
+    async def dm(self, user_id: int) -> str:
+        """What a direct message to member ``user_id`` speaks."""
+        return await self.members.dm_language(user_id) if self.members is not None else i18n.DEFAULT

@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from cogs.access import ChannelAccess
+from cogs.locales import Speakers
 from cogs.presenter import link, reminder_message
 from engines import get_engine
 from host import Reminder
@@ -16,6 +17,7 @@ from host.clock import lost_access
 from host.read_models import Where
 from host.settings import ServerSettings
 from host.table_feed import TableFeed, TableRecord
+from i18n import t
 from render.markup import escape_name
 
 log = logging.getLogger(__name__)
@@ -32,8 +34,10 @@ DMS_CLOSED = 50007
 
 class Notices:
     def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None,
-                 settings: ServerSettings | None = None) -> None:
+                 settings: ServerSettings | None = None, speakers: Speakers | None = None) -> None:
         self.bot = bot
+        #: Reminders and notes in the channel speak the server's language, a DM the member's.
+        self.speakers = speakers or Speakers(bot, settings)
         self.feed = feed
         #: Whose servers turned reminders off (None: every server gets them).
         self.settings = settings
@@ -47,15 +51,18 @@ class Notices:
         unreached: list[int] = []
         engine_title = get_engine(table.game).title
         guild = self.bot.get_guild(table.guild_id or 0)
-        where = guild.name if guild is not None else "your server"
         for seat in seats:
             record = table.seats[seat]
             if record.bot_plays or record.user_id is None:
                 continue
             if not await self.feed.wants_dm(record.user_id):
                 continue
-            what = "Half your time is gone" if reminder else "It's your turn"
-            text = f"{what} at **{engine_title}**, table #{table.id}, in **{escape_name(where)}**: {table_link(table)}"
+            lang = await self.speakers.dm(record.user_id)
+            where = escape_name(guild.name) if guild is not None else t(lang, "your server")
+            text = (t(lang, "Half your time is gone at **{title}**, table #{table}, in **{server}**: {link}",
+                      title=engine_title, table=table.id, server=where, link=table_link(table)) if reminder
+                    else t(lang, "It's your turn at **{title}**, table #{table}, in **{server}**: {link}",
+                           title=engine_title, table=table.id, server=where, link=table_link(table)))
             try:
                 user = self.bot.get_user(record.user_id) or await self.bot.fetch_user(record.user_id)
                 await user.send(text)
@@ -76,8 +83,10 @@ class Notices:
         log.info("direct messages to user %s are refused (50007): their turn DMs are off", user_id)
         if not self.access.claim(table.guild_id, table.channel_id):
             return
-        text = (f"<@{user_id}>, Discord won't let me send you direct messages, so I've turned your turn DMs off. "
-                "You are still pinged here; `/game notify dm:on` turns them back on once your DMs are open.")
+        lang = await self.speakers.channel(table.guild_id)
+        text = t(lang, "{member}, Discord won't let me send you direct messages, so I've turned your turn DMs off. "
+                 "You are still pinged here; `/game notify dm:on` turns them back on once your DMs are open.",
+                 member=f"<@{user_id}>")
         try:
             channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
             assert isinstance(channel, discord.abc.Messageable)
@@ -99,7 +108,8 @@ class Notices:
             try:
                 channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
                 assert isinstance(channel, discord.abc.Messageable)
-                await channel.send(**reminder_message(shown).send_kwargs())
+                lang = await self.speakers.channel(table.guild_id)
+                await channel.send(**reminder_message(shown, lang).send_kwargs())
             except discord.HTTPException as exc:
                 if not lost_access(exc) or self.lose is None:
                     raise

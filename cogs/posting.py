@@ -21,6 +21,7 @@ import discord
 from discord.ext import commands
 
 from cogs.access import PROBE_EVERY, ChannelAccess
+from cogs.locales import Speakers
 from cogs.notices import Notices
 from cogs.presenter import table_message
 from host import ActOutcome, SeatNotice, TableService
@@ -30,6 +31,7 @@ from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord
 from host.tables import no_player_left
 from host.tasks import Tasks
+from i18n import N_, t
 
 if TYPE_CHECKING:
     from cogs.lobbies import LobbyMessages
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+#: The note of a table the bot paused, once a post in its channel went through (read in the server's language).
+REGAINED = N_("▶️ I can post here again: the table plays on.")
 
 EDIT_WINDOW = timedelta(hours=1)
 #: Waits before the second and third tries of a table message that Discord failed with 5xx, 429 or a timeout.
@@ -86,8 +90,10 @@ class TablePoster:
     def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
                  tasks: Tasks, access: ChannelAccess | None = None, *, lobbies: LobbyMessages | None = None,
                  on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
-                 recorder: Recorder | None = None) -> None:
+                 recorder: Recorder | None = None, speakers: Speakers | None = None) -> None:
         self.bot = bot
+        #: The table messages speak their server's language.
+        self.speakers = speakers or Speakers(bot)
         #: Channels that refused the bot: a table there is paused and its channel probed once an hour.
         self.access = access or notices.access
         notices.lose = self.lose
@@ -219,7 +225,7 @@ class TablePoster:
                 del self.lost[channel_id]
         if table is not None:
             log.info("table %s plays on: a post in channel %s succeeded", table_id, table.channel_id)
-            await self._show(_Want(table, None, None, set(), True, ["▶️ I can post here again: the table plays on."]))
+            await self._show(_Want(table, None, None, set(), True, [REGAINED]))
 
     def stop_probes(self, guild_id: int | None = None) -> None:
         """Cancel the hourly probes (of one server's tables): nothing is sent there until it comes back."""
@@ -246,7 +252,8 @@ class TablePoster:
         # The edited message tells every step since it was posted (collapsed), not only the last one.
         base = self._message_base.get(table.id, table.posted_version)
         lines = await self.feed.lines_since(table.id, base)
-        out = await table_message(await self.tables.table_view(table, lines))
+        lang = await self.speakers.channel(table.guild_id)
+        out = await table_message(await self.tables.table_view(table, lines), lang)
         try:
             await with_retries(lambda: channel.get_partial_message(message_id).edit(**out.edit_kwargs()))
         except discord.HTTPException as exc:
@@ -273,14 +280,15 @@ class TablePoster:
             lines = await self.feed.lines_since(table.id, since)
         lines = [*lines, *notes]
         channel = await self._channel_for(table, channel)
-        out = await table_message(await self.tables.table_view(table, lines))
+        lang = await self.speakers.channel(table.guild_id)
+        out = await table_message(await self.tables.table_view(table, lines), lang)
         message = await with_retries(lambda: channel.send(**out.send_kwargs()))
         self._showed(table)
         self._message_base[table.id] = since
         self._posted[table.id] = max(self._posted.get(table.id, -1), table.version)
         await self.tables.mark_posted(table, message.id)
         if table.status == "finished" and table.parent_id is not None:
-            await self._tell_parent(table, out.content)
+            await self._tell_parent(table, out.content, lang)
         if table.status != "playing" and self.lobbies is not None:
             await self.lobbies.settle(table)  # its lobby no longer says the game goes on
         if table.status == "finished" and self.on_finished is not None:
@@ -288,7 +296,7 @@ class TablePoster:
         if entered and table.status == "playing":
             await self.notices.notify_turn(replace(table, message_id=message.id), entered)
 
-    async def _tell_parent(self, table: TableRecord, text: str) -> None:
+    async def _tell_parent(self, table: TableRecord, text: str, lang: str) -> None:
         """A thread table's result is also posted in the channel the thread belongs to (unless that channel
         refused the bot within the hour: a tournament's many tables would each ask it again)."""
         parent_id = table.parent_id or 0
@@ -296,7 +304,8 @@ class TablePoster:
             return
         try:
             parent = await self.channel_of(parent_id)
-            await parent.send(f"{text}\n(in <#{table.channel_id}>)"[:2000],
+            where = t(lang, "(in {thread})", thread=f"<#{table.channel_id}>")
+            await parent.send(f"{text}\n{where}"[:2000],
                               allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as exc:
             log.warning("could not post table %s's result in its parent channel", table.id)

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+import i18n
 import render
 from cogs.controls import ActButton, ActSelect, stateless_view, with_link
 from cogs.menu import NAV, Menu, build_menu
@@ -32,13 +33,18 @@ from host.read_models import (
     TableMessage,
     Where,
 )
+from i18n import N_, t, tn
 from render.markup import escape_name, plain_text
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 1900
-LOBBY_VERBS = (("join", "Join", discord.ButtonStyle.success), ("leave", "Leave", discord.ButtonStyle.secondary),
-               ("addbot", "Add bot", discord.ButtonStyle.secondary), ("start", "Start", discord.ButtonStyle.primary))
+LOBBY_VERBS = (("join", N_("Join"), discord.ButtonStyle.success),
+               ("leave", N_("Leave"), discord.ButtonStyle.secondary),
+               ("addbot", N_("Add bot"), discord.ButtonStyle.secondary),
+               ("start", N_("Start"), discord.ButtonStyle.primary))
+#: The words of a table's messages when no language is given: English, the source language.
+EN = i18n.DEFAULT
 
 
 @dataclass
@@ -72,15 +78,24 @@ def _png(data: bytes, name: str, description: str | None = None) -> discord.File
 
 
 #: Why the bot paused a table by itself.
-LOST_NOTE = " (Discord refused my messages in this channel)"
+LOST_NOTE = N_("(Discord refused my messages in this channel)")
 
 
-def clock_line(clock: ClockView) -> str:
-    where = "a thread" if clock.in_thread else "this channel"
+def clock_line(clock: ClockView, lang: str = EN) -> str:
+    # The setting names and their values (turn_time, on_timeout, bot, forfeit) are what /game new takes: kept.
+    where = t(lang, "plays in a thread") if clock.in_thread else t(lang, "plays in this channel")
     if clock.turn_time.seconds is None:
-        return f"turn_time: off · plays in {where}"
-    return (f"turn_time: {clock.turn_time} · on_timeout: {clock.on_timeout} · plays in {where}"
-            + (f" · ⏸️ paused{LOST_NOTE if clock.lost else ''}" if clock.paused else ""))
+        return f"turn_time: off · {where}"
+    paused = ""
+    if clock.paused:
+        paused = f" · ⏸️ {t(lang, 'paused')}" + (f" {t(lang, LOST_NOTE)}" if clock.lost else "")
+    return f"turn_time: {clock.turn_time} · on_timeout: {clock.on_timeout} · {where}{paused}"
+
+
+def said(lang: str, text: str) -> str:
+    """An engine's or the host's text (a move, an event, a status line) in ``lang``: its message when it was
+    said from one, else its English text translated when the catalogues have it, else as it is."""
+    return i18n.say_text(lang, text)
 
 
 def mention(seat: SeatView) -> str:
@@ -106,9 +121,11 @@ def _clip(text: str, limit: int = MAX_CONTENT) -> str:
 _A_CARD = re.compile(r"\ba card\b")
 
 
-def collapse(lines: list[str]) -> list[str]:
+def collapse(lines: list[str], lang: str = EN) -> list[str]:
     """Runs of one repeated public line read as one: "**carol** discards 7 cards face down", and
-    lines that say no "a card" get the count after them: "**dave** bids 40 (×2)"."""
+    lines that say no "a card" get the count after them: "**dave** bids 40 (×2)". The lines are read in
+    ``lang`` (the "a card" count is English's: another language's line gets the count after it)."""
+    lines = [said(lang, line) for line in lines]
     out: list[str] = []
     count = 0
     for i, line in enumerate(lines):
@@ -117,7 +134,7 @@ def collapse(lines: list[str]) -> list[str]:
             continue
         if count == 1:
             out.append(line)
-        elif _A_CARD.search(line):
+        elif lang == EN and _A_CARD.search(line):
             out.append(_A_CARD.sub(f"{count} cards", line, count=1))
         else:
             out.append(f"{line} (×{count})")
@@ -134,7 +151,7 @@ def deadline_note(due: float | None) -> str:
     return f" ⏰ <t:{int(due)}:R>" if due is not None else ""
 
 
-async def picture_file(picture: Picture, last: str | None, name: str = "table.png") -> discord.File:
+async def picture_file(picture: Picture, last: str | None, name: str = "table.png", lang: str = EN) -> discord.File:
     """The public picture of a table, drawn off the event loop, with its alt text."""
     image = await drawn(picture.table_id, render.table_png, picture.game, picture.view, list(picture.names), last,
                         picture.placings)
@@ -142,50 +159,58 @@ async def picture_file(picture: Picture, last: str | None, name: str = "table.pn
                                              picture.placings))
 
 
-async def table_message(table: TableMessage) -> Outgoing:
-    """The public table message: image, what just happened, whose turn (and until when), and Hand / act."""
-    head = f"**{table.title}** · table #{table.table_id} · move {table.version}"
-    recent = collapse(list(table.lines))
+def table_head(title: str, table_id: int, version: int, lang: str = EN) -> str:
+    return t(lang, "**{title}** · table #{table} · move {move}", title=title, table=table_id, move=version)
+
+
+async def table_message(table: TableMessage, lang: str = EN) -> Outgoing:
+    """The public table message in the server's language ``lang``: image, what just happened, whose turn (and
+    until when), and Hand / act."""
+    head = table_head(table.title, table.table_id, table.version, lang)
+    recent = collapse(list(table.lines), lang)
     body = [head, *recent[-5:]]  # a phone shows about 8 lines: the rest is in the picture and /game log
     embed = None
     if table.status == FINISHED:
-        body = [head, "🏁 **Game over!**", placings(table.placings)]
-        # The final move's full story (scoring breakdowns can be long) goes in an embed.
+        body = [head, f"🏁 **{t(lang, 'Game over!')}**", placings(table.placings)]
         # The standings head the embed; the final move's full story (scoring breakdowns can be long) follows.
         story = "\n".join(recent)
-        embed = discord.Embed(title="Final result", description=_clip(
+        embed = discord.Embed(title=t(lang, "Final result"), description=_clip(
             "\n\n".join(part for part in (placings(table.placings), story) if part), 4000),
             colour=discord.Colour.gold())
         controls = None
     elif table.status == ABANDONED:
-        body.append("This table was abandoned.")
+        body.append(t(lang, "This table was abandoned."))
         controls = None
     else:
         if table.status_line:
-            body.append(f"*{table.status_line}*")
-        body.append("To act: " + ", ".join(mention(t.seat) + deadline_note(t.due) for t in table.to_act))
+            body.append(f"*{said(lang, table.status_line)}*")
+        body.append(t(lang, "To act:") + " " + ", ".join(mention(a.seat) + deadline_note(a.due)
+                                                         for a in table.to_act))
         if table.clock.lost:
-            body.append(f"⏸️ Paused{LOST_NOTE}: no clock runs until a post here succeeds or `/game resume`.")
+            body.append("⏸️ " + t(lang, "Paused {why}: no clock runs until a post here succeeds or `/game resume`.",
+                                  why=t(lang, LOST_NOTE)))
         elif table.clock.paused:
-            body.append("⏸️ Paused: no clock runs until `/game resume`.")
+            body.append("⏸️ " + t(lang, "Paused: no clock runs until `/game resume`."))
         controls = stateless_view()
-        controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "Hand / act",
+        controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", t(lang, "Hand / act"),
                                     discord.ButtonStyle.primary))
     last = plain_text(recent[-1]) if recent else None  # the picture shows names as written
-    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last)],
-                    with_link(controls, table.web_url), embed, pinged([t.seat.user_id for t in table.to_act]))
+    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last, lang=lang)],
+                    with_link(controls, table.web_url, t(lang, "Web page")), embed,
+                    pinged([a.seat.user_id for a in table.to_act]))
 
 
-def hand_controls(info: HandPanel, prefix: str = "") -> discord.ui.View | None:
+def hand_controls(info: HandPanel, prefix: str = "", lang: str = EN) -> discord.ui.View | None:
     if not info.choices:
         return None
-    menu: Menu = build_menu(list(info.choices), prefix)
+    menu: Menu = build_menu([(action, said(lang, label)) for action, label in info.choices], prefix, lang)
     table = info
     view = stateless_view()
     for action, label in menu.buttons:
         view.add_item(ActButton(f"dh:a:{table.table_id}:{table.version}:{action}", label[:80]))
     if menu.back:
-        view.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "◀ Back", discord.ButtonStyle.secondary))
+        view.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "◀ " + t(lang, "Back"),
+                                discord.ButtonStyle.secondary))
     for i, spec in enumerate(menu.selects):
         options = [discord.SelectOption(label=label[:100], value=value,
                                         emoji="📂" if value.startswith(NAV) else None)
@@ -196,8 +221,8 @@ def hand_controls(info: HandPanel, prefix: str = "") -> discord.ui.View | None:
 
 #: What a member's own seat says when the table's bot plays it.
 BOT_PLAYS = {
-    GAVE_UP: "You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game.",
-    TIMED_OUT: "A bot plays your seat after three timeouts in a row. Type `/game return` to take it back.",
+    GAVE_UP: N_("You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game."),
+    TIMED_OUT: N_("A bot plays your seat after three timeouts in a row. Type `/game return` to take it back."),
 }
 
 
@@ -205,79 +230,82 @@ def _italic(line: str) -> bool:
     return line.startswith("*") and not line.startswith("**") and line.endswith("*")
 
 
-def _hand_lines(info: HandPanel, note: str) -> list[str]:
+def _hand_lines(info: HandPanel, note: str, lang: str = EN) -> list[str]:
     lines = [note] if note else []
-    lines.append(f"**{info.title}** · table #{info.table_id} · you are **{escape_name(info.seat_name)}** "
-                 f"(seat {info.seat + 1})")
+    lines.append(t(lang, "**{title}** · table #{table} · you are **{name}** (seat {seat})", title=info.title,
+                   table=info.table_id, name=escape_name(info.seat_name), seat=info.seat + 1))
     if info.status_line:
-        lines.append(f"*{info.status_line}*")
+        lines.append(f"*{said(lang, info.status_line)}*")
     if info.status != PLAYING:
-        lines.append("The game is over." if info.status == FINISHED else "This table was abandoned.")
+        lines.append(t(lang, "The game is over.") if info.status == FINISHED else t(lang, "This table was abandoned."))
     elif info.bot_plays is not None:
-        lines.append(BOT_PLAYS[info.bot_plays])
+        lines.append(t(lang, BOT_PLAYS[info.bot_plays]))
     elif info.choices:
-        lines.append(f"Your move: {len(info.choices)} choice{'s' if len(info.choices) != 1 else ''} below, "
-                     "or use `/play`.")
+        lines.append(tn(lang, "Your move: {n} choice below, or use `/play`.",
+                        "Your move: {n} choices below, or use `/play`.", len(info.choices)))
     else:
-        lines.append("Waiting for " + ", ".join(escape_name(n) for n in info.waiting_for) + ".")
+        lines.append(t(lang, "Waiting for {names}.", names=", ".join(escape_name(n) for n in info.waiting_for)))
     return lines
 
 
-async def hand_message(info: HandPanel, prefix: str = "", note: str = "") -> Outgoing:
-    """The seat's private panel: the hand image and the controls for its legal moves."""
-    lines = _hand_lines(info, note)
+async def hand_message(info: HandPanel, prefix: str = "", note: str = "", lang: str = EN) -> Outgoing:
+    """The seat's private panel in the member's language ``lang``: the hand image and the controls for its
+    legal moves."""
+    lines = _hand_lines(info, note, lang)
     picture = info.picture
     image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names))
-    alt = (f"Your hand at {info.title}, table #{info.table_id}. "
+    alt = (t(lang, "Your hand at {title}, table #{table}.", title=info.title, table=info.table_id) + " "
            + " ".join(plain_text(line[1:-1] if _italic(line) else line) for line in lines[-2:]))
     if info.due is not None and info.choices:
         # A noun, not a verb: Discord writes the time relative ("in 2 hours", "5 minutes ago"), so the line
         # reads right whenever the panel is looked at, before or after the deadline. Not in the alt text:
         # Discord does not turn <t:…> into a time there.
-        lines.append(f"⏰ Your deadline: {deadline(info.due)}")
-    return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png", alt)], hand_controls(info, prefix))
+        lines.append("⏰ " + t(lang, "Your deadline: {when}", when=deadline(info.due)))
+    return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png", alt)], hand_controls(info, prefix, lang))
 
 
-def move_done_message(info: HandPanel, note: str) -> Outgoing:
+def move_done_message(info: HandPanel, note: str, lang: str = EN) -> Outgoing:
     """After a move that leaves the seat nothing to do: what was done and whom the table waits for, in
     words. No hand image: the player cannot act on it, and drawing one for every move of every table
     doubled the work of a move (the next **Hand / act** shows the hand as it then is)."""
-    lines = _hand_lines(info, note)
+    lines = _hand_lines(info, note, lang)
     if info.status == PLAYING:
-        lines.append("Your hand: **Hand / act** on the table message.")
+        lines.append(t(lang, "Your hand: **{button}** on the table message.", button=t(lang, "Hand / act")))
     return Outgoing(_clip("\n".join(lines)))
 
 
 #: What a lobby message's footer says, by its table's status.
 LOBBY_FOOTERS = {
-    LOBBY: "Join with the button or /game join. The host starts with /game start.",
-    PLAYING: "The game has started: it goes on in the table messages.",
-    FINISHED: "This game is over: its final message has the result.",
-    ABANDONED: "This table is closed.",
+    LOBBY: N_("Join with the button or /game join. The host starts with /game start."),
+    PLAYING: N_("The game has started: it goes on in the table messages."),
+    FINISHED: N_("This game is over: its final message has the result."),
+    ABANDONED: N_("This table is closed."),
 }
 
 
-def lobby_message(lobby: LobbyMessage, note: str = "") -> Outgoing:
-    embed = discord.Embed(title=f"{lobby.title} · table #{lobby.table_id}",
-                          description=f"Host: <@{lobby.host_id}>\n"
-                                      f"Players {len(lobby.seats)}/{lobby.max_players} "
-                                      f"(needs {lobby.min_players}+)",
+def lobby_message(lobby: LobbyMessage, note: str = "", lang: str = EN) -> Outgoing:
+    """A table's lobby in ``lang`` (the server's, or the member's when only they see it)."""
+    embed = discord.Embed(title=t(lang, "{title} · table #{table}", title=lobby.title, table=lobby.table_id),
+                          description=t(lang, "Host: {host}", host=f"<@{lobby.host_id}>") + "\n"
+                          + t(lang, "Players {seated}/{most} (needs {least}+)", seated=len(lobby.seats),
+                              most=lobby.max_players, least=lobby.min_players),
                           colour=discord.Colour.green())
-    embed.add_field(name="Seats", value="\n".join(
+    embed.add_field(name=t(lang, "Seats"), value="\n".join(
         ("🤖 " if s.is_bot else "• ") + escape_name(s.name) for s in lobby.seats) or "—", inline=False)
     options = ", ".join(f"{k}={escape_name(str(v).lower())}" for k, v in lobby.options)
     if options:
-        embed.add_field(name="Options", value=options, inline=False)
-    embed.add_field(name="Clock", value=clock_line(lobby.clock), inline=False)
+        embed.add_field(name=t(lang, "Options"), value=options, inline=False)
+    embed.add_field(name=t(lang, "Clock"), value=clock_line(lobby.clock, lang), inline=False)
     # Only an open lobby invites: once its table has gone on, the footer says what became of it.
-    embed.set_footer(text=LOBBY_FOOTERS.get(lobby.status, LOBBY_FOOTERS[LOBBY]))
+    embed.set_footer(text=t(lang, LOBBY_FOOTERS.get(lobby.status, LOBBY_FOOTERS[LOBBY])))
     if lobby.status != LOBBY:
         embed.colour = discord.Colour.light_grey()
     view = stateless_view()
     if lobby.status == LOBBY:
         for verb, label, style in LOBBY_VERBS:
-            view.add_item(ActButton(f"dh:l:{lobby.table_id}:{verb}", label, style))
-    return Outgoing(note, embed=embed, view=with_link(view, lobby.web_url), mentions=discord.AllowedMentions.none())
+            view.add_item(ActButton(f"dh:l:{lobby.table_id}:{verb}", t(lang, label), style))
+    return Outgoing(note, embed=embed, view=with_link(view, lobby.web_url, t(lang, "Web page")),
+                    mentions=discord.AllowedMentions.none())
 
 
 def link(where: Where) -> str:
@@ -287,8 +315,10 @@ def link(where: Where) -> str:
     return f"https://discord.com/channels/{where.guild_id}/{where.channel_id}"
 
 
-def reminder_message(reminder: ReminderMessage) -> Outgoing:
-    """⏰ who is reminded, at which table, and the deadline (Discord shows it in the reader's time, relative)."""
-    text = (f"⏰ {' '.join(f'<@{u}>' for u in reminder.users)}: half your time is gone at table #{reminder.table_id} "
-            f"(deadline <t:{int(reminder.due)}:R>). {link(reminder.where)}")
+def reminder_message(reminder: ReminderMessage, lang: str = EN) -> Outgoing:
+    """⏰ who is reminded, at which table, and the deadline (Discord shows it in the reader's time, relative),
+    in the server's language ``lang``."""
+    text = "⏰ " + t(lang, "{members}: half your time is gone at table #{table} (deadline {when}). {link}",
+                     members=" ".join(f"<@{u}>" for u in reminder.users), table=reminder.table_id,
+                     when=f"<t:{int(reminder.due)}:R>", link=link(reminder.where))
     return Outgoing(text, mentions=pinged(reminder.users))

@@ -12,6 +12,7 @@ from cogs.posting import TablePoster
 from host import Reminder, StaleClick, TableService
 from host.clock import lost_access
 from host.table_feed import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TableFeed, TimerRecord
+from i18n import t
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,8 @@ class TimerRunner:
             closed = await self.tables.lobby_timeout(timer)
             if closed is not None and self.poster.access.claim(closed.guild_id, closed.channel_id):
                 channel = await self.poster.channel_of(closed.channel_id)
-                await channel.send(f"Table #{closed.id} closed itself: its lobby never started.")
+                lang = await self.poster.speakers.channel(closed.guild_id)
+                await channel.send(t(lang, "Table #{table} closed itself: its lobby never started.", table=closed.id))
                 if self.poster.lobbies is not None:  # its lobby message no longer invites anyone
                     await self.poster.lobbies.settle(closed)
         elif timer.kind == ARCHIVE:
