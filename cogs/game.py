@@ -49,7 +49,7 @@ def option_values(option: OptionValues, lang: str = "en") -> str:
     if isinstance(option.default, bool):
         return t(lang, "{a} or {b}", a="true", b="false")
     if option.choices:
-        return f" {t(lang, 'or')} ".join(str(c) for c in option.choices)
+        return (" " + t(lang, "or") + " ").join(str(c) for c in option.choices)
     if lang == "en":
         return f"a whole number from {option.low:,} to {option.high:,}"
     return t(lang, "a whole number from {low} to {high}", low=number(lang, option.low),

@@ -29,15 +29,16 @@ def mine_text(mine: MyTables, lang: str = EN) -> str:
     lines = []
     for row in mine.rows[:MINE_ROWS]:
         head = t(lang, "**{title}** · table #{table}", title=row.title, table=row.table_id)
-        paused = f" · ⏸️ {t(lang, 'paused')}" if row.paused else ""
+        paused = " · ⏸️ " + t(lang, "paused") if row.paused else ""
         if row.status == LOBBY:
-            lines.append(f"{head} · {t(lang, 'lobby')} · {link(row.where)}")
+            lines.append(f"{head} · {t(lang, STATUSES[LOBBY])} · {link(row.where)}")
         elif row.your_turn:
-            lines.append(f"👉 {head} · **{t(lang, 'your turn')}**{deadline_note(row.due)}{paused} · {link(row.where)}")
+            turn = t(lang, "your turn")
+            lines.append(f"👉 {head} · **{turn}**{deadline_note(row.due)}{paused} · {link(row.where)}")
         else:
             waiting = t(lang, "waiting for {names}", names=", ".join(escape_name(n) for n in row.waiting_for))
             lines.append(f"{head} · {waiting}{deadline_note(row.due)}{paused} · {link(row.where)}")
-    return f"**{t(lang, 'Your tables')}**\n" + "\n".join(lines)
+    return "**" + t(lang, "Your tables") + "**\n" + "\n".join(lines)
 
 
 def table_line(row: TableRow, lang: str = EN) -> str:
@@ -52,7 +53,8 @@ def tables_text(tables: ServerTables, lang: str = EN) -> str:
     parts = ([t(lang, "**Open lobbies** (anyone may join)"), *lobbies]
              if tables.lobbies else [t(lang, "No open lobbies. Start one with `/game new`.")])
     if tables.running:
-        parts += ["", f"**{t(lang, 'Running tables')}**", *(table_line(r, lang) for r in tables.running[:TABLES_ROWS])]
+        running = [table_line(r, lang) for r in tables.running[:TABLES_ROWS]]
+        parts += ["", "**" + t(lang, "Running tables") + "**", *running]
     return "\n".join(parts)
 
 

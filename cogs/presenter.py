@@ -88,7 +88,7 @@ def clock_line(clock: ClockView, lang: str = EN) -> str:
         return f"turn_time: off · {where}"
     paused = ""
     if clock.paused:
-        paused = f" · ⏸️ {t(lang, 'paused')}" + (f" {t(lang, LOST_NOTE)}" if clock.lost else "")
+        paused = " · ⏸️ " + t(lang, "paused") + (" " + t(lang, LOST_NOTE) if clock.lost else "")
     return f"turn_time: {clock.turn_time} · on_timeout: {clock.on_timeout} · {where}{paused}"
 
 
@@ -171,7 +171,7 @@ async def table_message(table: TableMessage, lang: str = EN) -> Outgoing:
     body = [head, *recent[-5:]]  # a phone shows about 8 lines: the rest is in the picture and /game log
     embed = None
     if table.status == FINISHED:
-        body = [head, f"🏁 **{t(lang, 'Game over!')}**", placings(table.placings)]
+        body = [head, "🏁 **" + t(lang, "Game over!") + "**", placings(table.placings)]
         # The standings head the embed; the final move's full story (scoring breakdowns can be long) follows.
         story = "\n".join(recent)
         embed = discord.Embed(title=t(lang, "Final result"), description=_clip(
