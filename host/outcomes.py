@@ -13,6 +13,7 @@ EVERYONE_LEFT = "everyone left its lobby"
 LOBBY_TIMED_OUT = "lobby timed out"
 CHANNEL_DELETED = "channel deleted"
 TOURNAMENT_CANCELLED = "tournament cancelled"
+THREAD_REFUSED = "the bot could not post in its thread"
 
 
 def sides(engine: Engine, players: int) -> list[tuple[int, ...]]:
