@@ -71,7 +71,7 @@ def standing_line(row: StandingRow, name: str, lang: str = DEFAULT) -> str:
     # ½ pts, 1 pt, 1½ pts: one point is singular, any other amount (fractions too) plural.
     pts = t(lang, "{points} pt", points=shown) if row.points == 1 else t(lang, "{points} pts", points=shown)
     return (f"{row.place}. **{safe_name(name)}**{dropped} — {pts} · "
-            f"{t(lang, 'OPP')} {format_percent(row.opp, lang)} · {t(lang, 'OOPP')} {format_percent(row.oopp, lang)}"
+            f"OPP {format_percent(row.opp, lang)} · OOPP {format_percent(row.oopp, lang)}"
             f" · {games}{byes}")
 
 
