@@ -28,6 +28,7 @@ from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_mess
 from cogs.timers import TimerRunner
 from engines import get_engine
 from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
+from host.clock import lost_access
 from host.metrics import Recorder
 from host.settings import ServerSettings
 from host.shards import Shards
@@ -74,15 +75,20 @@ class TableFlow:
         return await self.timers.fire(timers)
 
     async def resume(self) -> None:
-        await self.poster.catch_up(self.shards)
         # Tables paused because their channel refused the bot: probed hourly, resumed by an interaction there.
-        for table_id, _, guild_id in await self.tables.lost_tables():
-            if self.shards is not None and not self.shards.owns(guild_id):
-                continue  # another process holds that server
-            if guild_id is None or self.bot.get_guild(guild_id) is not None:
-                await self.poster.lose(await self.tables.get(table_id))
-            else:
+        # Which hour the last request fell in is not kept across a restart, so each such channel counts as
+        # refused now: its first request comes an hour after the start (at most one an hour, however often
+        # the bot restarts), and catch-up sends it nothing before that.
+        lost = [(table_id, channel_id, guild_id) for table_id, channel_id, guild_id in await self.tables.lost_tables()
+                if self.shards is None or self.shards.owns(guild_id)]  # else another process holds that server
+        for _, channel_id, guild_id in lost:
+            self.access.refused(channel_id)
+            if guild_id is not None and self.bot.get_guild(guild_id) is None:
                 self.access.gone_guilds.add(guild_id)  # removed while the bot was down: its re-invite resumes it
+        await self.poster.catch_up(self.shards)
+        for table_id, _, guild_id in lost:
+            if guild_id is None or guild_id not in self.access.gone_guilds:
+                await self.poster.lose(await self.tables.get(table_id))
 
     # ------------------------------------------------------- a changing server
 
@@ -114,8 +120,10 @@ class TableFlow:
                     await channel.send(f"🗑️ Table #{closed.id} ({get_engine(closed.game).title}) was closed as "
                                        "abandoned: channel deleted (its thread is gone).",
                                        allowed_mentions=discord.AllowedMentions.none())
-                except discord.HTTPException:
+                except discord.HTTPException as exc:
                     log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
+                    if lost_access(exc):
+                        self.access.refused(parent)
 
     async def guild_removed(self, guild_id: int) -> None:
         """The server removed the bot: no timer or retry of it asks Discord anything until a re-invite.

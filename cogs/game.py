@@ -25,6 +25,7 @@ from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, NewTable, parse_table_number
+from host.outcomes import THREAD_REFUSED
 from host.privacy import Sight, visible_mine, visible_tables
 from host.read_models import LobbyMessage, OptionValues
 from host.settings import ServerSettings
@@ -139,7 +140,7 @@ class GameCog(commands.Cog):
         except discord.HTTPException:
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
-            await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id)
+            await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id, THREAD_REFUSED)
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
             raise Refusal("I opened a thread but could not post in it: I need **Send Messages in Threads** in "

@@ -49,7 +49,8 @@ def tables_text(tables: ServerTables) -> str:
 
 
 def log_message(log: MoveLog) -> tuple[str, discord.File]:
-    lines = [f"{log.title}, table #{log.table_id} ({log.status}), seats: "
+    ended = f"{log.status}: {log.end_reason}" if log.end_reason else log.status
+    lines = [f"{log.title}, table #{log.table_id} ({ended}), seats: "
              + ", ".join(f"{s.position + 1}. {s.name}" for s in log.seats), ""]
     for move in log.moves:
         # A text file is read outside Discord, so a plain UTC time, not a Discord timestamp.
@@ -57,7 +58,9 @@ def log_message(log: MoveLog) -> tuple[str, discord.File]:
         lines.append(f"{move.version:>4}  {stamp} UTC  {plain_text(move.label)}")
         lines.extend(f"            {plain_text(e)}" for e in move.events)
     file = discord.File(io.BytesIO("\n".join(lines).encode()), filename=f"table-{log.table_id}-log.txt")
-    return (f"The move list of table #{log.table_id} ({count(len(log.moves), 'move')}), public labels only.", file)
+    why = f" It was abandoned: {log.end_reason}." if log.end_reason else ""
+    return (f"The move list of table #{log.table_id} ({count(len(log.moves), 'move')}), public labels only.{why}",
+            file)
 
 
 async def replay_message(frame: ReplayFrame) -> Outgoing:

@@ -161,11 +161,14 @@ class TablePoster:
         table = want.table
         if self._shown.get(table.id, -1) > table.version:
             return  # a newer version is already on show: this one would only take the channel back
+        # The hour's one request to a channel that refused is a new post: an edit could meet 10008 (its message
+        # deleted meanwhile) and need a post after it, a second request within the hour.
+        probing = self.access.is_refusing(table.channel_id)
         if not self.access.claim(table.guild_id, table.channel_id):
             await self.lose(table)  # no request: the channel refused within the hour, or the server left
             return
         try:
-            if want.new_message:
+            if want.new_message or probing:
                 await self._post_table(table, want.lines, want.channel, sorted(want.entered), want.notes)
             else:
                 await self._refresh_table(table, want.channel)
@@ -286,13 +289,21 @@ class TablePoster:
             await self.notices.notify_turn(replace(table, message_id=message.id), entered)
 
     async def _tell_parent(self, table: TableRecord, text: str) -> None:
-        """A thread table's result is also posted in the channel the thread belongs to."""
+        """A thread table's result is also posted in the channel the thread belongs to (unless that channel
+        refused the bot within the hour: a tournament's many tables would each ask it again)."""
+        parent_id = table.parent_id or 0
+        if not self.access.claim(table.guild_id, parent_id):
+            return
         try:
-            parent = await self.channel_of(table.parent_id or 0)
+            parent = await self.channel_of(parent_id)
             await parent.send(f"{text}\n(in <#{table.channel_id}>)"[:2000],
                               allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
+        except discord.HTTPException as exc:
             log.warning("could not post table %s's result in its parent channel", table.id)
+            if lost_access(exc):
+                self.access.refused(parent_id)
+        else:
+            self.access.succeeded(parent_id)
 
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
         """After a move: a new table message when the turn moved on, else the current one brought up to date.

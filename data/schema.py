@@ -272,6 +272,10 @@ MIGRATIONS: list[str] = [
         seen_at    REAL    NOT NULL
     );
     """,
+    # 11: why a table ended without a result ("channel deleted", "lobby timed out"…), shown by /game log.
+    """
+    ALTER TABLE game_tables ADD COLUMN end_reason TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -103,6 +103,8 @@ class TableRecord:
     message_id: int | None = None
     #: The lobby messages still to edit when the table starts or closes (none once it has closed).
     lobby_messages: list[int] = field(default_factory=list)
+    #: Why an abandoned table ended ("channel deleted", "lobby timed out"…); None while active, or not known.
+    end_reason: str | None = None
 
     @property
     def active(self) -> bool:
@@ -273,7 +275,7 @@ class TableStore:
             posted_version=row["posted_version"], revision=row["revision"], seats=seats[row["id"]],
             turn_time=row["turn_time"], on_timeout=row["on_timeout"], parent_id=row["parent_id"],
             paused=bool(row["paused"]), lost=row["paused"] == LOST_CHANNEL, message_id=row["message_id"],
-            lobby_messages=json.loads(row["lobby_messages"] or "[]")) for row in rows]
+            lobby_messages=json.loads(row["lobby_messages"] or "[]"), end_reason=row["end_reason"]) for row in rows]
 
     @staticmethod
     async def _replace_seats(tx: Tx, table_id: int, seats: Sequence[SeatRecord]) -> None:
@@ -303,12 +305,12 @@ class TableStore:
             await self._replace_seats(tx, table_id, seats)
 
     async def close_table(self, table_id: int, revision: int, seats: Sequence[SeatRecord] | None = None,
-                          timers: TimerPlan | None = None) -> None:
-        """Abandon a lobby or a game in play (with its final seat list, if it changed); its timers go, replaced
-        by ``timers`` when given (a thread table's archive)."""
+                          timers: TimerPlan | None = None, reason: str | None = None) -> None:
+        """Abandon a lobby or a game in play (with its final seat list, if it changed), for ``reason``; its
+        timers go, replaced by ``timers`` when given (a thread table's archive)."""
         async with self._db.transaction() as tx:
-            await self._bump(tx, table_id, revision, ACTIVE, ", status = 'abandoned', updated_at = ?",
-                             (self._db.now(),))
+            await self._bump(tx, table_id, revision, ACTIVE, ", status = 'abandoned', updated_at = ?, end_reason = ?",
+                             (self._db.now(), reason))
             if seats is not None:
                 await self._replace_seats(tx, table_id, seats)
             await write_plan(tx, table_id, timers or TimerPlan(drop_all=True))

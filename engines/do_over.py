@@ -21,7 +21,7 @@ from data.editions import do_over as edition
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
-from engines.words import count
+from i18n import msg, said, said_n
 
 CODES: tuple[str, ...] = edition.CODES
 NCODES = len(CODES)
@@ -141,6 +141,11 @@ def _hand_codes(h: list[int]) -> list[str]:
 
 def _p(s: int) -> str:
     return f"{{p{s}}}"
+
+
+def _name(code: str) -> object:
+    """A card's name as a message: a number is itself, a special card is translated (the glossary's names)."""
+    return msg(edition.NAMES[code])
 
 
 def _pile_no(arg: str) -> int:
@@ -325,11 +330,13 @@ class DoOverEngine:
             d = st.down[seat] = st.down[seat][:]
             d[j] = -1
             if c in PLAYABLE[pv]:
-                st.events.append(f"{_p(seat)} flips {edition.NAMES[CODES[c]]}: it stays on the pile")
+                st.events.append(said("{player} flips {card}: it stays on the pile", player=_p(seat),
+                                      card=_name(CODES[c])))
                 return self._discard(st, seat, c, from_hand=False)
             st.pile = [*st.pile, c]
-            st.events.append(f"{_p(seat)} flips {CODES[c]}, lower than {pv}, and takes the pile "
-                             f"({count(len(st.pile), 'card')})")
+            st.events.append(said_n("{player} flips {card}, lower than {value}, and takes the pile ({n} card)",
+                                    "{player} flips {card}, lower than {value}, and takes the pile ({n} cards)",
+                                    len(st.pile), player=_p(seat), card=CODES[c], value=pv))
             self._take(st, seat)
             return self._end_turn(st, seat)
         if action == "take":
@@ -383,7 +390,7 @@ class DoOverEngine:
                 # The face-up cards were seen as dealt and are seen now: those gone are in their Hands.
                 st.known = [_gone(dealt, up) for dealt, up in zip(st.dealt_up, st.up, strict=True)]
                 st.dealt_up = None
-                st.events.append(f"Everyone is ready: play begins with {_p(st.cur)}")
+                st.events.append(said("Everyone is ready: play begins with {player}", player=_p(st.cur)))
             return st
         if verb in ("play", "up", "flip", "take"):
             raise IllegalAction("the swap step is not over yet: swap cards or say ready")
@@ -401,17 +408,19 @@ class DoOverEngine:
     def _discard(self, st: State, seat: int, c: int, from_hand: bool) -> State:
         if c == BOMB:
             st.removed = st.removed + st.pile + [c]
-            st.events.append(f"The Bomb removes {count(len(st.pile) + 1, 'card')} from the game; the next player "
-                             "starts a new pile")
+            st.events.append(said_n("The Bomb removes {n} card from the game; the next player starts a new pile",
+                                    "The Bomb removes {n} cards from the game; the next player starts a new pile",
+                                    len(st.pile) + 1))
             st.pile = []
         else:
             st.pile = [*st.pile, c]
             if c == REV:
                 if st.n > 2:
                     st.dir = -st.dir
-                    st.events.append("Play now goes " + ("clockwise" if st.dir == 1 else "counterclockwise"))
+                    st.events.append(said("Play now goes clockwise") if st.dir == 1
+                                     else said("Play now goes counterclockwise"))
                 else:
-                    st.events.append("Reverse with two players is a free play")
+                    st.events.append(said("Reverse with two players is a free play"))
         if from_hand and st.hand_n[seat] < HAND_SIZE and st.draw:
             k = min(HAND_SIZE - st.hand_n[seat], len(st.draw))
             draw = st.draw[:]
@@ -420,7 +429,7 @@ class DoOverEngine:
                 h[draw.pop()] += 1
             st.draw = draw
             st.hand_n[seat] += k
-            st.events.append(f"{_p(seat)} draws {k} card{'s' if k > 1 else ''}")
+            st.events.append(said_n("{player} draws {n} card", "{player} draws {n} cards", k, player=_p(seat)))
         if not st.hand_n[seat] and st.up[seat].count(-1) == NPILES and st.down[seat].count(-1) == NPILES:
             st.winner = seat
         return self._end_turn(st, seat)
@@ -428,11 +437,11 @@ class DoOverEngine:
     def _end_turn(self, st: State, seat: int) -> State:
         st.turns += 1
         if st.winner >= 0:
-            st.events.append(f"{_p(seat)} has no cards left and wins")
+            st.events.append(said("{player} has no cards left and wins", player=_p(seat)))
             self._finish(st)
         elif st.turns >= st.opts["max_turns"]:
-            st.events.append(f"The turn limit ({st.opts['max_turns']}) is reached: the game ends and "
-                             "players rank by cards left")
+            st.events.append(said("The turn limit ({turns}) is reached: the game ends and players rank by cards left",
+                                  turns=st.opts["max_turns"]))
             self._finish(st)
         else:
             st.cur = (st.cur + st.dir) % st.n
@@ -501,18 +510,21 @@ class DoOverEngine:
         verb, _, arg = action.partition(":")
         try:
             if verb == "play":
-                return f"Play {edition.NAMES[arg]} from your Hand on the pile"
+                return said("Play {card} from your Hand on the pile", card=_name(arg))
             if verb == "up":
-                return f"Play face-up Reserve card {CODES[state.up[state.cur][int(arg)]]} (pile {int(arg) + 1})"
+                return said("Play face-up Reserve card {card} (pile {pile})",
+                            card=CODES[state.up[state.cur][int(arg)]], pile=int(arg) + 1)
             if verb == "flip":
-                return f"Flip the face-down card of Reserve pile {int(arg) + 1} blind"
+                return said("Flip the face-down card of Reserve pile {pile} blind", pile=int(arg) + 1)
             if verb == "take":
-                return f"Take the pile ({count(len(state.pile), 'card')}) into your Hand"
+                return said_n("Take the pile ({n} card) into your Hand", "Take the pile ({n} cards) into your Hand",
+                              len(state.pile))
             if verb == "swap":
                 card, _, j = arg.partition(":")
-                return f"Swap {edition.NAMES[card]} from your Hand into face-up Reserve pile {int(j) + 1}"
+                return said("Swap {card} from your Hand into face-up Reserve pile {pile}", card=_name(card),
+                            pile=int(j) + 1)
             if verb == "ready":
-                return "Ready: done swapping"
+                return said("Ready: done swapping")
         except (KeyError, ValueError, IndexError, TypeError):
             pass
         return action[:100]
@@ -527,8 +539,8 @@ class DoOverEngine:
             try:
                 up = state.up[seat][int(j)]
                 if card in edition.NAMES and up >= 0:
-                    return (f"Swap {edition.NAMES[card]} from your Hand for the face-up "
-                            f"{edition.NAMES[CODES[up]]} of Reserve pile {int(j) + 1}")
+                    return said("Swap {card} from your Hand for the face-up {other} of Reserve pile {pile}",
+                                card=_name(card), other=_name(CODES[up]), pile=int(j) + 1)
             except (ValueError, IndexError):
                 pass
         return self.describe(state, action)
@@ -536,28 +548,29 @@ class DoOverEngine:
     def public_label(self, state: State, seat: int, action: str) -> str:
         verb, _, arg = action.partition(":")
         if verb == "play" and arg in INDEX:
-            return f"plays {edition.NAMES[arg]}"
+            return said("plays {card}", card=_name(arg))
         if verb == "up" and arg in ("0", "1", "2") and 0 <= seat < state.n and state.up[seat][int(arg)] >= 0:
-            return f"plays {edition.NAMES[CODES[state.up[seat][int(arg)]]]} from their face-up Reserve"
+            return said("plays {card} from their face-up Reserve", card=_name(CODES[state.up[seat][int(arg)]]))
         if verb == "flip":
-            return "flips a face-down Reserve card"
+            return said("flips a face-down Reserve card")
         if verb == "take":
-            return f"takes the pile ({count(len(state.pile), 'card')})"
+            return said_n("takes the pile ({n} card)", "takes the pile ({n} cards)", len(state.pile))
         if verb == "swap":
-            return "swaps cards in private"
+            return said("swaps cards in private")
         if verb == "ready":
-            return "is ready"
-        return "acts"
+            return said("is ready")
+        return said("acts")
 
     def _status(self, st: State) -> str:
         if st.phase == SWAP:
-            return f"Swap step: {sum(st.ready)} of {st.n} players ready"
+            return said("Swap step: {ready} of {players} players ready", ready=sum(st.ready), players=st.n)
         if st.phase == PLAY:
-            return (f"Turn {st.turns + 1}: pile value {_value(st.pile)}, {count(len(st.pile), 'card')} on the pile, "
-                    f"{len(st.draw)} in the Draw Pile")
+            return said_n("Turn {turn}: pile value {value}, {n} card on the pile, {draw} in the Draw Pile",
+                          "Turn {turn}: pile value {value}, {n} cards on the pile, {draw} in the Draw Pile",
+                          len(st.pile), turn=st.turns + 1, value=_value(st.pile), draw=len(st.draw))
         if st.winner >= 0:
-            return f"Game over after {st.turns} turns: a player has no cards left"
-        return f"Game over: the turn limit of {st.opts['max_turns']} turns was reached"
+            return said("Game over after {turns} turns: a player has no cards left", turns=st.turns)
+        return said("Game over: the turn limit of {turns} turns was reached", turns=st.opts["max_turns"])
 
     def view(self, state: State, seat: int | None) -> View:
         st = state

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from data.store import Store
+from engines.words import count
 from host.errors import Refusal
 
 #: The two commands a cooldown counts apart: a member may open a table and a tournament back to back.
@@ -67,12 +68,12 @@ async def check_new_table(store: Store, guild_id: int | None, user_id: int, own_
     server."""
     hosted = await store.tables.open_tables_hosted(guild_id or 0, user_id)
     if hosted >= max_open_tables:
-        raise Refusal(f"You already host {hosted} open tables in this server, its limit (the `max_open_tables` "
-                      "setting). Finish or abandon one first.")
+        raise Refusal(f"You already host {count(hosted, 'open table')} in this server, its limit (the "
+                      "`max_open_tables` setting). Finish or abandon one first.")
     if own_thread:
         threads = await store.tables.active_thread_tables(guild_id or 0)
         if threads >= max_thread_tables:
-            raise Refusal(f"This server already has {threads} active thread tables, its limit (the "
+            raise Refusal(f"This server already has {count(threads, 'active thread table')}, its limit (the "
                           "`max_thread_tables` setting). Open this table with `thread:false`, or wait for one "
                           "to end.")
 
@@ -91,5 +92,5 @@ def check_tournament_creator(creators: str, organiser_role: int | None, is_manag
 def check_bot_entrants(max_bot_entrants: int, present: int, adding: int, name: str) -> None:
     """Refuse bot entrants past the server's ``max_bot_entrants``."""
     if present + adding > max_bot_entrants:
-        raise Refusal(f"**{name}** can take {max(0, max_bot_entrants - present)} more bot entrants: this "
+        raise Refusal(f"**{name}** can take {count(max(0, max_bot_entrants - present), 'more bot entrant')}: this "
                       f"server allows {max_bot_entrants} (the `max_bot_entrants` setting).")

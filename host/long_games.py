@@ -204,7 +204,7 @@ class LongGameService:
         async for page in self.store.tables.action_pages(record.id):
             moves.extend(LoggedMove(a.version, a.at, a.label, tuple(a.events)) for a in page)
         return MoveLog(record.id, get_engine(record.game).title, record.status,
-                       tuple(seat_view(s) for s in record.seats), tuple(moves))
+                       tuple(seat_view(s) for s in record.seats), tuple(moves), record.end_reason)
 
     async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None,
                      sight: Sight | None = None) -> ReplayFrame:

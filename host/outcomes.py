@@ -7,6 +7,14 @@ from collections.abc import Sequence
 from data.store import FORFEITED, TableRecord
 from engines import Engine
 
+#: Why a table was abandoned, as stored with it (``game_tables.end_reason``) and shown by /game log.
+ABANDONED_BY_COMMAND = "closed with /game abandon"
+EVERYONE_LEFT = "everyone left its lobby"
+LOBBY_TIMED_OUT = "lobby timed out"
+CHANNEL_DELETED = "channel deleted"
+TOURNAMENT_CANCELLED = "tournament cancelled"
+THREAD_REFUSED = "the bot could not post in its thread"
+
 
 def sides(engine: Engine, players: int) -> list[tuple[int, ...]]:
     """The table's sides: its partnerships (King Pedro), else each seat alone."""

@@ -221,6 +221,8 @@ class MoveLog:
     status: str
     seats: tuple[SeatView, ...]
     moves: tuple[LoggedMove, ...]
+    #: Why an abandoned table ended ("channel deleted"…), when it is known.
+    end_reason: str | None = None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from data.store import FORFEITED, PLAYER, STAND_IN, SeatEvent, SeatRecord, Stale
 from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
 from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal
-from host.outcomes import forfeit_win
+from host.outcomes import LOBBY_TIMED_OUT, forfeit_win
 from host.rated import rating_plan
 from host.results import ActOutcome
 from render.markup import escape_name
@@ -201,7 +201,8 @@ class SeatChanges:
             if table.status != "lobby":
                 await self.store.timers.change_timers(table.id, TimerPlan(drop_kinds=[LOBBY]))
                 return None
-            await self.store.tables.close_table(table.id, table.revision, timers=closed_plan(table, self.store.now()))
+            await self.store.tables.close_table(table.id, table.revision, timers=closed_plan(table, self.store.now()),
+                                                reason=LOBBY_TIMED_OUT)
             self.tables.on_timers(None)
             self.tables.forget(table.id)
             return await self.tables.reload(table.id)

@@ -24,7 +24,7 @@ from host import table_views
 from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal, StaleClick
 from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
-from host.outcomes import final_places
+from host.outcomes import ABANDONED_BY_COMMAND, CHANNEL_DELETED, EVERYONE_LEFT, final_places
 from host.rated import rating_plan
 from host.read_models import HandPanel, LobbyMessage, TableMessage
 from host.replay import agrees, canonical, rebuild
@@ -268,7 +268,7 @@ class TableService:
             try:
                 if closed:
                     await self.store.tables.close_table(table.id, table.revision, seats,
-                                                        closed_plan(table, self.store.now()))
+                                                        closed_plan(table, self.store.now()), EVERYONE_LEFT)
                     self.on_timers(None)
                 else:
                     await self.store.tables.set_lobby_seats(table.id, table.revision, seats, host)
@@ -373,7 +373,7 @@ class TableService:
         return seats
 
     async def abandon(self, channel_id: int, user_id: int, is_manager: bool,
-                      table_id: int | None = None) -> TableRecord:
+                      table_id: int | None = None, reason: str = ABANDONED_BY_COMMAND) -> TableRecord:
         table_id = table_id or (await self.require_table(channel_id)).id
         async with self.lock(table_id):
             table = await self.reload(table_id)
@@ -389,7 +389,7 @@ class TableService:
                               "`/tournament cancel`.")
             try:
                 await self.store.tables.close_table(table.id, table.revision,
-                                                    timers=closed_plan(table, self.store.now()))
+                                                    timers=closed_plan(table, self.store.now()), reason=reason)
                 self.on_timers(None)
             except StaleVersion:
                 table = await self.reload(table.id)
@@ -407,7 +407,7 @@ class TableService:
             if not table.active:
                 return None
             try:
-                await self.store.tables.close_table(table.id, table.revision)
+                await self.store.tables.close_table(table.id, table.revision, reason=CHANNEL_DELETED)
             except StaleVersion:
                 return None
             finally:

@@ -86,6 +86,8 @@ class TablePage:
     moves: list[MoveLine]
     alt: str
     turn_time: int | None
+    #: Why an abandoned table ended ("channel deleted"…), when it is known.
+    end_reason: str | None = None
 
     @property
     def to_act(self) -> list[SeatLine]:
@@ -301,7 +303,7 @@ class PublicSite:
             f"{engine.title} table #{record.id}: waiting for players."
         return TablePage(record.guild_id or 0, record.id, record.game, engine.title, record.status, record.version,
                          f"{record.revision}.{record.status}", record.paused, seats, status_line, moves, alt,
-                         record.turn_time)
+                         record.turn_time, record.end_reason)
 
     async def live_stamp(self, guild_id: int, table_id: int) -> str | None:
         """What a table page's live part is kept under, from one indexed read (two when a seated member hid

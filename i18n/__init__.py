@@ -172,3 +172,82 @@ def lookup(lang: str, msgid: str, context: str | None = None) -> str | None:
     key = f"{context}\x04{msgid}" if context else msgid
     found = catalogue.get(key)
     return found if isinstance(found, str) and found else None
+
+
+# --------------------------------------------------------------------------- messages made far from their reader
+#: A message made below the presenters: ``(msgid, params)``, or ``((singular, plural), params)`` whose
+#: ``params["n"]`` picks the plural form. A param is plain text (a name, a ``{p0}`` seat placeholder, a number)
+#: or a message itself (a card's name). It is JSON-safe: stored as a list, it reads back the same.
+Message = tuple[object, dict[str, object]]
+
+
+def msg(msgid: str, /, **params: object) -> Message:
+    """A message to be said later, in whatever language its reader speaks."""
+    return (msgid, params)
+
+
+def msg_n(singular: str, plural: str, n: int, /, **params: object) -> Message:
+    """A counted message: ``{n}`` picks the language's plural form when it is said."""
+    return ((singular, plural), {"n": n, **params})
+
+
+def is_message(value: object) -> bool:
+    return (isinstance(value, (tuple, list)) and len(value) == 2 and isinstance(value[1], dict)
+            and (isinstance(value[0], str) or (isinstance(value[0], (tuple, list)) and len(value[0]) == 2)))
+
+
+def say(lang: str, message: Message) -> str:
+    """``message`` in ``lang``. In English it reads exactly as the engines' English text always has (a number
+    as Python writes it), so stored labels and bots' fingerprints do not move."""
+    ident, params = message
+    filled = {key: say(lang, value) if is_message(value) else value for key, value in params.items()}
+    if isinstance(ident, (tuple, list)):
+        n = int(params["n"])  # type: ignore[call-overload]
+        if lang == DEFAULT or lang not in languages():
+            return _fill(ident[0] if n == 1 else ident[1], {**filled, "n": str(n)})
+        return tn(lang, ident[0], ident[1], n, **{k: v for k, v in filled.items() if k != "n"})
+    return t(lang, str(ident), **filled)
+
+
+class Said(str):
+    """English text that remembers the message it was said from, so a reader can have it in their language.
+
+    It *is* the English text (equal, hashed, dumped to JSON as it), so an engine keeps its contract's plain
+    ``str`` results and their exact English while a presenter can ask for :func:`message_of`.
+    """
+
+    __slots__ = ("message",)
+    message: Message
+
+    def __new__(cls, message: Message) -> Said:
+        made = super().__new__(cls, say(DEFAULT, message))
+        made.message = message
+        return made
+
+    def __reduce__(self) -> tuple[object, tuple[Message]]:  # pickled to the render and bot pools
+        return (Said, (self.message,))
+
+
+def said(msgid: str, /, **params: object) -> Said:
+    """English text of ``msgid`` with its message kept (see :class:`Said`)."""
+    return Said(msg(msgid, **params))
+
+
+def said_n(singular: str, plural: str, n: int, /, **params: object) -> Said:
+    """As :func:`said`, counted."""
+    return Said(msg_n(singular, plural, n, **params))
+
+
+def message_of(text: str | Message) -> Message:
+    """The message a text was said from; plain English text is its own message id (translated when the
+    catalogue has it, else shown as it is)."""
+    if isinstance(text, Said):
+        return text.message
+    if is_message(text):
+        return text  # type: ignore[return-value]
+    return (str(text), {})
+
+
+def say_text(lang: str, text: str | Message) -> str:
+    """A text that may have been said from a message, in ``lang``."""
+    return say(lang, message_of(text))

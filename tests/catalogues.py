@@ -22,11 +22,12 @@ from babel.messages.pofile import read_po, write_po
 import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
-CODE = ("cogs", "host", "render", "engines", "web", "i18n")
+CODE = ("cogs", "host", "render", "engines", "web", "i18n", "data")
 #: Modules of code at the top of the repository.
 MODULES = ("bot.py", "sandbox.py")
 #: The translating functions and where their message ids stand (the language comes first).
-KEYWORDS: dict[str, Any] = {"t": (2,), "tp": ((2, "c"), 3), "tn": (2, 3), "N_": None}
+KEYWORDS: dict[str, Any] = {"t": (2,), "tp": ((2, "c"), 3), "tn": (2, 3), "N_": None, "said": None, "msg": None,
+                            "said_n": (1, 2), "msg_n": (1, 2)}
 #: What a translator must know of each kind of slash command text (Discord refuses the sync otherwise).
 NOTES = {
     "command": "a slash command's name: lowercase, 1-32 letters, digits, - or _, no spaces",

@@ -6,6 +6,8 @@ values 1 to 11, four of each. The 11 is simply the highest card.
 
 from __future__ import annotations
 
+from i18n import N_
+
 TITLE = "Do Over!"
 
 #: Numbered cards: value -> copies.  The code of a numbered card is its value as a string.
@@ -23,7 +25,7 @@ CODES: tuple[str, ...] = (*(str(v) for v in NUMBER_VALUES), BOMB, DO_OVER, REVER
 
 #: Human names for the codes.
 NAMES: dict[str, str] = {**{str(v): str(v) for v in NUMBER_VALUES},
-                         BOMB: "Bomb", DO_OVER: "Do Over!", REVERSE: "Reverse"}
+                         BOMB: N_("Bomb"), DO_OVER: "Do Over!", REVERSE: N_("Reverse")}
 
 #: The full deck, one entry per physical card (54 cards).
 DECK: tuple[str, ...] = tuple(

@@ -32,10 +32,11 @@ from data.tournaments import (
 )
 from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
-from engines.words import count
+from engines.words import count, plural
 from host.clock import plan_turn
 from host.errors import Refusal
 from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
+from host.outcomes import TOURNAMENT_CANCELLED
 from host.pairing import PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
@@ -250,6 +251,13 @@ class TournamentService:
         return MAX_ENTRANTS if record.max_entrants else (await self.server_config(record.guild_id)).max_entrants_limit
 
     @staticmethod
+    def _whose(record: TournamentRecord, ceiling: int) -> str:
+        """The limit a full event hit; the server's is named with its setting, as every flood limit is."""
+        if record.max_entrants:
+            return f" ({count(ceiling, 'entrant')})"
+        return f": this server allows {count(ceiling, 'entrant')} (the `max_entrants_limit` setting)"
+
+    @staticmethod
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
             raise Refusal(f"**{escape_name(record.name)}** is for members with the <@&{record.role_id}> role, "
@@ -277,7 +285,7 @@ class TournamentService:
             self._require_role(record, roles)
             ceiling = await self._ceiling(record)
             if len(entrants) >= ceiling:
-                raise Refusal(f"**{escape_name(record.name)}** is full ({ceiling} entrants).")
+                raise Refusal(f"**{escape_name(record.name)}** is full{self._whose(record, ceiling)}.")
             try:
                 with lost_race():
                     await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=user_id,
@@ -337,8 +345,9 @@ class TournamentService:
             check_bot_entrants((await self.server_config(record.guild_id)).max_bot_entrants, bots, count, record.name)
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
-                raise Refusal(f"**{escape_name(record.name)}** can take {max(0, ceiling - len(entrants))} more "
-                              "entrants.")
+                left = max(0, ceiling - len(entrants))  # (``count`` here is the bots asked for)
+                raise Refusal(f"**{escape_name(record.name)}** can take {left} more {plural('entrant', left)}"
+                              f"{self._whose(record, ceiling)}.")
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
@@ -664,7 +673,8 @@ class TournamentService:
         for place in places:
             assert place.table_id is not None
             try:
-                closed.append(await self.tables.abandon(0, record.organiser_id, True, place.table_id))
+                closed.append(await self.tables.abandon(0, record.organiser_id, True, place.table_id,
+                                                       TOURNAMENT_CANCELLED))
             except Refusal:
                 continue  # it finished meanwhile
         return closed

@@ -191,6 +191,12 @@ async def thread_table(world: Any, start: bool, **options: Any) -> Any:
     return thread
 
 
+#: What each end stores as the table's ``end_reason`` (a finished table has its result instead).
+ENDED_BECAUSE = {"finished": None, "forfeited": None, "abandoned lobby": "closed with /game abandon",
+                 "abandoned game": "closed with /game abandon", "lobby timed out": "lobby timed out",
+                 "lobby left": "everyone left its lobby"}
+
+
 @pytest.mark.parametrize("end", ["finished", "forfeited", "abandoned lobby", "abandoned game", "lobby timed out",
                                  "lobby left"])
 async def test_every_end_of_a_thread_table_archives_its_thread(world: Any, db_path: str, end: str) -> None:
@@ -210,8 +216,12 @@ async def test_every_end_of_a_thread_table_archives_its_thread(world: Any, db_pa
     else:
         await alice.slash(thread, "game addbot")
         await alice.slash(thread, "game leave")  # only a bot is left: the lobby closes
-    status = rows(db_path, "SELECT status FROM game_tables")[0][0]
+    status, reason = rows(db_path, "SELECT status, end_reason FROM game_tables")[0]
     assert status in ("finished", "abandoned"), status
+    assert reason == ENDED_BECAUSE[end], reason
+    if reason is not None:  # /game log tells why the table ended
+        logged = answer_text(await alice.slash(thread, "game log"))
+        assert f"It was abandoned: {reason}." in logged, logged
     assert thread.id not in archived(world)
     await world.env.advance_time(121)
     assert thread.id in archived(world), f"the thread of a table {end} stays open"
@@ -227,6 +237,27 @@ async def test_a_cancelled_tournament_archives_its_tables_threads(world: Any, db
     await alice.slash(world.channel, "tournament start")
     [thread] = world.channel.threads
     await alice.slash(world.channel, "tournament cancel")
-    assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
+    assert rows(db_path, "SELECT status, end_reason FROM game_tables") == [("abandoned", "tournament cancelled")]
     await world.env.advance_time(121)
     assert thread.id in archived(world)
+
+
+async def test_a_table_whose_players_all_forfeited_on_time_posts_only_its_result(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar", turn_time="30s", on_timeout="forfeit")
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game addbot")
+    await alice.slash(world.channel, "game addbot")
+    await alice.slash(world.channel, "game start")
+    for _ in range(20):  # each player's clock runs out in turn; the bots move at once between them
+        if rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(2,)]:
+            break
+        await world.env.advance_time(31)
+    assert rows(db_path, "SELECT status FROM game_tables") == [("finished",)]
+    moves = rows(db_path, "SELECT COUNT(*) FROM actions")[0][0]
+    # After the second forfeit the two bots played the game out: its message and the result, nothing between.
+    posts = [m.content for m in table_messages(world.channel)]
+    last_forfeit = max(i for i, text in enumerate(posts) if "who forfeits" in text)
+    assert len(posts) - last_forfeit == 2, posts[last_forfeit:]
+    assert "Game over" in posts[-1]
+    assert moves > rows(db_path, "SELECT MAX(version) FROM seat_events WHERE kind = 'timeout'")[0][0] + 2

@@ -13,6 +13,8 @@ from simcord.backend import serializers
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
+from bot import create_bot
+from cogs.access import PROBE_EVERY
 from tests.e2e.driver import latest_table_message
 from tests.e2e.test_long_games_e2e import play_own_move, two_player
 from tests.e2e.test_reliability_e2e import answer_text
@@ -148,10 +150,14 @@ async def test_a_deleted_thread_closes_its_table_with_its_timers(world: Any, db_
     assert rows(db_path, "SELECT COUNT(*) FROM timers") != [(0,)]
     world.env.backend.delete_channel(thread.id)
     await world.env.advance_time(1)
-    assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
+    assert rows(db_path, "SELECT status, end_reason FROM game_tables") == [("abandoned", "channel deleted")]
     assert rows(db_path, "SELECT COUNT(*) FROM timers") == [(0,)]
     told = [m.content for m in world.channel.history() if "channel deleted" in (m.content or "")]
     assert len(told) == 1 and "Table #1" in told[0], told
+    # Nobody can view a deleted thread, so /game log answers as for a table that never was (privacy); the
+    # reason is stored with the table and shown on its web page (tests/web/test_routes.py).
+    logged = await alice.slash(world.channel, "game log", table="1")
+    assert "There is no table #1 in this server." in answer_text(logged), answer_text(logged)
     mark = len(world.env.http_requests)
     await world.env.advance_time(2 * HOUR)
     assert not requests_to(world.env, thread.id, mark)
@@ -164,7 +170,8 @@ async def test_a_deleted_channel_closes_its_table_and_its_thread_tables(world: A
     await world.members["dave"].slash(other, "game new", game="pentawar")
     world.env.backend.delete_channel(world.channel.id)
     await world.env.advance_time(1)
-    assert rows(db_path, "SELECT status FROM game_tables ORDER BY id") == [("abandoned",), ("abandoned",), ("lobby",)]
+    assert rows(db_path, "SELECT status, end_reason FROM game_tables ORDER BY id") == [
+        ("abandoned", "channel deleted"), ("abandoned", "channel deleted"), ("lobby", None)]
     assert rows(db_path, "SELECT DISTINCT table_id FROM timers") in ([], [(3,)]), "only the other channel's timers"
     mark = len(world.env.http_requests)
     await world.env.advance_time(2 * HOUR)
@@ -231,3 +238,63 @@ async def test_a_closed_dm_turns_that_members_dms_off_and_they_are_told_once(wor
     again = await other.slash(world.channel, "game notify", dm="on")
     assert "direct message" in answer_text(again)
     assert rows(db_path, "SELECT dm_notify FROM member_settings WHERE user_id = ?", (other.id,)) == [(1,)]
+
+
+async def test_a_restart_asks_a_refusing_channel_nothing_before_the_hour_is_out(world: Any, db_path: str) -> None:
+    mover, _ = await two_player(world, turn_time="10m")
+    deny_the_bot(world, world.channel.id, "send_messages")
+    await play_own_move(world, mover)  # its table message is refused: the table pauses, its move unposted
+    assert rows(db_path, "SELECT paused, posted_version < version FROM game_tables") == [(2, 1)]
+    await world.env.advance_time(HOUR / 2)
+    mark = len(world.env.http_requests)
+    # The hour's count is not stored: the restarted bot counts the channel as refused at its start, so catching
+    # up the unposted move waits for the hourly try like everything else (however often the bot restarts).
+    await world.env.restart_bot(create_bot())
+    await world.env.advance_time(HOUR - 60)
+    assert not requests_to(world.env, world.channel.id, mark), "nothing before the hour since the start"
+    await world.env.advance_time(120)
+    assert len(requests_to(world.env, world.channel.id, mark)) == 1, "the hourly try"
+    world.env.backend.delete_overwrite(world.channel.id, world.env.bot.user.id)
+    await world.env.advance_time(HOUR)
+    assert rows(db_path, "SELECT paused, posted_version = version FROM game_tables") == [(0, 1)]
+    assert "can post here again" in latest_table_message(world.channel).content
+
+
+async def test_the_hours_one_request_to_a_refusing_channel_is_a_post_never_an_edit(world: Any, db_path: str) -> None:
+    await two_player(world, turn_time="10m")
+    poster = world.env.bot.services.flow.poster
+    [(table_id,)] = rows(db_path, "SELECT id FROM game_tables")
+    # The channel refused the bot an hour ago (a reminder, say), while its table message is minutes old: the
+    # step to show would be an edit, and an edit whose message was deleted (10008) needs a post after it.
+    poster.access.refused(world.channel.id)
+    clock = poster.access.now
+    poster.access.now = lambda: clock() + PROBE_EVERY
+    world.env.inject_error("PATCH", f"/channels/{world.channel.id}/messages/*", status=404, code=10008,
+                           message="Unknown Message", times=None)
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=403, code=50001,
+                           message="Missing Access", times=None)
+    mark = len(world.env.http_requests)
+    await poster.refresh_table(await poster.tables.reload(table_id))
+    sent = requests_to(world.env, world.channel.id, mark)
+    assert [r.method for r in sent] == ["POST"], [(r.method, r.path) for r in sent]
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+
+
+async def test_thread_tables_tell_a_refusing_parent_channel_their_results_once_an_hour(world: Any) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    threads = []
+    for _ in range(2):
+        await alice.slash(world.channel, "game new", game="pentawar", thread=True)
+        thread = world.channel.threads[-1]
+        await bob.slash(thread, "game join")
+        await alice.slash(thread, "game start")
+        threads.append(thread)
+        await world.env.advance_time(3)  # alice's new_cooldown
+    # The channel stops taking the bot's messages; its threads still do (Send Messages in Threads).
+    deny_the_bot(world, world.channel.id, "send_messages")
+    mark = len(world.env.http_requests)
+    for thread in threads:  # each game ends; its result is told in the thread, and once in the channel
+        await alice.slash(thread, "game resign")
+        assert "Game over" in latest_table_message(thread).content
+    sent = [r for r in requests_to(world.env, world.channel.id, mark) if r.method == "POST"]
+    assert len(sent) == 1, [(r.method, r.path) for r in sent]

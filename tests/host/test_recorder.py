@@ -189,3 +189,29 @@ async def test_a_closing_guard_counts_the_interactions_it_turns_away() -> None:
 
     await guard.run(interaction("game new"), work)
     assert not ran.is_set() and kept.calls == [("interaction", "game new", "stopping")]
+
+
+async def test_discords_failed_responses_are_counted_by_status_through_the_http_trace() -> None:
+    """The bot gives discord.py's HTTP client ``http_trace=rest_errors(recorder)``: every failed response of
+    the session it makes is counted by status; a success is not."""
+    import aiohttp
+    from aiohttp import web
+    from aiohttp.test_utils import TestServer
+
+    from bot import rest_errors
+
+    async def missing(request: web.Request) -> web.Response:
+        return web.Response(status=404)
+
+    async def fine(request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    app = web.Application()
+    app.router.add_get("/missing", missing)
+    app.router.add_get("/fine", fine)
+    kept = Kept()
+    async with TestServer(app) as server, aiohttp.ClientSession(trace_configs=[rest_errors(kept)]) as session:
+        for path in ("/missing", "/fine", "/missing"):
+            async with session.get(server.make_url(path)):
+                pass
+    assert kept.calls == [("rest_error", 404), ("rest_error", 404)]

@@ -114,3 +114,13 @@ async def test_the_table_image_is_cached_per_version(store: Store) -> None:
         assert first.status == 200 and first.content_type == "image/png"
         assert "immutable" in first.headers["Cache-Control"]
         assert (await c.get(f"/s/{GUILD}/tables/{ids['table']}/v{version - 1}.png")).status == 404
+
+
+async def test_an_abandoned_tables_page_says_why_it_ended(store: Store) -> None:
+    ids = await world(store)
+    await pages_on(store)
+    # The table's channel was deleted (cogs/flow.py's channel_deleted closes it the same way).
+    assert await service(store).close_deleted(ids["table"]) is not None
+    async with client(store) as c:
+        page = await (await c.get(f"/s/{GUILD}/tables/{ids['table']}")).text()
+    assert "This table was abandoned: channel deleted." in page
