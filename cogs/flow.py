@@ -286,8 +286,9 @@ class TableFlow:
     async def show_hand(self, interaction: discord.Interaction, table_id: int, *, prefix: str = "",
                         note: str = "", fresh: bool = False) -> None:
         """The seat's private panel: edited in place from an ephemeral panel, else a new ephemeral."""
-        info = await self.tables.hand(table_id, interaction.user.id)
-        out = await hand_message(info, prefix, note, member_language(interaction))
+        lang = member_language(interaction)  # a private panel: the member's language
+        info = await self.tables.hand(table_id, interaction.user.id, lang)
+        out = await hand_message(info, prefix, note, lang)
         message = interaction.message
         if not fresh and message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(**out.edit_kwargs())
@@ -305,7 +306,7 @@ class TableFlow:
         note = f"✅ {unbold(said(lang, outcome.line))}"
         answered = True
         try:
-            info = await self.tables.hand(outcome.table.id, interaction.user.id)
+            info = await self.tables.hand(outcome.table.id, interaction.user.id, lang)
             out = (await hand_message(info, note=note, lang=lang) if info.choices
                    else move_done_message(info, note, lang))
             message = interaction.message

@@ -20,15 +20,17 @@ from cogs.guard import Guard, bot_permissions, is_manager, tell
 from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, said, table_message
+from cogs.rules_embed import rules_embed
 from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, NewTable, parse_table_number
+from host.outcomes import THREAD_REFUSED
 from host.privacy import Sight, visible_mine, visible_tables
-from host.read_models import LobbyMessage, OptionValues
+from host.read_models import LobbyMessage
 from host.settings import ServerSettings
-from i18n import N_, number, t, tn
+from i18n import N_, t, tn
 from render.markup import escape_name, label_name
 from render.words import article
 
@@ -42,31 +44,6 @@ GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in G
 LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
 TIMEOUT_CHOICES = [app_commands.Choice(name="bot: a bot plays the turn", value="bot"),
                    app_commands.Choice(name="forfeit: the player is out", value="forfeit")]
-
-
-def option_values(option: OptionValues, lang: str = "en") -> str:
-    # The values themselves (true, false, a choice) are what /game new options: takes: kept as they are.
-    if isinstance(option.default, bool):
-        return t(lang, "{a} or {b}", a="true", b="false")
-    if option.choices:
-        return (" " + t(lang, "or") + " ").join(str(c) for c in option.choices)
-    if lang == "en":
-        return f"a whole number from {option.low:,} to {option.high:,}"
-    return t(lang, "a whole number from {low} to {high}", low=number(lang, option.low),
-             high=number(lang, option.high))
-
-
-def options_text(options: tuple[OptionValues, ...], lang: str = "en") -> str:
-    if not options:
-        return t(lang, "This game has no table options.")
-    return "\n".join(f"`{o.name}`: " + t(lang, "{values} (default {default})", values=option_values(o, lang),
-                                         default=str(o.default).lower()) for o in options)
-
-
-def example_value(option: OptionValues) -> str:
-    if isinstance(option.default, bool):
-        return str(not option.default).lower()
-    return str(option.choices[0] if option.choices else option.low)
 
 
 class GameCog(commands.Cog):
@@ -149,7 +126,7 @@ class GameCog(commands.Cog):
         except discord.HTTPException:
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
-            await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id)
+            await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id, THREAD_REFUSED)
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
             raise Refusal(N_("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
@@ -248,19 +225,7 @@ class GameCog(commands.Cog):
             if rules is None:
                 raise Refusal(N_("I don't know a game called `{game}`."), game=game.value[:40])
             lang = member_language(interaction)  # a private answer
-            embed = discord.Embed(title=t(lang, "{title}: rules", title=rules.title),
-                                  description=said(lang, rules.summary)[:4000], colour=discord.Colour.blurple())
-            embed.add_field(name=t(lang, "Players"), value=f"{rules.min_players}–{rules.max_players}")
-            if rules.example_move:
-                embed.add_field(name=t(lang, "Your moves"), value=t(
-                    lang, "Open **{button}** on the table message and pick a move, or type `/play` and pick one of "
-                    "the moves it offers, such as **{move}**.", button=t(lang, "Hand / act"),
-                    move=said(lang, rules.example_move)), inline=False)
-            embed.add_field(name=t(lang, "Table options"), value=options_text(rules.options, lang) + (
-                "\n" + t(lang, "Set them with `/game new options:`, e.g. `{example}`.",
-                         example=f"{rules.options[0].name}={example_value(rules.options[0])}")
-                if rules.options else ""), inline=False)
-            embed.set_footer(text=t(lang, "The full rules, with every ruling, are attached."))
+            embed = rules_embed(rules, lang)
             path = rules_file(RULES_DIR, game.value, lang)  # in the member's language
             files = [discord.File(path, filename=path.name)] if path.exists() else []
             await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
@@ -401,7 +366,7 @@ class GameCog(commands.Cog):
             table = await self.tables.table_in(interaction.channel_id or 0)
             if table is None or table.status != "playing":
                 return None
-            return await self.tables.hand(table.id, interaction.user.id)
+            return await self.tables.hand(table.id, interaction.user.id, member_language(interaction))
 
         try:
             # Discord drops an autocomplete not answered within 3 s: offering nothing beats offering late.

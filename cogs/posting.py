@@ -240,6 +240,10 @@ class TablePoster:
         # Kept after the game ends too: a late message for an earlier move must not follow the final one.
         self._shown[table.id] = max(self._shown.get(table.id, -1), table.version)
 
+    async def _language(self, table: TableRecord) -> str:
+        """What the table's channel reads: its server's ``language`` setting (``auto``: its Discord language)."""
+        return await self.speakers.channel(table.guild_id)
+
     def _since(self, table: TableRecord) -> int:
         return max(table.posted_version, self._posted.get(table.id, -1))
 

@@ -154,9 +154,9 @@ def deadline_note(due: float | None) -> str:
 async def picture_file(picture: Picture, last: str | None, name: str = "table.png", lang: str = EN) -> discord.File:
     """The public picture of a table, drawn off the event loop, with its alt text."""
     image = await drawn(picture.table_id, render.table_png, picture.game, picture.view, list(picture.names), last,
-                        picture.placings)
+                        picture.placings, lang)
     return _png(image, name, render.alt_text(picture.game, picture.view, list(picture.names), last,
-                                             picture.placings))
+                                             picture.placings, lang))
 
 
 def table_head(title: str, table_id: int, version: int, lang: str = EN) -> str:
@@ -253,7 +253,8 @@ async def hand_message(info: HandPanel, prefix: str = "", note: str = "", lang: 
     legal moves."""
     lines = _hand_lines(info, note, lang)
     picture = info.picture
-    image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names))
+    image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names),
+                        lang)
     alt = (t(lang, "Your hand at {title}, table #{table}.", title=info.title, table=info.table_id) + " "
            + " ".join(plain_text(line[1:-1] if _italic(line) else line) for line in lines[-2:]))
     if info.due is not None and info.choices:

@@ -15,6 +15,7 @@ EVERYONE_LEFT = N_("everyone left its lobby")
 LOBBY_TIMED_OUT = N_("lobby timed out")
 CHANNEL_DELETED = N_("channel deleted")
 TOURNAMENT_CANCELLED = N_("tournament cancelled")
+THREAD_REFUSED = N_("the bot could not post in its thread")
 
 
 def sides(engine: Engine, players: int) -> list[tuple[int, ...]]:

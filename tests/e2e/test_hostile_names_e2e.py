@@ -183,7 +183,7 @@ async def seat_game(world: Hostile, game: str, players: list[str], bots: int = 0
 
 async def play_to_end(world: Hostile, rng: random.Random, max_moves: int = 4000) -> Any:
     by_id = {m.id: m for m in world.members.values()}
-    for _ in range(max_moves):
+    for turn in range(max_moves):
         message = latest_table_message(world.channel)
         if "Game over" in message.content:
             return message
@@ -191,6 +191,8 @@ async def play_to_end(world: Hostile, rng: random.Random, max_moves: int = 4000)
         assert ids, f"nobody human to act, yet the game is not over: {message.content}"
         assert set(ids) <= set(by_id), f"someone not at the table is named to act: {ids}"
         member = by_id[ids[0]]
+        if turn < 30:  # /play's suggestions are the panel's labels: checked as autocomplete choices
+            await member.autocomplete(world.channel, "play", "action", "")
         panel = await open_hand(member, message)
         for _ in range(6):
             kind, custom_id, value = rng.choice(choices_in(panel))
@@ -216,7 +218,7 @@ async def test_hostile_names_play_a_full_game_and_ping_nobody(hostile: Hostile, 
     await seat_game(hostile, game, players, bots, options)
     final = await play_to_end(hostile, random.Random(7))
     seen = check_requests(hostile)
-    assert seen["messages"] > 10 and seen["labels"] > 10
+    assert seen["messages"] > 10 and seen["labels"] > 10 and seen["choices"] > 10
     assert seen["pings"] > 0, "the members to act are pinged by name"
     # The picture's alt text shows the names as written.
     alt = final.attachments[0].description or ""

@@ -240,3 +240,24 @@ async def test_a_cancelled_tournament_archives_its_tables_threads(world: Any, db
     assert rows(db_path, "SELECT status, end_reason FROM game_tables") == [("abandoned", "tournament cancelled")]
     await world.env.advance_time(121)
     assert thread.id in archived(world)
+
+
+async def test_a_table_whose_players_all_forfeited_on_time_posts_only_its_result(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar", turn_time="30s", on_timeout="forfeit")
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game addbot")
+    await alice.slash(world.channel, "game addbot")
+    await alice.slash(world.channel, "game start")
+    for _ in range(20):  # each player's clock runs out in turn; the bots move at once between them
+        if rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(2,)]:
+            break
+        await world.env.advance_time(31)
+    assert rows(db_path, "SELECT status FROM game_tables") == [("finished",)]
+    moves = rows(db_path, "SELECT COUNT(*) FROM actions")[0][0]
+    # After the second forfeit the two bots played the game out: its message and the result, nothing between.
+    posts = [m.content for m in table_messages(world.channel)]
+    last_forfeit = max(i for i, text in enumerate(posts) if "who forfeits" in text)
+    assert len(posts) - last_forfeit == 2, posts[last_forfeit:]
+    assert "Game over" in posts[-1]
+    assert moves > rows(db_path, "SELECT MAX(version) FROM seat_events WHERE kind = 'timeout'")[0][0] + 2

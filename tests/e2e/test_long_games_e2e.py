@@ -294,7 +294,8 @@ async def test_a_thread_that_cannot_be_posted_in_leaves_no_table(world: Any, db_
     world.env.inject_error("POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions")
     result = await world.members["alice"].slash(world.channel, "game new", game="pentawar", thread=True)
     assert result.ephemeral and "Send Messages in Threads" in answer_text(result), answer_text(result)
-    assert rows(db_path, "SELECT status FROM game_tables") == [("abandoned",)]
+    assert rows(db_path, "SELECT status, end_reason FROM game_tables") == [
+        ("abandoned", "the bot could not post in its thread")]
     assert not world.channel.threads
     again = await world.members["alice"].slash(world.channel, "game new", game="pentawar", thread=True)
     assert "plays in" in answer_text(again), answer_text(again)

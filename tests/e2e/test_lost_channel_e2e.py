@@ -278,3 +278,23 @@ async def test_the_hours_one_request_to_a_refusing_channel_is_a_post_never_an_ed
     sent = requests_to(world.env, world.channel.id, mark)
     assert [r.method for r in sent] == ["POST"], [(r.method, r.path) for r in sent]
     assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+
+
+async def test_thread_tables_tell_a_refusing_parent_channel_their_results_once_an_hour(world: Any) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    threads = []
+    for _ in range(2):
+        await alice.slash(world.channel, "game new", game="pentawar", thread=True)
+        thread = world.channel.threads[-1]
+        await bob.slash(thread, "game join")
+        await alice.slash(thread, "game start")
+        threads.append(thread)
+        await world.env.advance_time(3)  # alice's new_cooldown
+    # The channel stops taking the bot's messages; its threads still do (Send Messages in Threads).
+    deny_the_bot(world, world.channel.id, "send_messages")
+    mark = len(world.env.http_requests)
+    for thread in threads:  # each game ends; its result is told in the thread, and once in the channel
+        await alice.slash(thread, "game resign")
+        assert "Game over" in latest_table_message(thread).content
+    sent = [r for r in requests_to(world.env, world.channel.id, mark) if r.method == "POST"]
+    assert len(sent) == 1, [(r.method, r.path) for r in sent]
