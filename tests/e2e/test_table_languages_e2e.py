@@ -39,21 +39,8 @@ TITLES = [
 #: remove an entry once its engine's words arrive translated (test_the_engine_exception_only_shrinks fails
 #: for an entry no game meets any more).
 ENGINE_MADE = frozenset({
-    # Do Over! (engines/do_over.py): its catalogued labels, events and status lines, read back in English.
-    "Everyone is ready: play begins with {player}",
-    "Game over: the turn limit of {turns} turns was reached",
-    "Play {card} from your Hand on the pile",
-    "Swap step: {ready} of {players} players ready",
-    "Swap {card} from your Hand for the face-up {other} of Reserve pile {pile}",
-    "Take the pile ({n} card) into your Hand",
-    "Take the pile ({n} cards) into your Hand",
-    "The Bomb removes {n} card from the game; the next player starts a new pile",
-    "The turn limit ({turns}) is reached: the game ends and players rank by cards left",
-    "Turn {turn}: pile value {value}, {n} card on the pile, {draw} in the Draw Pile",
-    "Turn {turn}: pile value {value}, {n} cards on the pile, {draw} in the Draw Pile",
+    # Do Over!'s hidden swap as the other players read it (the engine's public label, kept English).
     "swaps cards in private",
-    "takes the pile ({n} card)",
-    "takes the pile ({n} cards)",
     # Do Over!'s event, whose English also reads inside Pedwar's and Pentawar's own (uncatalogued) lines.
     "{player} draws {n} card",
     "{player} draws {n} cards",
