@@ -14,6 +14,7 @@ from fractions import Fraction
 import regex
 
 from host.read_models import Percent, Points, StandingRow
+from i18n import DEFAULT, N_, number, t, tn
 from render.markup import escape_name
 
 DESCRIPTION_LIMIT = 4096
@@ -38,8 +39,11 @@ def format_points(points: Fraction) -> str:
     return str(Points(points))
 
 
-def format_percent(value: Fraction) -> str:
-    return str(Percent(value))
+def format_percent(value: Fraction, lang: str = DEFAULT) -> str:
+    """58.3% in English; the language's way elsewhere (58,3 % in French)."""
+    if lang == DEFAULT:
+        return str(Percent(value))
+    return t(lang, "{value}%", value=number(lang, round(float(value) * 100, 1)))
 
 
 def safe_name(name: str) -> str:
@@ -53,24 +57,35 @@ def safe_name(name: str) -> str:
     return escape_name(name)
 
 
-def standing_line(row: StandingRow, name: str) -> str:
-    games = f"{row.games} game" + ("" if row.games == 1 else "s")
-    byes = f" + {row.byes} bye" + ("" if row.byes == 1 else "s") if row.byes else ""
-    dropped = " (dropped)" if row.dropped else ""
-    pts = "pt" if row.points == 1 else "pts"  # ½ pts, 1 pt, 1½ pts
-    return (f"{row.place}. **{safe_name(name)}**{dropped} — {format_points(row.points)} {pts} · "
-            f"OPP {format_percent(row.opp)} · OOPP {format_percent(row.oopp)} · {games}{byes}")
+def format_points_in(lang: str, points: Fraction) -> str:
+    """Points as the language writes them: 4½ everywhere, decimals with the language's separator."""
+    text = format_points(points)
+    return text if lang == DEFAULT else text.replace(".", number(lang, 1.5)[1])
 
 
-def standings_pages(rows: Sequence[StandingRow], names: Mapping[int, str], title: str = "Standings",
-                    per_page: int = ROWS_PER_PAGE) -> list[StandingsPage]:
-    """The standings in pages of at most ``per_page`` rows and ``DESCRIPTION_LIMIT`` characters."""
-    header = "Place, points, then tie-breakers: OPP (opponents' points %), OOPP (their opponents'), games played."
+def standing_line(row: StandingRow, name: str, lang: str = DEFAULT) -> str:
+    games = tn(lang, "{n} game", "{n} games", row.games)
+    byes = " + " + tn(lang, "{n} bye", "{n} byes", row.byes) if row.byes else ""
+    dropped = t(lang, " (dropped)") if row.dropped else ""
+    shown = format_points_in(lang, row.points)
+    # ½ pts, 1 pt, 1½ pts: one point is singular, any other amount (fractions too) plural.
+    pts = t(lang, "{points} pt", points=shown) if row.points == 1 else t(lang, "{points} pts", points=shown)
+    return (f"{row.place}. **{safe_name(name)}**{dropped} — {pts} · "
+            f"OPP {format_percent(row.opp, lang)} · OOPP {format_percent(row.oopp, lang)}"
+            f" · {games}{byes}")
+
+
+def standings_pages(rows: Sequence[StandingRow], names: Mapping[int, str], title: str = N_("Standings"),
+                    per_page: int = ROWS_PER_PAGE, lang: str = DEFAULT) -> list[StandingsPage]:
+    """The standings in pages of at most ``per_page`` rows and ``DESCRIPTION_LIMIT`` characters; ``title`` is
+    shown as it is (the caller writes it in ``lang``)."""
+    header = t(lang, "Place, points, then tie-breakers: OPP (opponents' points %), OOPP (their opponents'), "
+                     "games played.")
     chunks: list[list[str]] = []
     current: list[str] = []
     size = len(header) + 1
     for row in rows:
-        line = standing_line(row, names.get(row.entrant, f"Entrant {row.entrant}"))
+        line = standing_line(row, names.get(row.entrant, t(lang, "Entrant {number}", number=row.entrant)), lang)
         if current and (len(current) >= per_page or size + len(line) + 1 > DESCRIPTION_LIMIT):
             chunks.append(current)
             current, size = [], len(header) + 1
@@ -80,6 +95,6 @@ def standings_pages(rows: Sequence[StandingRow], names: Mapping[int, str], title
         chunks.append(current)
     total = len(chunks)
     return [StandingsPage(title=f"{title} ({i}/{total})" if total > 1 else title,
-                          description="\n".join([header, *lines]) if lines else header + "\nNo entrants yet.",
+                          description="\n".join([header, *lines] if lines else [header, t(lang, "No entrants yet.")]),
                           page=i, pages=total)
             for i, lines in enumerate(chunks, start=1)]

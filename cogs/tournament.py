@@ -12,6 +12,7 @@ from discord.ext import commands
 from cogs.answers import announce, defer, reply
 from cogs.game import GAME_CHOICES, LEVEL_CHOICES
 from cogs.guard import Guard, bot_permissions, is_manager, role_ids, tell
+from cogs.locales import channel_language, member_language
 from cogs.presenter import Outgoing
 from cogs.tournament_flow import TournamentFlow
 from cogs.tournament_views import (
@@ -28,7 +29,7 @@ from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.tournaments.views import standing_rows
-from render import words
+from i18n import N_, t, tn
 from render.markup import escape_name
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,12 @@ DEFAULT_TURN_TIME = "1d"
 PENALTY_CHOICES = [app_commands.Choice(name="warning", value="warning"),
                    app_commands.Choice(name="game_loss", value="game_loss"),
                    app_commands.Choice(name="disqualify", value="disqualify")]
+
+
+#: The private answer to each penalty (the organiser's language).
+RECORDED = {"warning": N_("Recorded a warning for {member}: {reason}."),
+            "game_loss": N_("Recorded a game loss for {member}: {reason}."),
+            "disqualify": N_("Recorded a disqualification for {member}: {reason}.")}
 
 
 def can_manage_events(interaction: discord.Interaction) -> bool:
@@ -76,6 +83,10 @@ class TournamentCog(commands.Cog):
         self.settings = settings
         #: The web pages' addresses, for the tournament page's link button.
         self.links = links
+
+    async def _channel_language(self, interaction: discord.Interaction) -> str:
+        """What the channel reads (a post, a public answer): the server's language."""
+        return channel_language(await self.settings.get(interaction.guild_id), interaction.guild)
 
     async def _here(self, interaction: discord.Interaction) -> int:
         return (await self.service.require(home_channel(interaction))).id
@@ -107,14 +118,15 @@ class TournamentCog(commands.Cog):
                              top_cut_format: app_commands.Choice[str] | None = None) -> None:
         async def work() -> None:
             if isinstance(interaction.channel, discord.Thread):
-                raise Refusal("Open a tournament in a text channel, not a thread: its tables get threads of "
-                              "their own there.")
+                raise Refusal(N_("Open a tournament in a text channel, not a thread: its tables get threads of "
+                                 "their own there."))
             server = await self.settings.get(interaction.guild_id)
             if not server.allows_channel(interaction.channel_id or 0):
                 allowed = " ".join(f"<#{c}>" for c in server.game_channels)
-                raise Refusal(f"Tournaments can't be opened here. This server plays in {allowed}.")
+                raise Refusal(N_("Tournaments can't be opened here. This server plays in {allowed}."),
+                              allowed=allowed)
             if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-                raise Refusal(f"`rounds` is 1 to {MAX_ROUNDS}.")
+                raise Refusal(N_("`rounds` is 1 to {most}."), most=MAX_ROUNDS)
             clock = parse_duration(turn_time or DEFAULT_TURN_TIME, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1],
                                    allow_off=False)
             deadline = (None if round_time is None else
@@ -124,9 +136,9 @@ class TournamentCog(commands.Cog):
             permissions.require(bot_permissions(interaction), "open a tournament", thread=True,
                                 scheduled=starts_at is not None)
             if starts_at is not None and not can_manage_events(interaction):
-                raise Refusal("A tournament with `starts_at` gets a Discord scheduled event, and I lack the "
-                              "**Manage Events** permission in this server. A server manager can grant it, or "
-                              "leave `starts_at` out and start the tournament with `/tournament start`.")
+                raise Refusal(N_("A tournament with `starts_at` gets a Discord scheduled event, and I lack the "
+                                 "**Manage Events** permission in this server. A server manager can grant it, or "
+                                 "leave `starts_at` out and start the tournament with `/tournament start`."))
             state = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
@@ -135,10 +147,12 @@ class TournamentCog(commands.Cog):
                 max_entrants=max_entrants, late_join_rounds=late_join_rounds,
                 top_cut_format=None if top_cut_format is None else top_cut_format.value,
                 is_manager=is_manager(interaction), roles=role_ids(interaction))
-            note = f"{interaction.user.mention} opened registration."
+            # The sign-up is the channel's: the server's language, whoever opened it.
+            lang = await self._channel_language(interaction)
+            note = t(lang, "{member} opened registration.", member=interaction.user.mention)
             if state.record.starts_at is not None:
                 await self.flow.create_event(state.record)
-            out = signup_message(linked_view(state, self.links), note)
+            out = signup_message(linked_view(state, self.links), note, lang)
             try:
                 message = await reply(interaction, out, ephemeral=False, want_message=True)
             except discord.HTTPException:
@@ -159,17 +173,20 @@ class TournamentCog(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 message = await interaction.channel.send(**out.send_kwargs())  # type: ignore[union-attr]
         if message is None:
-            raise Refusal(f"**{escape_name(name)}** is open, but its sign-up message could not be posted here: "
-                          "`/tournament join` still works, and `/tournament cancel` closes it.")
+            raise Refusal(N_("**{name}** is open, but its sign-up message could not be posted here: "
+                             "`/tournament join` still works, and `/tournament cancel` closes it."),
+                          name=escape_name(name))
         await self.service.set_message(tournament_id, message.id)
-        raise Refusal(f"**{escape_name(name)}** is open for registration: its sign-up message is in the channel.")
+        raise Refusal(N_("**{name}** is open for registration: its sign-up message is in the channel."),
+                      name=escape_name(name))
 
     @tournament.command(name="join", description="Enter this channel's tournament")
     async def tournament_join(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             state = await self.service.join(await self._here(interaction), interaction.user.id,
                                             interaction.user.display_name, role_ids(interaction))
-            await tell(interaction, joined_text(linked_view(state, self.links), interaction.user.id))
+            await tell(interaction, joined_text(linked_view(state, self.links), interaction.user.id,
+                                                member_language(interaction)))
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -178,7 +195,8 @@ class TournamentCog(commands.Cog):
     async def tournament_leave(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             state = await self.service.leave(await self._here(interaction), interaction.user.id)
-            await tell(interaction, f"You have left **{escape_name(state.record.name)}**.")
+            await tell(interaction, t(member_language(interaction), "You have left **{name}**.",
+                                      name=escape_name(state.record.name)))
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -192,8 +210,10 @@ class TournamentCog(commands.Cog):
             state = await self.service.add_bots(await self._here(interaction), interaction.user.id,
                                                 is_manager(interaction), count, level.value if level else None,
                                                 role_ids(interaction))
-            await tell(interaction, f"{words.count(count, 'bot entrant')} added: "
-                                    f"{words.count(len(state.entrants), 'entrant')}.")
+            lang = member_language(interaction)
+            entrants = tn(lang, "{n} entrant", "{n} entrants", len(state.entrants))
+            await tell(interaction, tn(lang, "{n} bot entrant added: {entrants}.",
+                                       "{n} bot entrants added: {entrants}.", count, entrants=entrants))
             await self.flow.refresh_signup(state)
 
         await self.guard.run(interaction, work)
@@ -211,14 +231,16 @@ class TournamentCog(commands.Cog):
             if record.status == "registration" and record.checkin and (entered or not organiser):
                 # Entrants reach the check-in through this command too: it checks them in (or says why not).
                 state = await self.service.check_in(tournament_id, interaction.user.id, role_ids(interaction))
-                await tell(interaction, "You are checked in.")
+                await tell(interaction, t(member_language(interaction), "You are checked in."))
                 await self.flow.refresh_signup(state)
                 return
             state = await self.service.open_checkin(tournament_id, interaction.user.id,
                                                     is_manager(interaction), role_ids(interaction))
+            lang = await self._channel_language(interaction)
             out = signup_message(linked_view(state, self.links),
-                                 "✅ **Check-in is open.** Every entrant: press **Check in**. "
-                                 "Entrants who have not checked in when the tournament starts are dropped.")
+                                 t(lang, "✅ **Check-in is open.** Every entrant: press **Check in**. "
+                                         "Entrants who have not checked in when the tournament starts are dropped."),
+                                 lang)
             await reply(interaction, out, ephemeral=False)
             await self.flow.refresh_signup(state)
 
@@ -243,10 +265,13 @@ class TournamentCog(commands.Cog):
             tournament_id = await self._here(interaction)
             notices = await self.service.drop(tournament_id, interaction.user.id)
             record = await self.service.get(tournament_id)
-            forfeits = " Your seat at your table is forfeited." if notices else ""
+            lang = await self._channel_language(interaction)  # a public answer: the channel reads it
+            text = t(lang, "🚪 {member} dropped from **{name}** and will not be paired again.",
+                     member=interaction.user.mention, name=escape_name(record.name))
+            if notices:
+                text += " " + t(lang, "Your seat at your table is forfeited.")
             await interaction.response.send_message(
-                f"🚪 {interaction.user.mention} dropped from **{escape_name(record.name)}** and will not be "
-                f"paired again.{forfeits}",
+                text,
                 allowed_mentions=discord.AllowedMentions.none())
             await self.flow.show_notices(notices)
             # A table not yet seated may have become a walkover, deciding the round.
@@ -260,8 +285,8 @@ class TournamentCog(commands.Cog):
             record = await self.service.latest(home_channel(interaction))
             await defer(interaction, ephemeral=True)  # standings of a large event take a moment to read
             state, rows = await self.service.standings(record.id)
-            await reply(interaction, standings_message(linked_view(state, self.links), standing_rows(rows), 1),
-                        ephemeral=True)
+            await reply(interaction, standings_message(linked_view(state, self.links), standing_rows(rows), 1,
+                                                       lang=member_language(interaction)), ephemeral=True)
 
         await self.guard.run(interaction, work)
 
@@ -274,10 +299,11 @@ class TournamentCog(commands.Cog):
                 await self.service.progress(record.id)  # a round whose end was missed moves on
             state = await self.service.state(record.id)
             view = linked_view(state, self.links)
-            out = status_message(view, await self.flow.threads_of(state))
+            lang = member_language(interaction)  # a private answer; its bracket picture stays the channel's
+            out = status_message(view, await self.flow.threads_of(state), lang)
             if await self.service.is_organiser(record, interaction.user.id, is_manager(interaction),
                                                role_ids(interaction)):
-                out.content = ((out.content or "") + penalties_text(view))[:2000]
+                out.content = ((out.content or "") + penalties_text(view, lang))[:2000]
             bracket = await self.flow.bracket(record.id)
             if bracket is not None:
                 out.files.append(bracket)
@@ -295,8 +321,10 @@ class TournamentCog(commands.Cog):
             await defer(interaction, ephemeral=True)
             notices = await self.service.advance(tournament_id, interaction.user.id, is_manager(interaction),
                                                  role_ids(interaction))
-            await announce(interaction, f"⏱️ The round is over: {len(notices)} unfinished "
-                           f"table{'s' if len(notices) != 1 else ''} ended as draws.", [])
+            await announce(interaction, tn(await self._channel_language(interaction),
+                                           "⏱️ The round is over: {n} unfinished table ended as draws.",
+                                           "⏱️ The round is over: {n} unfinished tables ended as draws.",
+                                           len(notices)), [])
             await self.flow.show_notices(notices)  # each finished table moves the round on (the flow's hook)
             await self.flow.after(tournament_id, await self.service.progress(tournament_id))
 
@@ -310,9 +338,12 @@ class TournamentCog(commands.Cog):
             closed = await self.service.cancel(tournament_id, interaction.user.id, is_manager(interaction),
                                                role_ids(interaction))
             record = await self.service.get(tournament_id)
-            extra = f" {len(closed)} table{'s' if len(closed) != 1 else ''} in play closed." if closed else ""
-            await announce(interaction, f"**{escape_name(record.name)}** was cancelled by "
-                                        f"{interaction.user.mention}.{extra}", [])
+            lang = await self._channel_language(interaction)
+            text = t(lang, "**{name}** was cancelled by {member}.", name=escape_name(record.name),
+                     member=interaction.user.mention)
+            if closed:
+                text += " " + tn(lang, "{n} table in play closed.", "{n} tables in play closed.", len(closed))
+            await announce(interaction, text, [])
             await self.flow.refresh_signup(await self.service.state(tournament_id))
             await self.flow.close_tables(record.name, closed)
             await self.flow.event_over(record)
@@ -328,13 +359,14 @@ class TournamentCog(commands.Cog):
             tournament_id = await self._here(interaction)
             record = await self.service.get(tournament_id)
             if record.event_id is None and not can_manage_events(interaction):
-                raise Refusal("A tournament with a start time gets a Discord scheduled event, and I lack the "
-                              "**Manage Events** permission in this server.")
+                raise Refusal(N_("A tournament with a start time gets a Discord scheduled event, and I lack the "
+                                 "**Manage Events** permission in this server."))
             state = await self.service.reschedule(tournament_id, interaction.user.id, is_manager(interaction),
                                                   starts_at, role_ids(interaction))
             when = int(state.record.starts_at or 0)
             await interaction.response.send_message(
-                f"📅 **{escape_name(state.record.name)}** now starts <t:{when}:F> (<t:{when}:R>).",
+                t(await self._channel_language(interaction), "📅 **{name}** now starts <t:{when}:F> (<t:{when}:R>).",
+                  name=escape_name(state.record.name), when=when),
                 allowed_mentions=discord.AllowedMentions.none())
             await self.flow.move_event(state.record)
             await self.flow.refresh_signup(state)
@@ -351,13 +383,13 @@ class TournamentCog(commands.Cog):
             tournament_id = await self._here(interaction)
             penalty, notices = await self.service.penalty(tournament_id, interaction.user.id, is_manager(interaction),
                                                           player.id, kind.value, reason, role_ids(interaction))
-            effect = {"warning": "a warning", "game_loss": "a game loss", "disqualify": "a disqualification"}
+            lang = member_language(interaction)
             extra = ""
-            if kind.value == "game_loss":
-                extra = (" Their table in play is forfeited." if notices else
-                         " It forfeits their next table.") if penalty.pending or notices else ""
-            await tell(interaction, f"Recorded {effect[kind.value]} for {player.mention}: "
-                                    f"{escape_name(penalty.text)}.{extra}")
+            if kind.value == "game_loss" and (penalty.pending or notices):
+                extra = " " + (t(lang, "Their table in play is forfeited.") if notices else
+                               t(lang, "It forfeits their next table."))
+            await tell(interaction, t(lang, RECORDED[kind.value], member=player.mention,
+                                      reason=escape_name(penalty.text)) + extra)
             await self.flow.show_notices(notices)
             if kind.value == "disqualify":
                 await self.flow.after(tournament_id, await self.service.progress(tournament_id))
@@ -370,6 +402,7 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             note = await self.service.note(await self._here(interaction), interaction.user.id,
                                            is_manager(interaction), player.id, text, role_ids(interaction))
-            await tell(interaction, f"Noted about {player.mention}: {escape_name(note.text)}")
+            await tell(interaction, t(member_language(interaction), "Noted about {member}: {note}",
+                                      member=player.mention, note=escape_name(note.text)))
 
         await self.guard.run(interaction, work)

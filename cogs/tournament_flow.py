@@ -17,11 +17,13 @@ from cogs.answers import announce
 from cogs.controls import BAD_CONTROL, Control
 from cogs.flow import TableFlow
 from cogs.guard import Guard, tell
+from cogs.locales import channel_language, member_language
 from cogs.pictures import drawn
 from cogs.threads import create_thread
 from cogs.tournament_views import (
     bracket_file,
     champion_line,
+    format_name,
     pairings_messages,
     signup_message,
     standings_message,
@@ -29,15 +31,17 @@ from cogs.tournament_views import (
 from cogs.web_links import WebLinks, linked_view
 from engines import GAME_TITLES
 from host import Refusal, SeatNotice, TableRecord
-from host.read_models import FORMAT_NAMES
 from host.tournaments.service import Advance, StartOutcome, TournamentService, TournamentState
 from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
+from i18n import N_, t, tn
 from render.markup import escape_name, label_name
-from render.words import count
 
 log = logging.getLogger(__name__)
+
+#: The private answer to each sign-up button (the member's language).
+DONE = {"join": N_("You are in."), "leave": N_("You have left."), "checkin": N_("You are checked in.")}
 
 #: Mentions per message when the check-in opens (a message holds 2000 characters).
 PINGS_PER_MESSAGE = 60
@@ -58,6 +62,12 @@ class TournamentFlow:
         self.links = links
         # One seating at a time per tournament: a table's end and a restart's catch-up may both try.
         self._seating: dict[int, asyncio.Lock] = {}
+
+    async def language(self, record: TournamentRecord) -> str:
+        """What the tournament's channel reads: its server's ``language`` setting (``auto``: its Discord
+        language)."""
+        settings = await self.service.server_config(record.guild_id)
+        return channel_language(settings, self.bot.get_guild(record.guild_id or 0))
 
     # ----------------------------------------------------------------- rounds
 
@@ -81,15 +91,18 @@ class TournamentFlow:
         async with self._seating.setdefault(tournament_id, asyncio.Lock()):
             state = await self.service.state(tournament_id)
             channel = await self.flow.channel_of(state.record.channel_id)
+            lang = await self.language(state.record)
             for place in await self.service.pending(tournament_id):
-                name = f"{state.record.name} · round {place.round} · table {place.position + 1}"
+                name = state.record.name + " · " + t(lang, "round {round} · table {table}", round=place.round,
+                                                     table=place.position + 1)
                 try:
                     thread = await create_thread(channel, name)
                 except discord.HTTPException as exc:
                     log.warning("tournament %s: could not open a thread (%s)", tournament_id, exc)
-                    await channel.send(f"⚠️ I couldn't open a thread for table {place.position + 1} of round "
-                                       f"{place.round} ({exc.status}). I'll try again at the next table's end, "
-                                       "at `/tournament status`, or when I restart.",
+                    await channel.send(t(lang, "⚠️ I couldn't open a thread for table {table} of round {round} "
+                                               "({status}). I'll try again at the next table's end, at "
+                                               "`/tournament status`, or when I restart.", table=place.position + 1,
+                                         round=place.round, status=exc.status),
                                        allowed_mentions=discord.AllowedMentions.none())
                     return
                 try:
@@ -104,8 +117,8 @@ class TournamentFlow:
     async def _post_first(self, table: TableRecord, thread: Any, state: TournamentState, number: int,
                           position: int) -> None:
         seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
-        line = (f"🏆 **{escape_name(state.record.name)}**, round {number}, table {position + 1}. The game begins! "
-                f"Seats: {seats}")
+        line = t(await self.language(state.record), "🏆 **{name}**, round {round}, table {table}. The game begins! "
+                 "Seats: {seats}", name=escape_name(state.record.name), round=number, table=position + 1, seats=seats)
         await self.flow.post_table(table, [line], thread, await self.flow.tables.to_act(table))
 
     async def _post_unstarted(self, state: TournamentState) -> None:
@@ -136,7 +149,7 @@ class TournamentFlow:
         threads = await self.threads_of(state)
         view = linked_view(state, self.links)
         assert view.current is not None
-        for out in pairings_messages(view, view.current, threads):
+        for out in pairings_messages(view, view.current, threads, await self.language(state.record)):
             await channel.send(**out.send_kwargs())
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number)
@@ -146,11 +159,17 @@ class TournamentFlow:
         found = await self.service.bracket(tournament_id)
         if found is None:
             return None
-        rounds, title = found
+        rounds, _ = found
+        # The bracket is for the whole channel: its words speak the server's language. Only a Swiss event's
+        # top cut has a bracket besides the elimination formats.
+        record = await self.service.get(tournament_id)
+        lang = await self.language(record)
+        title = record.name + " · " + (t(lang, "bracket") if record.format.endswith("_elimination")
+                                       else t(lang, "top cut"))
         views = render.bracket.views(rounds)
         # Tens of ms for a big event, and /tournament status draws it each time: off the loop, as tables are.
-        png = await drawn(tournament_id, render.bracket.bracket_png, views, title)
-        return bracket_file(png, render.bracket.alt_text(views, title))
+        png = await drawn(tournament_id, render.bracket.bracket_png, views, title, lang)
+        return bracket_file(png, render.bracket.alt_text(views, title, lang))
 
     async def _post_bracket(self, channel: Any, tournament_id: int) -> None:
         file = await self.bracket(tournament_id)
@@ -172,8 +191,9 @@ class TournamentFlow:
             return
         channel = await self.flow.channel_of(state.record.channel_id)
         view = linked_view(state, self.links)
-        out = standings_message(view, standing_rows(rows), 1, title="Final standings")
-        out.content = champion_line(view)
+        lang = await self.language(state.record)
+        out = standings_message(view, standing_rows(rows), 1, title=N_("Final standings"), lang=lang)
+        out.content = champion_line(view, lang)
         await channel.send(**out.send_kwargs())
         await self._post_bracket(channel, tournament_id)
         await self.service.mark_announced(tournament_id, current.number, 2)
@@ -184,8 +204,11 @@ class TournamentFlow:
         for table in closed:
             try:
                 thread = await self.flow.channel_of(table.channel_id)
-                await thread.send(f"🛑 **{escape_name(name)}** was cancelled: this table is closed, and its game "
-                                  "counts for nothing.", allowed_mentions=discord.AllowedMentions.none())
+                lang = channel_language(await self.service.server_config(table.guild_id),
+                                        self.bot.get_guild(table.guild_id or 0))
+                await thread.send(t(lang, "🛑 **{name}** was cancelled: this table is closed, and its game counts "
+                                          "for nothing.", name=escape_name(name)),
+                                  allowed_mentions=discord.AllowedMentions.none())
                 await self.flow.refresh_table(table, thread)
             except discord.HTTPException as exc:  # a thread deleted by hand: nothing to tell there
                 log.info("tournament table %s: no note after the cancel (%s)", table.id, exc)
@@ -223,7 +246,7 @@ class TournamentFlow:
 
     async def refresh_signup(self, state: TournamentState, interaction: discord.Interaction | None = None) -> None:
         """Bring the sign-up message up to date: edited in place from its own button, else by id."""
-        out = signup_message(linked_view(state, self.links))
+        out = signup_message(linked_view(state, self.links), lang=await self.language(state.record))
         message = interaction.message if interaction is not None else None
         if (interaction is not None and message is not None and message.id == state.record.message_id
                 and not interaction.response.is_done()):
@@ -257,16 +280,17 @@ class TournamentFlow:
                 raise Refusal(BAD_CONTROL)
             await self.refresh_signup(state, interaction)
             if not interaction.response.is_done():
-                await tell(interaction, {"join": "You are in.", "leave": "You have left.",
-                                         "checkin": "You are checked in."}[control.action])
+                await tell(interaction, t(member_language(interaction), DONE[control.action]))
 
         await self.guard.run(interaction, work)
 
     async def _page(self, interaction: discord.Interaction, tournament_id: int, page: int) -> None:
         state, rows = await self.service.standings(tournament_id)
         final = state.record.status == "finished"
+        # The page replaces the channel's message: it keeps the server's language, whoever clicked.
         out = standings_message(linked_view(state, self.links), standing_rows(rows), page,
-                                title="Final standings" if final else "Standings")
+                                title=N_("Final standings") if final else N_("Standings"),
+                                lang=await self.language(state.record))
         message = interaction.message
         if message is not None:
             out.content = message.content
@@ -280,15 +304,20 @@ class TournamentFlow:
         """Say the event started (answering the organiser, or in the channel when its timer started it),
         then seat round 1."""
         state = started.state
+        # The start is news for the whole channel, even when it answers the organiser: the server's language.
+        lang = await self.language(state.record)
         playing = len([e for e in state.entrants if e.active])
-        text = (f"🏆 **{escape_name(state.record.name)}** has started with {count(playing, 'entrant')}. "
-                "Each table plays in a thread of its own; the pairings follow.")
+        text = tn(lang, "🏆 **{name}** has started with {n} entrant. Each table plays in a thread of its own; the "
+                        "pairings follow.",
+                  "🏆 **{name}** has started with {n} entrants. Each table plays in a thread of its own; the "
+                  "pairings follow.", playing, name=escape_name(state.record.name))
         mentions = [e.user_id for e in started.no_shows if e.user_id]
         if started.no_shows:
-            text += ("\nDropped for not checking in: " + ", ".join(f"<@{u}>" for u in mentions) +
-                     ". You can still follow the event here.")
+            text += "\n" + t(lang, "Dropped for not checking in: {members}. You can still follow the event here.",
+                             members=", ".join(f"<@{u}>" for u in mentions))
         if started.waitlisted:
-            text += f"\n{len(started.waitlisted)} on the waiting list did not get a place."
+            text += "\n" + tn(lang, "{n} on the waiting list did not get a place.",
+                              "{n} on the waiting list did not get a place.", len(started.waitlisted))
         quiet = discord.AllowedMentions(users=[discord.Object(u) for u in mentions])
         # The answer goes first; opening the threads and dealing follow it.
         if interaction is not None:
@@ -304,13 +333,15 @@ class TournamentFlow:
         else:
             await self.seat_round(state.record.id)
 
-    def _event_description(self, record: TournamentRecord) -> str:
+    def _event_description(self, record: TournamentRecord, lang: str) -> str:
         title = GAME_TITLES.get(record.game, record.game)
-        text = (f"{title} · {FORMAT_NAMES.get(record.format, record.format)} · tables of {record.table_size}. "
-                f"Join in <#{record.channel_id}> with /tournament join; check-in opens {record.checkin_minutes} "
-                "minutes before the start.")
+        text = f"{title} · {format_name(lang, record.format)} · " + tn(
+            lang, "tables of {size}. Join in <#{channel}> with /tournament join; check-in opens {n} minute before "
+                  "the start.",
+            "tables of {size}. Join in <#{channel}> with /tournament join; check-in opens {n} minutes before the "
+            "start.", record.checkin_minutes, size=record.table_size, channel=record.channel_id)
         if record.role_id is not None:
-            text += " For members with the event's role."
+            text += " " + t(lang, "For members with the event's role.")
         return text[:1000]
 
     async def create_event(self, record: TournamentRecord) -> None:
@@ -321,12 +352,13 @@ class TournamentFlow:
         try:
             guild = self.bot.get_guild(record.guild_id or 0)
             channel = await self.flow.channel_of(record.channel_id)
+            lang = await self.language(record)  # the event is the server's
             if guild is None:
                 raise RuntimeError(f"guild {record.guild_id} is not in the cache")
             event = await guild.create_scheduled_event(
                 name=label_name(record.name)[:100], start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at),
                 entity_type=discord.EntityType.external, location=channel.jump_url[:100],
-                description=self._event_description(record), privacy_level=discord.PrivacyLevel.guild_only)
+                description=self._event_description(record, lang), privacy_level=discord.PrivacyLevel.guild_only)
         except (discord.HTTPException, RuntimeError):
             log.warning("tournament %s: could not create its scheduled event", record.id, exc_info=True)
             return
@@ -387,9 +419,10 @@ class TournamentFlow:
         await self.refresh_signup(state)
         users = [e.user_id for e in state.entrants if e.active and e.user_id is not None and not e.is_bot]
         when = int(state.record.starts_at or 0)
-        head = (f"✅ **Check-in is open for {escape_name(state.record.name)}**, which starts <t:{when}:R>. "
-                "Press **Check in** on the sign-up message or use `/tournament checkin`; entrants who have not "
-                "checked in at the start are dropped.")
+        head = t(await self.language(state.record),
+                 "✅ **Check-in is open for {name}**, which starts <t:{when}:R>. Press **Check in** on the sign-up "
+                 "message or use `/tournament checkin`; entrants who have not checked in at the start are dropped.",
+                 name=escape_name(state.record.name), when=when)
         chunks = [users[i:i + PINGS_PER_MESSAGE] for i in range(0, len(users), PINGS_PER_MESSAGE)] or [[]]
         for i, chunk in enumerate(chunks):
             text = (head + "\n" if i == 0 else "") + " ".join(f"<@{u}>" for u in chunk)
@@ -416,9 +449,10 @@ class TournamentFlow:
                         record = await self.service.get(timer.table_id)
                         channel = await self.flow.channel_of(record.channel_id)
                         await channel.send(
-                            f"⏰ **{escape_name(record.name)}** could not start at its time: {started}\nIt waits "
-                            f"for the organiser <@{record.organiser_id}> to start it with `/tournament start`, move "
-                            "it with `/tournament schedule`, or cancel it.", allowed_mentions=discord.AllowedMentions(
+                            t(await self.language(record), "⏰ **{name}** could not start at its time: {reason}\nIt "
+                              "waits for the organiser <@{organiser}> to start it with `/tournament start`, move it "
+                              "with `/tournament schedule`, or cancel it.", name=escape_name(record.name),
+                              reason=started, organiser=record.organiser_id), allowed_mentions=discord.AllowedMentions(
                                 users=[discord.Object(record.organiser_id)]))
                     elif started is not None:
                         await self.announce_start(started)

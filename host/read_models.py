@@ -13,6 +13,7 @@ from typing import Any
 
 #: The stage of a top cut's rounds, as RoundInfo.stage says it.
 from host.tournaments.progress import CUT as CUT
+from i18n import N_
 
 #: The statuses of a table, as stored.
 LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
@@ -321,9 +322,9 @@ class SettingsShown:
 # A tournament's messages (sign-up, pairings, standings, status, the end) all format one TournamentView:
 # the event, its entrants, rounds, tables and byes read at one moment, each as a frozen copy.
 
-#: The formats' names, as the messages show them.
-FORMAT_NAMES = {"swiss": "Swiss", "round_robin": "Round robin", "single_elimination": "Single elimination",
-                "double_elimination": "Double elimination"}
+#: The formats' names (message ids: the presenters translate them).
+FORMAT_NAMES = {"swiss": N_("Swiss"), "round_robin": N_("Round robin"),
+                "single_elimination": N_("Single elimination"), "double_elimination": N_("Double elimination")}
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
+from i18n import DEFAULT, N_, t, tn
 from render.common import FELT, FELT_DARK, GOLD, GREY, INK, PAPER, WHITE, fit_text, font, new_canvas, text_width, to_png
 
 PHONE_WIDTH = 400
@@ -85,8 +86,20 @@ def text_px(width: int) -> int:
     return max(22, math.ceil(MIN_PHONE_PX * width / PHONE_WIDTH))
 
 
+#: The name a host row gives an empty place of a double-elimination bracket (host.tournaments.bracket_view.BYE).
+BYE = "bye"
+
+
+def place_name(lang: str, name: str | None, bye: bool) -> str:
+    """A place as drawn and described: the entrant's name, else "bye" or "TBD" (not known yet) in ``lang``."""
+    if name is None:
+        return t(lang, N_("bye")) if bye else t(lang, "TBD")
+    return t(lang, N_("bye")) if name == BYE else name
+
+
 def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket",
-           column_names: Sequence[str] | None = None, first_byes: bool = True, columns: int | None = None) -> Layout:
+           column_names: Sequence[str] | None = None, first_byes: bool = True, columns: int | None = None,
+           lang: str = DEFAULT) -> Layout:
     """Where everything goes for ``rounds`` (round 1 first; each round has half the matches of the
     last, or as many). ``column_names``: one per round (default "Round n", the last "Final");
     ``first_byes``: an unknown name in round 1 is a bye (else it is "TBD" everywhere); ``columns``:
@@ -108,8 +121,8 @@ def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket",
         return HEADER_H + int((i + 0.5) * body / len(shown[c]))
 
     total = len(rounds)
-    span = (f"rounds {start + 1}-{start + cols} of {total}" if cols < total
-            else f"{total} round" + ("s" if total > 1 else ""))
+    span = (t(lang, "rounds {first}-{last} of {total}", first=start + 1, last=start + cols, total=total)
+            if cols < total else tn(lang, "{n} round", "{n} rounds", total))
     headers = [Label(fit_text(f"{title} · {span}", px, width - 2 * MARGIN), px,
                      (MARGIN, 4, width - MARGIN, 4 + px + 10))]
     names: list[NameLabel] = []
@@ -120,14 +133,14 @@ def layout(rounds: Sequence[Sequence[MatchView]], title: str = "Bracket",
         if column_names is not None:
             col_head = column_names[start + c]
         else:
-            col_head = "Final" if start + c == total - 1 else f"Round {start + c + 1}"
+            col_head = t(lang, "Final") if start + c == total - 1 else t(lang, "Round {number}", number=start + c + 1)
         headers.append(Label(fit_text(col_head, px, COL_W), px, (x0, HEADER_H - px - 12, x0 + COL_W, HEADER_H - 4)))
         for i, m in enumerate(matches):
             cy = centre(c, i)
             y0 = cy - box_h // 2
             boxes.append((x0, y0, x0 + COL_W, y0 + box_h))
             for row, name in enumerate((m.top, m.bottom)):
-                text = name if name is not None else ("bye" if start + c == 0 and first_byes else "TBD")
+                text = place_name(lang, name, start + c == 0 and first_byes)
                 ry = y0 + row * ROW_H
                 area = (x0 + BOX_PAD, ry, x0 + COL_W - BOX_PAD - MARK_W, ry + ROW_H)
                 state = "open" if m.winner is None or name is None else ("won" if m.winner == row else "lost")
@@ -151,43 +164,47 @@ class DoubleView(NamedTuple):
     finals: Sequence[Sequence[MatchView]]
 
 
-def double_layouts(view: DoubleView, title: str = "Bracket") -> list[tuple[Layout, int]]:
+def double_layouts(view: DoubleView, title: str = "Bracket", lang: str = DEFAULT) -> list[tuple[Layout, int]]:
     """The sections of a double-elimination image, each with its top edge: the winners' bracket, the
     losers' bracket (when it has rounds) and the grand final, stacked at one width."""
     sections: list[tuple[Sequence[Sequence[MatchView]], str, list[str]]] = [
-        (view.winners, f"Winners' bracket · {title}",
-         [f"Winners {i + 1}" if i + 1 < len(view.winners) else "Winners' final" for i in range(len(view.winners))])]
+        (view.winners, t(lang, "Winners' bracket · {title}", title=title),
+         [t(lang, "Winners {number}", number=i + 1) if i + 1 < len(view.winners) else t(lang, "Winners' final")
+          for i in range(len(view.winners))])]
     if view.losers:
-        sections.append((view.losers, "Losers' bracket",
-                         [f"Losers {i + 1}" if i + 1 < len(view.losers) else "Losers' final"
-                          for i in range(len(view.losers))]))
-    sections.append((view.finals, "Grand final", ["Grand final", "Reset"][:len(view.finals)]))
+        sections.append((view.losers, t(lang, "Losers' bracket"),
+                         [t(lang, "Losers {number}", number=i + 1) if i + 1 < len(view.losers)
+                          else t(lang, "Losers' final") for i in range(len(view.losers))]))
+    sections.append((view.finals, t(lang, "Grand final"),
+                     [t(lang, "Grand final"), t(lang, "Reset")][:len(view.finals)]))
     # At least two columns wide, so each section's heading and its span of rounds fit.
     widest = max(2, *(min(MAX_COLUMNS, len(rounds)) for rounds, _, _ in sections))
     out: list[tuple[Layout, int]] = []
     top = 0
     for rounds, heading, names in sections:
-        lay = layout(rounds, heading, names, first_byes=False, columns=widest)
+        lay = layout(rounds, heading, names, first_byes=False, columns=widest, lang=lang)
         out.append((lay, top))
         top += lay.size[1]
     return out
 
 
-def double_size(view: DoubleView, title: str = "Bracket") -> tuple[int, int]:
-    parts = double_layouts(view, title)
+def double_size(view: DoubleView, title: str = "Bracket", lang: str = DEFAULT) -> tuple[int, int]:
+    parts = double_layouts(view, title, lang)
     return parts[0][0].size[0], sum(lay.size[1] for lay, _ in parts)
 
 
-def bracket_image(rounds: Sequence[Sequence[MatchView]] | DoubleView, title: str = "Bracket") -> Image.Image:
+def bracket_image(rounds: Sequence[Sequence[MatchView]] | DoubleView, title: str = "Bracket",
+                  lang: str = DEFAULT) -> Image.Image:
+    """The picture, its words in ``lang`` (the server's: the whole channel reads it)."""
     if isinstance(rounds, DoubleView):
-        parts = double_layouts(rounds, title)
-        img, d = new_canvas(*double_size(rounds, title), FELT)
+        parts = double_layouts(rounds, title, lang)
+        img, d = new_canvas(*double_size(rounds, title, lang), FELT)
         for lay, top in parts:
             _draw_layout(d, lay, top)
             if top:
                 d.line((MARGIN, top + 2, lay.size[0] - MARGIN, top + 2), fill=FELT_DARK, width=3)
         return img
-    lay = layout(rounds, title)
+    lay = layout(rounds, title, lang=lang)
     img, d = new_canvas(*lay.size, FELT)
     _draw_layout(d, lay, 0)
     return img
@@ -222,8 +239,9 @@ def _draw_header(d: ImageDraw.ImageDraw, lb: Label, fill: tuple[int, int, int], 
     d.text((lb.box[0], lb.box[3] + dy), lb.text, font=font(lb.size), fill=fill, anchor="ld")
 
 
-def bracket_png(rounds: Sequence[Sequence[MatchView]] | DoubleView, title: str = "Bracket") -> bytes:
-    return to_png(bracket_image(rounds, title))
+def bracket_png(rounds: Sequence[Sequence[MatchView]] | DoubleView, title: str = "Bracket",
+                lang: str = DEFAULT) -> bytes:
+    return to_png(bracket_image(rounds, title, lang))
 
 
 Rows = Sequence[Sequence[tuple[str | None, str | None, int | None]]]
@@ -240,14 +258,24 @@ def views(rows: Rows | tuple[Rows, Rows, Rows]) -> list[list[MatchView]] | Doubl
     return section(rows)  # type: ignore[arg-type]
 
 
-def alt_text(view: Sequence[Sequence[MatchView]] | DoubleView, title: str) -> str:
-    """The image's description for screen readers: every match with its winner."""
+def alt_text(view: Sequence[Sequence[MatchView]] | DoubleView, title: str, lang: str = DEFAULT) -> str:
+    """The image's description for screen readers: every match with its winner, in ``lang``."""
     def describe(rounds: Sequence[Sequence[MatchView]]) -> list[str]:
-        return [f"{m.top or 'bye'} against {m.bottom or 'bye'}" + (
-            f", {(m.top if m.winner == 0 else m.bottom)} won" if m.winner is not None else "")
-            for r in rounds for m in r if m.top or m.bottom]
+        out = []
+        for r in rounds:
+            for m in r:
+                if not (m.top or m.bottom):
+                    continue
+                top, bottom = place_name(lang, m.top, True), place_name(lang, m.bottom, True)
+                if m.winner is None:
+                    out.append(t(lang, "{top} against {bottom}", top=top, bottom=bottom))
+                else:
+                    out.append(t(lang, "{top} against {bottom}, {winner} won", top=top, bottom=bottom,
+                                 winner=top if m.winner == 0 else bottom))
+        return out
     if isinstance(view, DoubleView):
-        parts = [("winners' bracket", view.winners), ("losers' bracket", view.losers), ("grand final", view.finals)]
+        parts = [(t(lang, "winners' bracket"), view.winners), (t(lang, "losers' bracket"), view.losers),
+                 (t(lang, "grand final"), view.finals)]
         return f"{title}: " + " · ".join(f"{name}: " + "; ".join(describe(rounds)) for name, rounds in parts if rounds)
     return f"{title}: " + "; ".join(describe(view))
 

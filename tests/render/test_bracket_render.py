@@ -140,3 +140,43 @@ def test_empty_places_show_as_byes_in_both_brackets():
     assert winners_first.count("bye") == 3
     losers_first = [name for m in view.losers[0] for name in (m.top, m.bottom)]
     assert losers_first.count("bye") == 3, "three of round 1's four matches were byes: no loser"
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+@pytest.mark.parametrize(("n", "played"), [(2, 1), (6, 1), (64, 3), (8, 3)])
+def test_the_bracket_in_french_and_ukrainian_keeps_phone_sizes_and_no_english(lang, n, played):
+    """The channel's language draws the bracket: its words (headings, columns, bye, TBD) and alt text are the
+    language's, every label fits uncut and stays at least MIN_PHONE_PX tall in a phone column."""
+    from i18n import t
+    from tests.languages import english_left
+
+    single = _views(n, played)
+    double = _double(n, played)
+    layouts = [(layout(single, "Pedwar cup", lang=lang), 0), *double_layouts(double, "Pedwar cup", lang)]
+    for lay, _ in layouts:
+        for label in lay.labels:
+            assert fits(label), label
+            assert label.size * PHONE_WIDTH / lay.size[0] >= MIN_PHONE_PX, (label, lay.size)
+        # The headings are whole: the longer French and Ukrainian words are not cut to fit.
+        assert not any(h.text.endswith("…") for h in lay.headers[1:]), lay.headers
+        words = [h.text for h in lay.headers] + [n.label.text for n in lay.names if n.state != "won"]
+        assert english_left(words, lang) == [], words
+    columns = [h.text for h in layouts[0][0].headers[1:]]
+    assert columns[-1] == t(lang, "Final") or len(single) > MAX_COLUMNS
+    assert layouts[1][0].headers[0].text.startswith(t(lang, "Winners' bracket · {title}", title=""))
+    for view in (single, double):
+        assert english_left([alt_text(view, "Pedwar cup", lang)], lang) == []
+        Image.open(io.BytesIO(bracket_png(view, "Pedwar cup", lang))).verify()
+    alt = alt_text(double, "Pedwar cup", lang)
+    assert t(lang, "winners' bracket") in alt and t(lang, "grand final") in alt
+    assert "against" not in alt and "won" not in alt
+
+
+def test_a_bye_in_the_french_bracket_is_an_exemption():
+    lay = layout([[MatchView("Alice", None, 0), MatchView("Bob", "Carol", None)], [MatchView("Alice", None)]],
+                 "Coupe", lang="fr")
+    names = [n.label.text for n in lay.names]
+    assert names == ["Alice", "exemption", "Bob", "Carol", "Alice", "à venir"]
+    assert [h.text for h in lay.headers] == ["Coupe · 2 rondes", "Ronde 1", "Finale"]
+    assert alt_text([[MatchView("Alice", None, 0)]], "Coupe", "fr") == \
+        "Coupe: Alice contre exemption, Alice l’emporte"

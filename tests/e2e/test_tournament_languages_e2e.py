@@ -1,0 +1,120 @@
+"""A tournament in French and in Ukrainian: what the channel reads (the sign-up, the start, the pairings,
+the bracket and its alt text, the final standings, thread names) speaks the server's language, and each
+private answer the member's, even at a server of another language."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+import pytest
+
+import i18n
+from tests.e2e.driver import components
+from tests.e2e.test_reliability_e2e import answer_text
+from tests.languages import english_left
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("open_tournaments")]
+
+
+def manager(world: Any) -> Any:
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    return world.guild.add_member(world.env.create_user("mona"), roles=[role])
+
+
+def _body(entry: Any) -> dict[str, Any] | None:
+    body = entry.json
+    if isinstance(body, dict) and isinstance(body.get("payload_json"), str):
+        body = json.loads(body["payload_json"])
+    if isinstance(body, dict) and "/callback" in entry.path:
+        body = body.get("data")
+    return body if isinstance(body, dict) else None
+
+
+def payload_texts(entries: list[Any], channel_id: int) -> list[str]:
+    """Every word the bot sent to the tournament's channel, to a thread's name, or in an interaction's answer:
+    contents, embeds, buttons, attachments' alt text."""
+    texts: list[str] = []
+    for entry in entries:
+        ours = (f"/channels/{channel_id}/" in entry.path or "/interactions/" in entry.path
+                or "/webhooks/" in entry.path)
+        body = _body(entry) if ours else None
+        if body is None:
+            continue
+        texts += [str(body.get("content") or ""), str(body.get("name") or "")]
+        for embed in body.get("embeds") or []:
+            texts += [embed.get("title") or "", embed.get("description") or "",
+                      (embed.get("footer") or {}).get("text") or ""]
+            texts += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
+        for row in body.get("components") or []:
+            texts += [c.get("label") or "" for c in row.get("components", [row])]
+        texts += [a.get("description") or "" for a in body.get("attachments") or []]
+    return [text for text in texts if text]
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_a_small_tournament_speaks_the_servers_language_from_sign_up_to_champion(
+        world: Any, db_path: str, member_locales: dict[int, str], lang: str) -> None:
+    mona = manager(world)
+    await mona.slash(world.channel, "config set", setting="language", value=lang)
+    alice, bob = world.members["alice"], world.members["bob"]
+    member_locales[alice.id] = member_locales[bob.id] = lang
+    env = world.env
+    mark = len(env.http_requests)
+
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="single_elimination", name="Coupe")
+    joined = answer_text(await bob.slash(world.channel, "tournament join"))
+    assert joined == i18n.tn(lang, "You are entered in **{name}** ({n} entrant).",
+                             "You are entered in **{name}** ({n} entrants).", 1, name="Coupe")
+    left = answer_text(await bob.slash(world.channel, "tournament leave"))
+    assert left == i18n.t(lang, "You have left **{name}**.", name="Coupe")
+    await alice.slash(world.channel, "tournament addbot", count=4, level="easy")
+    # A refusal is the member's too: the tournament has not started, so there is nothing to drop from.
+    refused = await bob.slash(world.channel, "tournament drop")
+    assert refused.response.flags.ephemeral
+    await alice.slash(world.channel, "tournament start")
+    # Four bots play both rounds at once: the tournament is over.
+    status = answer_text(await alice.slash(world.channel, "tournament status"))
+    standings = answer_text(await alice.slash(world.channel, "tournament standings"))
+    assert i18n.t(lang, "Place, points, then tie-breakers: OPP (opponents' points %), OOPP "
+                  "(their opponents'), games played.") in standings
+
+    texts = payload_texts(env.http_requests[mark:], world.channel.id)
+    posted = "\n".join(texts)
+    assert english_left(texts, lang) == []
+    assert english_left([status, standings], lang) == []
+    # The channel read each part in the server's language.
+    for msgid in ("Join", "Table options", "Final standings", "bracket", "Round {number}"):
+        assert i18n.t(lang, msgid, number=1) in posted, msgid
+    assert i18n.t(lang, "round {round} · table {table}", round=1, table=1) in posted  # a thread's name
+    champion = i18n.t(lang, "🏆 **{name}** is over. Champion: {names}!", name="Coupe", names="**")
+    assert champion.split("**!")[0].split(" **")[0] in posted  # "🏆 **Coupe** est terminé. Champion : **…"
+    brackets = [m for m in world.channel.history() if m.attachments and m.attachments[0].filename == "bracket.png"]
+    assert brackets and all(i18n.t(lang, "{top} against {bottom}", top="", bottom="").strip() in
+                            (m.attachments[0].description or "") for m in brackets)
+    # The words checked are the language's own, not English left as it is.
+    assert i18n.t(lang, "Final standings") != "Final standings"
+
+
+async def test_a_french_member_reads_french_answers_at_an_english_servers_tournament(
+        world: Any, member_locales: dict[int, str]) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    member_locales[bob.id] = "fr"
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=2, name="Cup")
+    joined = answer_text(await bob.slash(world.channel, "tournament join"))
+    assert joined == "Vous êtes inscrit à **Cup** (1 inscrit)."
+    twice = await bob.slash(world.channel, "tournament standings")
+    assert "Classement" in twice.response.embeds[0].title
+    assert "Place, points, puis départages" in answer_text(twice)
+    # The sign-up the whole channel reads stays in the server's language, English.
+    signup = next(m for m in world.channel.history() if m.embeds and m.embeds[0].fields)
+    assert signup.embeds[0].fields[-1].name == "Entrants (1)"
+    assert [c.get("label") for c in components(signup)] == ["Join", "Leave"]
+    # A French member's click on the sign-up's button redraws the channel's message: still English.
+    join_id = next(c["custom_id"] for c in components(signup) if c.get("label") == "Join")
+    member_locales[world.members["carol"].id] = "fr"
+    clicked = await world.members["carol"].click(signup, custom_id=join_id)
+    redrawn = clicked.response.embeds[0]
+    assert redrawn.fields[-1].name == "Entrants (2)" and "Organiser:" in (redrawn.description or "")
+    assert english_left([joined, answer_text(twice)], "fr") == []
