@@ -187,7 +187,7 @@ class GameCog(commands.Cog):
             if isinstance(shown, LobbyMessage):
                 await reply(interaction, lobby_message(shown), ephemeral=True)
                 return
-            out = await table_message(shown)
+            out = await table_message(shown, member_language(interaction))  # a private answer
             out.content = f"{out.content}\n{clock_line(shown.clock)}"[:2000]
             await reply(interaction, out, ephemeral=True)
 
@@ -351,7 +351,7 @@ class GameCog(commands.Cog):
             table = await self.tables.table_in(interaction.channel_id or 0)
             if table is None or table.status != "playing":
                 return None
-            return await self.tables.hand(table.id, interaction.user.id)
+            return await self.tables.hand(table.id, interaction.user.id, member_language(interaction))
 
         try:
             # Discord drops an autocomplete not answered within 3 s: offering nothing beats offering late.
