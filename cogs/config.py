@@ -28,7 +28,9 @@ class ConfigCog(commands.Cog):
             settings = await self.settings.shown(interaction.guild_id, is_manager(interaction))
             lang = member_language(interaction)
             numbers = {key: i18n.number(lang, value) for key, value in settings.help_values}
-            lines = [f"`{name}` = **{value}**: {i18n.t(lang, help_text, **numbers) if help_text else ''}"
+            # A value is what /config set takes (on, off, 90s...), as typed; only its words around it are translated.
+            lines = [f"`{name}` = **{i18n.say_text(lang, value)}**: "
+                     f"{i18n.t(lang, help_text, **numbers) if help_text else ''}"
                      for name, value, help_text in settings.rows]
             await tell(interaction, i18n.t(lang, "**Deckhand settings for this server**") + "\n" + "\n".join(lines))
 
@@ -43,6 +45,6 @@ class ConfigCog(commands.Cog):
                                              is_manager(interaction))
             await tell(interaction, i18n.t(member_language(interaction), "`{setting}` is now **{value}**. New tables "
                                            "use it; tables already open keep their own clock.", setting=setting,
-                                           value=now))
+                                           value=i18n.say_text(member_language(interaction), now)))
 
         await self.guard.run(interaction, work)

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+import i18n
 from cogs.access import ChannelAccess
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
@@ -66,7 +67,7 @@ class TableFlow:
         #: ``on_finished`` is told when a table's final message went out (a tournament table's round may be
         #: over); ``recorder`` how long each table post took.
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
-                                  on_finished=on_finished, recorder=recorder)
+                                  on_finished=on_finished, recorder=recorder, settings=settings)
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
@@ -272,8 +273,9 @@ class TableFlow:
     async def show_hand(self, interaction: discord.Interaction, table_id: int, *, prefix: str = "",
                         note: str = "", fresh: bool = False) -> None:
         """The seat's private panel: edited in place from an ephemeral panel, else a new ephemeral."""
-        info = await self.tables.hand(table_id, interaction.user.id)
-        out = await hand_message(info, prefix, note)
+        lang = member_language(interaction)  # a private panel: the member's language
+        info = await self.tables.hand(table_id, interaction.user.id, lang)
+        out = await hand_message(info, prefix, note, lang)
         message = interaction.message
         if not fresh and message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(**out.edit_kwargs())
@@ -287,11 +289,13 @@ class TableFlow:
         interaction, a Discord error, a picture that could not be drawn): otherwise the next player would
         get no ping while their clock ran. The member then learns that the move stands, not to retry it.
         """
-        note = f"✅ {unbold(outcome.line)}"
+        lang = member_language(interaction)
+        note = f"✅ {unbold(i18n.say_text(lang, outcome.line))}"
         answered = True
         try:
-            info = await self.tables.hand(outcome.table.id, interaction.user.id)
-            out = await hand_message(info, note=note) if info.choices else move_done_message(info, note)
+            info = await self.tables.hand(outcome.table.id, interaction.user.id, lang)
+            out = (await hand_message(info, note=note, lang=lang) if info.choices
+                   else move_done_message(info, note, lang))
             message = interaction.message
             if edit and message is not None and message.flags.ephemeral:
                 await interaction.response.edit_message(**out.edit_kwargs())

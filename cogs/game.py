@@ -20,6 +20,7 @@ from cogs.guard import Guard, bot_permissions, is_manager, tell
 from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, table_message
+from cogs.rules_embed import rules_embed
 from cogs.sight import sight_of
 from cogs.threads import open_table_thread, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
@@ -27,7 +28,7 @@ from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, NewTable, parse_table_number
 from host.outcomes import THREAD_REFUSED
 from host.privacy import Sight, visible_mine, visible_tables
-from host.read_models import LobbyMessage, OptionValues
+from host.read_models import LobbyMessage
 from host.settings import ServerSettings
 from render.markup import escape_name, label_name
 from render.words import article, count
@@ -42,26 +43,6 @@ GAME_CHOICES = [app_commands.Choice(name=title, value=game) for game, title in G
 LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("easy", "normal", "hard")]
 TIMEOUT_CHOICES = [app_commands.Choice(name="bot: a bot plays the turn", value="bot"),
                    app_commands.Choice(name="forfeit: the player is out", value="forfeit")]
-
-
-def option_values(option: OptionValues) -> str:
-    if isinstance(option.default, bool):
-        return "true or false"
-    if option.choices:
-        return " or ".join(str(c) for c in option.choices)
-    return f"a whole number from {option.low:,} to {option.high:,}"
-
-
-def options_text(options: tuple[OptionValues, ...]) -> str:
-    if not options:
-        return "This game has no table options."
-    return "\n".join(f"`{o.name}`: {option_values(o)} (default {str(o.default).lower()})" for o in options)
-
-
-def example_value(option: OptionValues) -> str:
-    if isinstance(option.default, bool):
-        return str(not option.default).lower()
-    return str(option.choices[0] if option.choices else option.low)
 
 
 class GameCog(commands.Cog):
@@ -206,7 +187,7 @@ class GameCog(commands.Cog):
             if isinstance(shown, LobbyMessage):
                 await reply(interaction, lobby_message(shown), ephemeral=True)
                 return
-            out = await table_message(shown)
+            out = await table_message(shown, member_language(interaction))  # a private answer
             out.content = f"{out.content}\n{clock_line(shown.clock)}"[:2000]
             await reply(interaction, out, ephemeral=True)
 
@@ -233,18 +214,7 @@ class GameCog(commands.Cog):
             rules = game_rules(game.value)
             if rules is None:
                 raise Refusal(f"I don't know a game called `{game.value[:40]}`.")
-            embed = discord.Embed(title=f"{rules.title}: rules", description=rules.summary[:4000],
-                                  colour=discord.Colour.blurple())
-            embed.add_field(name="Players", value=f"{rules.min_players}–{rules.max_players}")
-            if rules.example_move:
-                embed.add_field(name="Your moves", value=(
-                    "Open **Hand / act** on the table message and pick a move, or type `/play` and pick one of "
-                    f"the moves it offers, such as **{rules.example_move}**."), inline=False)
-            embed.add_field(name="Table options", value=options_text(rules.options) + (
-                "\nSet them with `/game new options:`, e.g. "
-                f"`{rules.options[0].name}={example_value(rules.options[0])}`." if rules.options else ""),
-                inline=False)
-            embed.set_footer(text="The full rules, with every ruling, are attached.")
+            embed = rules_embed(rules, member_language(interaction))
             path = rules_file(RULES_DIR, game.value, member_language(interaction))  # in the member's language
             files = [discord.File(path, filename=path.name)] if path.exists() else []
             await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
@@ -381,7 +351,7 @@ class GameCog(commands.Cog):
             table = await self.tables.table_in(interaction.channel_id or 0)
             if table is None or table.status != "playing":
                 return None
-            return await self.tables.hand(table.id, interaction.user.id)
+            return await self.tables.hand(table.id, interaction.user.id, member_language(interaction))
 
         try:
             # Discord drops an autocomplete not answered within 3 s: offering nothing beats offering late.

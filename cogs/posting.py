@@ -20,12 +20,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord.ext import commands
 
+import i18n
 from cogs.access import PROBE_EVERY, ChannelAccess
+from cogs.locales import channel_language
 from cogs.notices import Notices
 from cogs.presenter import table_message
 from host import ActOutcome, SeatNotice, TableService
 from host.clock import lost_access
 from host.metrics import Recorder
+from host.settings import ServerSettings
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord
 from host.tables import no_player_left
@@ -86,8 +89,10 @@ class TablePoster:
     def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
                  tasks: Tasks, access: ChannelAccess | None = None, *, lobbies: LobbyMessages | None = None,
                  on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
-                 recorder: Recorder | None = None) -> None:
+                 recorder: Recorder | None = None, settings: ServerSettings | None = None) -> None:
         self.bot = bot
+        #: The servers' settings: a table message speaks its server's language.
+        self.settings = settings
         #: Channels that refused the bot: a table there is paused and its channel probed once an hour.
         self.access = access or notices.access
         notices.lose = self.lose
@@ -234,6 +239,12 @@ class TablePoster:
         # Kept after the game ends too: a late message for an earlier move must not follow the final one.
         self._shown[table.id] = max(self._shown.get(table.id, -1), table.version)
 
+    async def _language(self, table: TableRecord) -> str:
+        """What the table's channel reads: its server's ``language`` setting (``auto``: its Discord language)."""
+        if self.settings is None or table.guild_id is None:
+            return i18n.DEFAULT
+        return channel_language(await self.settings.get(table.guild_id), self.bot.get_guild(table.guild_id))
+
     def _since(self, table: TableRecord) -> int:
         return max(table.posted_version, self._posted.get(table.id, -1))
 
@@ -246,7 +257,7 @@ class TablePoster:
         # The edited message tells every step since it was posted (collapsed), not only the last one.
         base = self._message_base.get(table.id, table.posted_version)
         lines = await self.feed.lines_since(table.id, base)
-        out = await table_message(await self.tables.table_view(table, lines))
+        out = await table_message(await self.tables.table_view(table, lines), await self._language(table))
         try:
             await with_retries(lambda: channel.get_partial_message(message_id).edit(**out.edit_kwargs()))
         except discord.HTTPException as exc:
@@ -273,7 +284,7 @@ class TablePoster:
             lines = await self.feed.lines_since(table.id, since)
         lines = [*lines, *notes]
         channel = await self._channel_for(table, channel)
-        out = await table_message(await self.tables.table_view(table, lines))
+        out = await table_message(await self.tables.table_view(table, lines), await self._language(table))
         message = await with_retries(lambda: channel.send(**out.send_kwargs()))
         self._showed(table)
         self._message_base[table.id] = since

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 
+import i18n
 import render
 from cogs.controls import ActButton, ActSelect, stateless_view, with_link
 from cogs.menu import NAV, Menu, build_menu
@@ -134,18 +135,21 @@ def deadline_note(due: float | None) -> str:
     return f" ⏰ <t:{int(due)}:R>" if due is not None else ""
 
 
-async def picture_file(picture: Picture, last: str | None, name: str = "table.png") -> discord.File:
-    """The public picture of a table, drawn off the event loop, with its alt text."""
+async def picture_file(picture: Picture, last: str | None, name: str = "table.png",
+                       lang: str = i18n.DEFAULT) -> discord.File:
+    """The public picture of a table, drawn off the event loop, with its alt text, in ``lang`` (the server's)."""
     image = await drawn(picture.table_id, render.table_png, picture.game, picture.view, list(picture.names), last,
-                        picture.placings)
+                        picture.placings, lang)
     return _png(image, name, render.alt_text(picture.game, picture.view, list(picture.names), last,
-                                             picture.placings))
+                                             picture.placings, lang))
 
 
-async def table_message(table: TableMessage) -> Outgoing:
-    """The public table message: image, what just happened, whose turn (and until when), and Hand / act."""
+async def table_message(table: TableMessage, lang: str = i18n.DEFAULT) -> Outgoing:
+    """The public table message: image, what just happened, whose turn (and until when), and Hand / act.
+    The game's own lines (moves, events, its status line) speak ``lang``, the server's language."""
     head = f"**{table.title}** · table #{table.table_id} · move {table.version}"
-    recent = collapse(list(table.lines))
+    recent = collapse([i18n.say_text(lang, line) for line in table.lines])
+    status_line = i18n.say_text(lang, table.status_line)
     body = [head, *recent[-5:]]  # a phone shows about 8 lines: the rest is in the picture and /game log
     embed = None
     if table.status == FINISHED:
@@ -161,8 +165,8 @@ async def table_message(table: TableMessage) -> Outgoing:
         body.append("This table was abandoned.")
         controls = None
     else:
-        if table.status_line:
-            body.append(f"*{table.status_line}*")
+        if status_line:
+            body.append(f"*{status_line}*")
         body.append("To act: " + ", ".join(mention(t.seat) + deadline_note(t.due) for t in table.to_act))
         if table.clock.lost:
             body.append(f"⏸️ Paused{LOST_NOTE}: no clock runs until a post here succeeds or `/game resume`.")
@@ -172,7 +176,7 @@ async def table_message(table: TableMessage) -> Outgoing:
         controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", "Hand / act",
                                     discord.ButtonStyle.primary))
     last = plain_text(recent[-1]) if recent else None  # the picture shows names as written
-    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last)],
+    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last, lang=lang)],
                     with_link(controls, table.web_url), embed, pinged([t.seat.user_id for t in table.to_act]))
 
 
@@ -205,12 +209,13 @@ def _italic(line: str) -> bool:
     return line.startswith("*") and not line.startswith("**") and line.endswith("*")
 
 
-def _hand_lines(info: HandPanel, note: str) -> list[str]:
+def _hand_lines(info: HandPanel, note: str, lang: str = i18n.DEFAULT) -> list[str]:
     lines = [note] if note else []
+    status_line = i18n.say_text(lang, info.status_line)
     lines.append(f"**{info.title}** · table #{info.table_id} · you are **{escape_name(info.seat_name)}** "
                  f"(seat {info.seat + 1})")
-    if info.status_line:
-        lines.append(f"*{info.status_line}*")
+    if status_line:
+        lines.append(f"*{status_line}*")
     if info.status != PLAYING:
         lines.append("The game is over." if info.status == FINISHED else "This table was abandoned.")
     elif info.bot_plays is not None:
@@ -223,11 +228,12 @@ def _hand_lines(info: HandPanel, note: str) -> list[str]:
     return lines
 
 
-async def hand_message(info: HandPanel, prefix: str = "", note: str = "") -> Outgoing:
+async def hand_message(info: HandPanel, prefix: str = "", note: str = "", lang: str = i18n.DEFAULT) -> Outgoing:
     """The seat's private panel: the hand image and the controls for its legal moves."""
-    lines = _hand_lines(info, note)
+    lines = _hand_lines(info, note, lang)
     picture = info.picture
-    image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names))
+    image = await drawn(info.table_id, render.hand_png, picture.game, picture.view, info.seat, list(picture.names),
+                        lang)
     alt = (f"Your hand at {info.title}, table #{info.table_id}. "
            + " ".join(plain_text(line[1:-1] if _italic(line) else line) for line in lines[-2:]))
     if info.due is not None and info.choices:
@@ -238,11 +244,11 @@ async def hand_message(info: HandPanel, prefix: str = "", note: str = "") -> Out
     return Outgoing(_clip("\n".join(lines)), [_png(image, "hand.png", alt)], hand_controls(info, prefix))
 
 
-def move_done_message(info: HandPanel, note: str) -> Outgoing:
+def move_done_message(info: HandPanel, note: str, lang: str = i18n.DEFAULT) -> Outgoing:
     """After a move that leaves the seat nothing to do: what was done and whom the table waits for, in
     words. No hand image: the player cannot act on it, and drawing one for every move of every table
     doubled the work of a move (the next **Hand / act** shows the hand as it then is)."""
-    lines = _hand_lines(info, note)
+    lines = _hand_lines(info, note, lang)
     if info.status == PLAYING:
         lines.append("Your hand: **Hand / act** on the table message.")
     return Outgoing(_clip("\n".join(lines)))

@@ -11,13 +11,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from cogs.guard import Guard, is_manager, role_ids, tell
+from cogs.locales import member_language
 from cogs.web_links import with_link
 from host import Refusal
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
 from host.web import PublicSite
 from host.web_links import WebLinks
+from i18n import N_
 from render.markup import escape_name
 
 if TYPE_CHECKING:
@@ -96,15 +99,18 @@ class ProfileCog(commands.Cog):
                                       app_commands.Choice(name="visible", value="visible")])
     async def profile(self, interaction: discord.Interaction, visibility: app_commands.Choice[str]) -> None:
         async def work() -> None:
+            lang = member_language(interaction)
             hidden = visibility.value == "hidden"
             await self.events.store.web.set_profile_hidden(interaction.user.id, hidden)
             if hidden:
-                text = "Your player page is now **hidden**: it is not found, and your name links nowhere."
+                text = i18n.t(lang, "Your player page is now **hidden**: it is not found, and your name links nowhere.")
             else:
-                text = "Your player page is now **visible** on the web pages of servers that turned them on."
+                text = i18n.t(lang, "Your player page is now **visible** on the web pages of servers that turned "
+                              "them on.")
                 url = await self.links.player(interaction.guild_id, interaction.user.id)
                 if url:
-                    await interaction.response.send_message(text, ephemeral=True, view=with_link(None, url))
+                    await interaction.response.send_message(text, ephemeral=True,
+                                                            view=with_link(None, url, i18n.t(lang, "Web page")))
                     return
             await tell(interaction, text)
 
@@ -120,15 +126,19 @@ class ProfileCog(commands.Cog):
                                                        role_ids(interaction))
             found = await self.site.export(None, record.id, format.value, check=False, organiser=organiser)
             if found is None:
-                raise Refusal("That tournament does not exist.")
+                raise Refusal(N_("That tournament does not exist."))
             data, name = found
-            note = (f"**{escape_name(record.name)}**: standings with the tie-breakers, and every round's "
-                    "pairings and results"
-                    f"{', with the penalties and notes (organisers only)' if organiser else ''} "
-                    f"({format.value.upper()}).")
+            lang = member_language(interaction)
+            if organiser:
+                note = i18n.t(lang, "**{name}**: standings with the tie-breakers, and every round's pairings and "
+                              "results, with the penalties and notes (organisers only) ({format}).",
+                              name=escape_name(record.name), format=format.value.upper())
+            else:
+                note = i18n.t(lang, "**{name}**: standings with the tie-breakers, and every round's pairings and "
+                              "results ({format}).", name=escape_name(record.name), format=format.value.upper())
             await interaction.response.send_message(
                 note, ephemeral=True, file=discord.File(io.BytesIO(data), filename=name),
-                view=with_link(None, self.links.tournament(record)))
+                view=with_link(None, self.links.tournament(record), i18n.t(lang, "Web page")))
 
         await self.guard.run(interaction, work)
 

@@ -8,26 +8,28 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from cogs.game import GAME_CHOICES
 from cogs.guard import Guard, tell
+from cogs.locales import member_language
 from cogs.standings_pages import safe_name
 from cogs.web_links import WebLinks, with_link
-from host.ratings import MIN_GAMES, TOP, RatingService
+from host.ratings import MIN_GAMES, SCALE, START, TOP, RatingService
 from host.read_models import LeaderRow, RatingRow
 from host.web import LeaderboardPage, LeaderLine, leaderboard_csv
-from render.words import count
 
 
-def leader_line(place: int, row: LeaderRow) -> str:
-    return f"{place}. <@{row.user_id}> — **{row.rating:,}** · {count(row.games, 'game')}"
+def leader_line(place: int, row: LeaderRow, lang: str = i18n.DEFAULT) -> str:
+    games = i18n.tn(lang, "{n} game", "{n} games", row.games)
+    return f"{place}. <@{row.user_id}> — **{i18n.number(lang, row.rating)}** · {games}"
 
 
-def rating_line(row: RatingRow, details: bool) -> str:
-    games = count(row.games, "rated game")
+def rating_line(row: RatingRow, details: bool, lang: str = i18n.DEFAULT) -> str:
+    games = i18n.tn(lang, "{n} rated game", "{n} rated games", row.games)
     if not details:
-        return f"**{row.title}**: **{row.rating:,}** · {games}"
-    return (f"**{row.title}**: **{row.rating:,}** · {games} · μ {row.mu:.2f}, σ {row.sigma:.2f}, "
-            f"μ − 3σ = {row.mu - 3 * row.sigma:.2f}")
+        return f"**{row.title}**: **{i18n.number(lang, row.rating)}** · {games}"
+    return (f"**{row.title}**: **{i18n.number(lang, row.rating)}** · {games} · μ {i18n.decimal(lang, row.mu, 2)}, "
+            f"σ {i18n.decimal(lang, row.sigma, 2)}, μ − 3σ = {i18n.decimal(lang, row.mu - 3 * row.sigma, 2)}")
 
 
 class RatingsCog(commands.Cog):
@@ -45,26 +47,32 @@ class RatingsCog(commands.Cog):
     async def rating(self, interaction: discord.Interaction, member: discord.Member | None = None,
                      game: app_commands.Choice[str] | None = None, details: bool = False) -> None:
         async def work() -> None:
+            lang = member_language(interaction)
             who = member or interaction.user
             found = await self.ratings.member(interaction.guild_id, who.id, who.display_name,
                                               game.value if game else None)
             name = safe_name(found.name)
+            start = i18n.number(lang, START)
             if not found.rows:
-                what = f" at {found.game_title}" if found.game_title else ""
-                await tell(interaction, f"**{name}** has no rated games{what} in this server yet. A table counts "
-                                        "when it finishes with human players on at least two sides.")
+                counts = i18n.t(lang, "A table counts when it finishes with human players on at least two sides.")
+                if found.game_title:
+                    none = i18n.t(lang, "**{name}** has no rated games at {game} in this server yet.", name=name,
+                                  game=found.game_title)
+                else:
+                    none = i18n.t(lang, "**{name}** has no rated games in this server yet.", name=name)
+                await tell(interaction, f"{none} {counts}")
                 return
-            lines = [f"**{name}**'s ratings (a new player starts at 1,000):"]
-            lines += [rating_line(r, details) for r in found.rows]
+            lines = [i18n.t(lang, "**{name}**'s ratings (a new player starts at {start}):", name=name, start=start)]
+            lines += [rating_line(r, details, lang) for r in found.rows]
             if details:
-                lines.append("The rating is 1,000 + 40 × (μ − 3σ): openskill's cautious estimate, "
-                             "which leaderboards sort by.")
+                lines.append(i18n.t(lang, "The rating is {start} + {scale} × (μ − 3σ): openskill's cautious estimate, "
+                                    "which leaderboards sort by.", start=start, scale=i18n.number(lang, SCALE)))
             url = await self.links.player(interaction.guild_id, who.id)
             if url is None:
                 await tell(interaction, "\n".join(lines))
                 return
             await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True,
-                                                    view=with_link(None, url, "Player page"))
+                                                    view=with_link(None, url, i18n.t(lang, "Player page")))
 
         await self.guard.run(interaction, work)
 
@@ -75,25 +83,31 @@ class RatingsCog(commands.Cog):
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         async def work() -> None:
+            lang = member_language(interaction)
             board = await self.ratings.leaderboard(interaction.guild_id, game.value)
             title, rows = board.title, board.rows
             if not rows:
-                await tell(interaction, f"Nobody has {MIN_GAMES} rated games of {title} in this server yet.")
+                await tell(interaction, i18n.tn(lang, "Nobody has {n} rated game of {game} in this server yet.",
+                                                "Nobody has {n} rated games of {game} in this server yet.",
+                                                MIN_GAMES, game=title))
                 return
-            lines = [leader_line(i, r) for i, r in enumerate(rows, start=1)]
-            embed = discord.Embed(title=f"{title} leaderboard", description="\n".join(lines),
+            lines = [leader_line(i, r, lang) for i, r in enumerate(rows, start=1)]
+            embed = discord.Embed(title=i18n.t(lang, "{game} leaderboard", game=title), description="\n".join(lines),
                                   colour=discord.Colour.gold())
-            embed.set_footer(text=f"A new player starts at 1,000 (1,000 + 40 × (μ − 3σ), openskill); "
-                                  f"players with {MIN_GAMES}+ rated games. The CSV has μ and σ.")
+            embed.set_footer(text=i18n.tn(
+                lang, "A new player starts at {start} ({start} + {scale} × (μ − 3σ), openskill); players with {n}+ "
+                "rated game. The CSV has μ and σ.", "A new player starts at {start} ({start} + {scale} × (μ − 3σ), "
+                "openskill); players with {n}+ rated games. The CSV has μ and σ.", MIN_GAMES,
+                start=i18n.number(lang, START), scale=i18n.number(lang, SCALE)))
             # The same rows as a spreadsheet (columns in the docs' "Web pages" section), names as members show.
             names = {r.user_id: m.display_name if (m := interaction.guild and interaction.guild.get_member(r.user_id))
-                     else f"Player {r.user_id}" for r in rows}
+                     else i18n.t(lang, "Player {id}", id=r.user_id) for r in rows}
             page = LeaderboardPage(interaction.guild_id or 0, game.value, title, [
                 LeaderLine(i, names[r.user_id], r.user_id, r.ordinal, r.mu, r.sigma, r.games)
                 for i, r in enumerate(rows, start=1)])
             csv_file = discord.File(io.BytesIO(leaderboard_csv(page)), filename=f"leaderboard-{game.value}.csv")
             url = self.links.leaderboard(interaction.guild_id, game.value)
-            view = with_link(None, url, "Leaderboard page") or discord.utils.MISSING
+            view = with_link(None, url, i18n.t(lang, "Leaderboard page")) or discord.utils.MISSING
             await interaction.response.send_message(embed=embed, ephemeral=True, file=csv_file, view=view,
                                                     allowed_mentions=discord.AllowedMentions.none())
 

@@ -276,6 +276,13 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE game_tables ADD COLUMN end_reason TEXT;
     """,
+    # 12: beside a move's English label, the message it was said from (host/move_lines.py), so a log can be
+    # shown in any language: the move's message id, the line's params and each event's message (JSON).
+    """
+    ALTER TABLE actions ADD COLUMN label_id TEXT;
+    ALTER TABLE actions ADD COLUMN label_params TEXT;
+    ALTER TABLE actions ADD COLUMN event_ids TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

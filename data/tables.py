@@ -35,8 +35,8 @@ LATEST_TABLE = "SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC 
 _COMMIT_MOVE = (
     "WITH moved AS (UPDATE game_tables SET version = ?, snapshot = ?, status = ?, updated_at = ?,"
     " revision = revision + 1 WHERE id = ? AND version = ? AND status = 'playing' RETURNING id)"
-    " INSERT INTO actions (table_id, version, seat, action, label, events, at)"
-    " SELECT id, ?, ?, ?, ?, ?, ? FROM moved")
+    " INSERT INTO actions (table_id, version, seat, action, label, events, at, label_id, label_params, event_ids)"
+    " SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM moved")
 
 
 class StaleVersion(Exception):
@@ -119,6 +119,10 @@ class ActionRecord:
     label: str
     events: list[str]
     at: float
+    #: The message the label and events were said from (host/move_lines.py), None for older moves.
+    label_id: str | None = None
+    label_params: str | None = None
+    event_ids: str | None = None
 
 
 
@@ -387,13 +391,14 @@ class TableStore:
                             results: list[tuple[int, int | None, int]] | None = None,
                             timers: TimerPlan | None = None, seats: Sequence[SeatRecord] | None = None,
                             seat_events: Sequence[SeatEvent] = (),
-                            rating: RatingPlan | None = None) -> int:
+                            rating: RatingPlan | None = None,
+                            said: tuple[str | None, str | None, str | None] = (None, None, None)) -> int:
         """Append one action and save the new snapshot, all or nothing.
 
         Raises StaleVersion when the table is not at ``expected_version`` (or no longer playing).
         With ``results`` (seat, user, place) the table is finished in the same transaction; ``timers``
         moves its clocks and ``seats`` stores changed seats (timeout counts) in it too; ``rating`` rates
-        a finished table in it.
+        a finished table in it. ``said``: the label's message id, its params and the events' messages.
         """
         new_version = expected_version + 1
         status = "finished" if results is not None else "playing"
@@ -405,7 +410,7 @@ class TableStore:
             async with self._db.transaction(one_statement=True) as tx:
                 written = await tx.execute(_COMMIT_MOVE, (
                     new_version, snapshot, status, now, table_id, expected_version,
-                    new_version, seat, action, label, json.dumps(events), now))
+                    new_version, seat, action, label, json.dumps(events), now, *said))
             if written.rowcount != 1:
                 raise StaleVersion(f"table {table_id} is not at version {expected_version}")
             self._db.move_committed()
@@ -418,9 +423,9 @@ class TableStore:
             if written.rowcount != 1:
                 raise StaleVersion(f"table {table_id} is not at version {expected_version}")
             await tx.execute(
-                "INSERT INTO actions (table_id, version, seat, action, label, events, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, new_version, seat, action, label, json.dumps(events), now))
+                "INSERT INTO actions (table_id, version, seat, action, label, events, at, label_id, label_params,"
+                " event_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, new_version, seat, action, label, json.dumps(events), now, *said))
             if results is not None:
                 await self._record_results(tx, table_id, results, rating, now)
             if seats is not None:
@@ -461,10 +466,11 @@ class TableStore:
                            size: int = PAGE) -> AsyncIterator[list[ActionRecord]]:
         """The log after ``after_version`` a page of ``size`` moves at a time, in order: for answers the size
         of a whole game (``/game log``), which then never hold the event loop for the whole log."""
-        async for rows in self._db.pages("SELECT version, seat, action, label, events, at FROM actions"
+        async for rows in self._db.pages("SELECT version, seat, action, label, events, at, label_id, label_params,"
+                                         " event_ids FROM actions"
                                          " WHERE table_id = ?", (table_id,), "version", after_version, size):
-            yield [ActionRecord(r["version"], r["seat"], r["action"], r["label"], json.loads(r["events"]), r["at"])
-                   for r in rows]
+            yield [ActionRecord(r["version"], r["seat"], r["action"], r["label"], json.loads(r["events"]), r["at"],
+                                r["label_id"], r["label_params"], r["event_ids"]) for r in rows]
 
     async def results(self, table_id: int) -> list[tuple[int, int | None, int]]:
         rows = await self._db.all("SELECT seat, user_id, place FROM results WHERE table_id = ? ORDER BY seat",

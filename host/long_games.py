@@ -11,6 +11,7 @@ from engines import get_engine
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.errors import Refusal
 from host.limits import NEW_TABLE, check_new_table
+from host.move_lines import events_of, line_of
 from host.parsing import parse_options, whole_number
 from host.privacy import Sight
 from host.read_models import (
@@ -66,7 +67,7 @@ def parse_table_number(text: str | None) -> int | None:
 
 def log_lines(records: Any) -> list[str]:
     """The public lines of logged moves: each move's label, then what it made happen."""
-    return [line for r in records for line in (r.label, *r.events)]
+    return [line for r in records for line in (line_of(r.label, r.label_params), *events_of(r.events, r.event_ids))]
 
 
 class LongGameService:

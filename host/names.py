@@ -8,6 +8,8 @@ import unicodedata
 
 import regex
 
+from i18n import Message, Said, is_message, message_of
+
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
 _GRAPHEME = regex.compile(r"\X")
 ELLIPSIS = "…"
@@ -21,6 +23,22 @@ def fill_names(text: str, names: list[str]) -> str:
         return names[i] if i < len(names) else match.group(0)
 
     return _PLACEHOLDER.sub(name, text)
+
+
+def fill_message(message: Message, names: list[str]) -> Message:
+    """``message`` with the seat names put into its plain-text params (a name is never translated)."""
+    ident, params = message
+    return (ident, {key: fill_message(value, names) if is_message(value)  # type: ignore[arg-type]
+                    else fill_names(value, names) if isinstance(value, str) else value
+                    for key, value in params.items()})
+
+
+def fill_said(text: str, names: list[str]) -> str:
+    """As :func:`fill_names`, keeping the message a text was said from (so a presenter can still translate it);
+    the English reads exactly as ``fill_names`` gives it."""
+    if not isinstance(text, Said):
+        return fill_names(text, names)
+    return Said(fill_message(message_of(text), names))
 
 
 def label_length(text: str) -> int:

@@ -18,6 +18,7 @@ from host.errors import Refusal
 from host.outcomes import LOBBY_TIMED_OUT, forfeit_win
 from host.rated import rating_plan
 from host.results import ActOutcome
+from i18n import N_
 from render.markup import escape_name
 
 #: Timeouts in a row after which a bot plays the seat for the rest of the game.
@@ -25,7 +26,8 @@ TAKEOVER_AFTER = 3
 #: Steps a timed-out seat's bot makes (and tables found changed after its thinking) before the timer is left
 #: for its retry: a decision has a few steps, not hundreds.
 TIMEOUT_TRIES = 64
-TIMED_OUT = "⏰ Time ran out, so the bot played for them: "
+#: A timed-out move's note, heading its line (said again in the reader's language: host/move_lines.py).
+TIMED_OUT = N_("⏰ Time ran out, so the bot played for them: ")
 
 
 @dataclass

@@ -17,7 +17,7 @@ from host.errors import Refusal
 from host.limits import Cooldowns
 from host.parsing import whole_number
 from host.read_models import SettingsShown
-from i18n import N_
+from i18n import N_, said
 from render.markup import in_code
 
 BOT_LEVELS = ("random", "easy", "normal", "hard")
@@ -220,7 +220,8 @@ def shown(settings: Settings, default_delay: float) -> list[tuple[str, str]]:
     delay = settings.bot_delay if settings.bot_delay is not None else default_delay
     return [("turn_time", describe(settings.turn_time)), ("on_timeout", settings.on_timeout),
             ("thread", "on" if settings.thread else "off"), ("reminders", "on" if settings.reminders else "off"),
-            ("bot_delay", f"{delay:g}s" + ("" if settings.bot_delay is not None else " (the process default)")),
+            ("bot_delay", f"{delay:g}s" if settings.bot_delay is not None
+             else said("{delay} (the process default)", delay=f"{delay:g}s")),
             ("bot_level", settings.bot_level), ("lobby_timeout", describe(settings.lobby_timeout)),
             ("game_channels", channels), ("web_pages", "on" if settings.web_pages else "off"),
             ("timezone", settings.timezone), ("max_entrants_limit", str(settings.max_entrants_limit)),

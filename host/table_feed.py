@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from data.store import ActionRecord, Store, TableRecord
 from data.timers import ARCHIVE, BOT, DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
+from host.move_lines import events_of, line_of
 from host.read_models import ReminderMessage, Where
 from host.seat_changes import Reminder
 from host.shards import Shards
@@ -21,7 +22,7 @@ __all__ = ["ARCHIVE", "BOT", "DEADLINE", "LOBBY", "REMINDER", "TableFeed", "Tabl
 
 def log_lines(records: Sequence[ActionRecord]) -> list[str]:
     """Each move's public line, then the events it caused."""
-    return [line for r in records for line in (r.label, *r.events)]
+    return [line for r in records for line in (line_of(r.label, r.label_params), *events_of(r.events, r.event_ids))]
 
 
 class TableFeed:

@@ -8,7 +8,7 @@ from typing import Any
 from data.store import FORFEITED, SeatRecord, TableRecord
 from engines import get_engine
 from host import read_models as rm
-from host.names import fill_names
+from host.names import fill_said
 from render.markup import escape_name
 
 
@@ -18,7 +18,9 @@ def seat_names(table: TableRecord) -> list[str]:
 
 def status_line(view: Mapping[str, Any], names: Sequence[str]) -> str:
     """The game's own status line, markdown, with the seat names escaped in it."""
-    return fill_names(str(view.get("status", "")), [escape_name(n) for n in names])
+    status = view.get("status", "")
+    # An engine's status line is said from a message: kept (fill_said), so the presenter says it in its language.
+    return fill_said(status if isinstance(status, str) else str(status), [escape_name(n) for n in names])
 
 
 def seat_view(seat: SeatRecord) -> rm.SeatView:

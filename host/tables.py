@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+import i18n
 from data.store import FORFEITED, ChannelBusy, SeatEvent, SeatRecord, StaleVersion, Store, TableRecord
 from data.timers import BOT, DEADLINE, LOBBY, TimerPlan, TimerRecord
 from engines import Engine, IllegalAction, get_engine
@@ -23,7 +24,8 @@ from engines.rng import Rng, seed_state
 from host import table_views
 from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal, StaleClick
-from host.names import BUTTON_LABEL, fill_names, fill_names_fitted
+from host.move_lines import move_line, stored
+from host.names import BUTTON_LABEL, fill_names_fitted, fill_said
 from host.outcomes import ABANDONED_BY_COMMAND, CHANNEL_DELETED, EVERYONE_LEFT, final_places
 from host.rated import rating_plan
 from host.read_models import HandPanel, LobbyMessage, TableMessage
@@ -441,7 +443,8 @@ class TableService:
 
     # ------------------------------------------------------------------- play
 
-    async def hand(self, table_id: int, user_id: int) -> HandPanel:
+    async def hand(self, table_id: int, user_id: int, lang: str = i18n.DEFAULT) -> HandPanel:
+        """A seat's private panel; its move labels speak ``lang`` (the member's language)."""
         table = await self.get(table_id)
         if table.status == "lobby":
             raise Refusal("The game has not started yet.")
@@ -459,8 +462,8 @@ class TableService:
             # Labels show no markdown: names there only lose what could ping or turn the line around.
             shown = [label_name(n) for n in names]
             describe = getattr(engine, "describe_for", None)
-            choices = [(a, fill_names_fitted(describe(state, seat, a) if describe else engine.describe(state, a),
-                                             shown, BUTTON_LABEL))
+            choices = [(a, fill_names_fitted(i18n.say_text(lang, describe(state, seat, a) if describe
+                                                           else engine.describe(state, a)), shown, BUTTON_LABEL))
                        for a in engine.legal_actions(state, seat)]
         # Only a seat with a move to make has a deadline worth showing (a clocked table's only: no read else).
         due = (await self.deadlines(table)).get(seat) if choices and table.turn_time else None
@@ -584,8 +587,8 @@ class TableService:
         # The public line is markdown (and kept in the action log as such): names in it are escaped,
         # and render.markup.plain_text gives them back as written for the picture and the web pages.
         shown = [escape_name(n) for n in names]
-        events = [fill_names(e, shown) for e in engine.events(new_state)]
-        line = f"{prefix}**{shown[seat]}** {fill_names(label, shown)}"
+        events = [fill_said(e, shown) for e in engine.events(new_state)]
+        line = move_line(prefix, shown[seat], fill_said(label, shown))
         over = engine.is_over(new_state)
         if seats is None and not by_bot and table.seats[seat].timeouts:
             # A move of the player's own resets their run of timeouts.
@@ -603,7 +606,7 @@ class TableService:
         try:
             version = await self.store.tables.commit_action(table.id, table.version, seat, action, line, events,
                                                             snapshot, results, timers, seats, seat_events or (),
-                                                            rating=rating)
+                                                            rating=rating, said=stored(line, events))
         except StaleVersion:
             await self.reload(table.id)
             raise StaleClick(table.id) from None

@@ -135,6 +135,11 @@ def number(lang: str, value: float) -> str:
     return format_decimal(value, locale=lang)
 
 
+def decimal(lang: str, value: float, places: int) -> str:
+    """A number with exactly ``places`` decimals, the language's way: 25.00 in English, 25,00 in French."""
+    return format_decimal(value, format="#,##0." + "0" * places if places else "#,##0", locale=lang)
+
+
 #: The units a duration is written in, largest first.
 _UNITS = (("duration-day", 86400), ("duration-hour", 3600), ("duration-minute", 60), ("duration-second", 1))
 

@@ -19,6 +19,7 @@ the last public move as a strip above the table, since views do not keep it.
 from __future__ import annotations
 
 import importlib
+import inspect
 import threading
 from collections.abc import Sequence
 from types import ModuleType
@@ -27,6 +28,7 @@ from typing import Any
 from PIL import Image
 
 from engines import GAME_IDS
+from i18n import DEFAULT, t
 from render.alt import alt_text
 from render.common import FELT_DARK, GOLD, to_png
 from render.layout import PAD, SMALL, label
@@ -44,27 +46,34 @@ def _module(game_id: str) -> ModuleType:
     return importlib.import_module(f"render.{game_id}")
 
 
+def _in(lang: str, draw: Any) -> dict[str, str]:
+    """``lang`` for a renderer that draws its words in the reader's language (the others draw English)."""
+    return {"lang": lang} if lang != DEFAULT and "lang" in inspect.signature(draw).parameters else {}
+
+
 def table_png(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None,
-              placings: Sequence[int] | None = None) -> bytes:
+              placings: Sequence[int] | None = None, lang: str = DEFAULT) -> bytes:
     """The table image as PNG; with ``last_action`` (the public label of the last move, names
     filled in), a one-line strip above it says what just happened. With ``placings`` (each seat's place,
-    1 = first) the table is over, however it ended: the final picture, nobody to act, the placings drawn."""
+    1 = first) the table is over, however it ended: the final picture, nobody to act, the placings drawn.
+    Its words speak ``lang``, the server's language."""
     with _DRAWING:
-        img = _module(game_id).table_image(view, names, placings)
+        draw = _module(game_id).table_image
+        img = draw(view, names, placings, **_in(lang, draw))
         if last_action:
-            img = with_last_action(img, last_action)
+            img = with_last_action(img, last_action, lang)
         return to_png(img)
 
 
-def with_last_action(img: Image.Image, last_action: str) -> Image.Image:
+def with_last_action(img: Image.Image, last_action: str, lang: str = DEFAULT) -> Image.Image:
     """``img`` with a strip on top: "Last: <action>", shortened to the width if need be.
 
     The strip is drawn in RGB, mapped to the table's own palette and pasted above it, so the
     table itself is not quantised twice."""
     strip_h = SMALL + 3 * PAD
     strip = Image.new("RGB", (img.width, strip_h), FELT_DARK)
-    label(strip, (2 * PAD, PAD + 2), f"Last: {last_action.rstrip('.')}", SMALL, GOLD, (0, 0, img.width, strip_h),
-          inset=2 * PAD)
+    label(strip, (2 * PAD, PAD + 2), t(lang, "Last: {action}", action=last_action.rstrip(".")), SMALL, GOLD,
+          (0, 0, img.width, strip_h), inset=2 * PAD)
     out = Image.new(img.mode, (img.width, img.height + strip_h))
     if img.mode == "P":
         palette = Image.new("P", (1, 1))
@@ -82,9 +91,11 @@ def with_last_action(img: Image.Image, last_action: str) -> Image.Image:
     return out
 
 
-def hand_png(game_id: str, view: dict[str, Any], seat: int, names: list[str]) -> bytes:
+def hand_png(game_id: str, view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> bytes:
+    """A seat's hand image as PNG, its words in ``lang`` (the member's language: a hand is private)."""
     with _DRAWING:
-        return to_png(_module(game_id).hand_image(view, seat, names))
+        draw = _module(game_id).hand_image
+        return to_png(draw(view, seat, names, **_in(lang, draw)))
 
 
 def warm() -> None:

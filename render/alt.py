@@ -10,6 +10,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import i18n
+from data.editions import do_over as do_over_edition
+from i18n import DEFAULT, N_, say_text, tn
 from render.common import finished
 from render.words import count, ordinal
 
@@ -18,32 +21,40 @@ SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
 
 
-def _name(names: list[str], seat: int | None) -> str:
+def _name(names: list[str], seat: int | None, lang: str = DEFAULT) -> str:
     if seat is None:
-        return "nobody"
-    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+        return i18n.t(lang, "nobody")
+    return names[seat] if 0 <= seat < len(names) and names[seat] else i18n.t(lang, "Seat {number}", number=seat + 1)
 
 
-def _fill(text: str, names: list[str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1))), text)
+def _fill(text: str, names: list[str], lang: str = DEFAULT) -> str:
+    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1)), lang), text)
 
 
-def _turn(view: dict[str, Any], names: list[str]) -> str:
+def _ordinal(lang: str, n: int) -> str:
+    """A place: "1st", "2nd" in English; the language's own way elsewhere ("1er", "2e"; "1-е")."""
+    if lang == DEFAULT:
+        return ordinal(n)
+    return i18n.t(lang, N_("1st")) if n == 1 else i18n.t(lang, N_("{n}th"), n=n)
+
+
+def _turn(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
     if view.get("over") or view.get("placings") is not None:
-        return "Game over."
+        return i18n.t(lang, "Game over.")
     acting = view.get("to_act", [])
     if not acting:
         return ""
-    who = ", ".join(_name(names, s) for s in acting)
-    return f"To act: {who}."
+    who = ", ".join(_name(names, s, lang) for s in acting)
+    return i18n.t(lang, "To act: {who}.", who=who)
 
 
-def _places(view: dict[str, Any], names: list[str]) -> str:
+def _places(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
     outcome = view.get("placings") or (view.get("outcome") if view.get("over") else None)
     if not outcome:
         return ""
     order = sorted(range(len(outcome)), key=lambda s: (outcome[s], s))
-    return "Placings: " + ", ".join(f"{ordinal(outcome[s])} {_name(names, s)}" for s in order) + "."
+    return i18n.t(lang, "Placings: {places}.",
+             places=", ".join(f"{_ordinal(lang, outcome[s])} {_name(names, s, lang)}" for s in order))
 
 
 def _cards(k: int) -> str:
@@ -56,18 +67,26 @@ def _kp_card(code: str) -> str:
     return f"{rank} of {SUITS.get(suit, suit)}"
 
 
-def _do_over(view: dict[str, Any], names: list[str]) -> list[str]:
+def _do_over(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> list[str]:
     pile = view.get("pile", [])
     top = pile[-1] if pile else None
-    out = [f"Pile value {view.get('pile_value', 0)}, top card {top}, {_cards(view.get('pile_count', len(pile)))}"
-           if top else "The pile is empty."]
-    out[0] += "." if top else ""
-    out.append(f"Play goes {view.get('direction', 'clockwise')}; draw pile {view.get('draw_count', 0)}.")
+    if top:
+        # A card by its code in English (as ever); a special card by its name in another language.
+        card = top if lang == DEFAULT else i18n.t(lang, do_over_edition.NAMES.get(top, top))
+        out = [tn(lang, "Pile value {value}, top card {card}, {n} card.",
+                  "Pile value {value}, top card {card}, {n} cards.",
+                  view.get("pile_count", len(pile)), value=view.get("pile_value", 0), card=card)]
+    else:
+        out = [i18n.t(lang, "The pile is empty.")]
+    draw = view.get("draw_count", 0)
+    out.append(i18n.t(lang, "Play goes clockwise; draw pile {count}.", count=draw)
+               if view.get("direction", "clockwise") == "clockwise"
+               else i18n.t(lang, "Play goes counterclockwise; draw pile {count}.", count=draw))
     seats = view.get("seats", [])
-    out.append("Cards left: " + ", ".join(f"{_name(names, s)} {seat.get('cards_left', 0)}"
-                                          for s, seat in enumerate(seats)) + ".")
+    left = ", ".join(f"{_name(names, s, lang)} {seat.get('cards_left', 0)}" for s, seat in enumerate(seats))
+    out.append(i18n.t(lang, "Cards left: {seats}.", seats=left))
     if view.get("over") and view.get("winner") is not None:
-        out.append(f"{_name(names, view['winner'])} wins.")
+        out.append(i18n.t(lang, "{name} wins.", name=_name(names, view["winner"], lang)))
     return out
 
 
@@ -157,31 +176,38 @@ _GAMES: dict[str, Callable[[dict[str, Any], list[str]], list[str]]] = {
     "ogre_cheerleaders": _ogre,
     "pentawar": _pentawar,
 }
+#: The titles whose facts are told in the reader's language.
+_SAID: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {"do_over": _do_over}
 TITLES = {"do_over": "Do Over!", "pedwar": "Pedwar", "king_pedro": "King Pedro",
           "ogre_cheerleaders": "Ogre Cheerleaders", "pentawar": "Pentawar"}
 
 
 def alt_text(game_id: str, view: dict[str, Any], names: list[str], last_action: str | None = None,
-             placings: Sequence[int] | None = None) -> str:
+             placings: Sequence[int] | None = None, lang: str = DEFAULT) -> str:
     """Describe the public table view in a few sentences (≤ 1024 characters); with ``placings`` (each seat's
     place, 1 = first) the table is over however it ended, as the final picture shows it: nobody to act.
 
     ``last_action`` is the public label of the last move (e.g. "carol plays 7"), which the view
-    does not hold; the host knows it from the action log.
+    does not hold; the host knows it from the action log. The words speak ``lang`` (the server's language);
+    a title whose facts are not yet in the catalogues tells them in English.
     """
     view = finished(view, placings)
-    parts = [f"{TITLES.get(game_id, game_id)} table."]
-    turn = _turn(view, names)
+    parts = [i18n.t(lang, "{title} table.", title=TITLES.get(game_id, game_id))]
+    turn = _turn(view, names, lang)
     if turn:
         parts.append(turn)
     if last_action:
-        parts.append(f"Last action: {_fill(last_action, names).rstrip('.')}.")
-    parts += _GAMES[game_id](view, names) if game_id in _GAMES else []
-    places = _places(view, names)
+        parts.append(i18n.t(lang, "Last action: {action}.", action=_fill(last_action, names, lang).rstrip(".")))
+    if game_id in _SAID:
+        parts += _SAID[game_id](view, names, lang)
+    else:
+        parts += _GAMES[game_id](view, names) if game_id in _GAMES else []
+    places = _places(view, names, lang)
     if places:
         parts.insert(2, places)
     # the engine's status tells a game in progress ("Turn 7, carol: play phase"): not a finished one's
-    status = _fill(str(view.get("status", "")), names) if view.get("placings") is None else ""
+    status = (_fill(say_text(lang, view.get("status", "")), names, lang)  # type: ignore[arg-type]
+              if view.get("placings") is None else "")
     if status:
         parts.append(status.rstrip(".") + ".")
     text = " ".join(parts)

@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+import i18n
 from render import png, text
 from render.words import ordinal
 
@@ -161,13 +162,18 @@ def finished(view: dict[str, Any], placings: Sequence[int] | None) -> dict[str, 
     return {**view, "to_act": [], "placings": list(placings)}
 
 
-def placings_line(placings: Sequence[int], names: list[str]) -> str:
+def placings_line(placings: Sequence[int], names: list[str], lang: str = i18n.DEFAULT) -> str:
     """ "Final: 1st alice · 2nd bob · 2nd carol" in order of place (seats as their names); no placings (an
-    abandoned table) is "Game over: no result"."""
+    abandoned table) is "Game over: no result". In ``lang``: "Final" and the places the language's way."""
     if not placings:
-        return "Game over: no result"
+        return i18n.t(lang, "Game over: no result")
     order = sorted(range(len(placings)), key=lambda s: (placings[s], s))
     def name(s: int) -> str:
-        return names[s] if s < len(names) and names[s] else f"Seat {s + 1}"
+        return names[s] if s < len(names) and names[s] else i18n.t(lang, "Seat {number}", number=s + 1)
 
-    return "Final: " + " · ".join(f"{ordinal(placings[s])} {name(s)}" for s in order)
+    def place(n: int) -> str:
+        if lang == i18n.DEFAULT:
+            return ordinal(n)
+        return i18n.t(lang, "1st") if n == 1 else i18n.t(lang, "{n}th", n=n)
+
+    return i18n.t(lang, "Final: {places}", places=" · ".join(f"{place(placings[s])} {name(s)}" for s in order))

@@ -13,7 +13,9 @@ from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
+import i18n
 from data.editions import do_over as edition
+from i18n import DEFAULT, N_
 from render.common import (
     CARD_BACK,
     FELT,
@@ -50,11 +52,14 @@ ROW_BG: Color = FELT_DARK
 NOW_BG: Color = (58, 52, 16)
 SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
     # code: (big label, small line, ink, background)
-    edition.BOMB: ("BOMB", "removes pile", WHITE, (28, 28, 32)),
-    edition.DO_OVER: ("DO", "value 0", WHITE, (30, 115, 55)),
-    edition.REVERSE: ("REV", "reverse", WHITE, (40, 92, 190)),
+    edition.BOMB: ("BOMB", N_("removes pile"), WHITE, (28, 28, 32)),
+    edition.DO_OVER: ("DO", N_("value 0"), WHITE, (30, 115, 55)),
+    edition.REVERSE: ("REV", N_("reverse"), WHITE, (40, 92, 190)),
 }
 
+
+#: The view's directions of play, drawn in the reader's language.
+DIRECTIONS = (N_("clockwise"), N_("counterclockwise"))
 
 #: what a card too narrow for its name at the smallest legible size shows instead (a reserve's mini cards)
 NARROW = {edition.BOMB: "💣"}
@@ -76,12 +81,14 @@ def _largest(text: str, sizes: tuple[int, ...], width: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def face(code: str, w: int = BIG_W, h: int = BIG_H) -> Image.Image:
-    """A cached Do Over! card face: the number or the special's name as large as fits."""
+def face(code: str, w: int = BIG_W, h: int = BIG_H, lang: str = DEFAULT) -> Image.Image:
+    """A cached Do Over! card face: the number or the special's name as large as fits (its small line in
+    ``lang``: the cache keeps each language's face)."""
     img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
-    label_, sub, ink, bg = SPECIAL_STYLE.get(code, (code, "highest" if code == "11" else "", NUMBER_INK,
+    label_, sub, ink, bg = SPECIAL_STYLE.get(code, (code, N_("highest") if code == "11" else "", NUMBER_INK,
                                                     NUMBER_BG))
+    sub = i18n.t(lang, sub) if sub else sub
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(6, w // 9), fill=bg, outline=INK, width=2)
     if text_width(label_, SMALL, True) > w - 8:
         label_ = NARROW.get(code, label_)
@@ -101,12 +108,12 @@ def empty_slot(w: int, h: int) -> Image.Image:
     return img
 
 
-def _cards(k: int) -> str:
-    return count(k, "card")
+def _cards(k: int, lang: str = DEFAULT) -> str:
+    return count(k, "card") if lang == DEFAULT else i18n.tn(lang, "{n} card", "{n} cards", k)
 
 
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+def _name(names: list[str], seat: int, lang: str = DEFAULT) -> str:
+    return names[seat] if seat < len(names) and names[seat] else i18n.t(lang, "Seat {number}", number=seat + 1)
 
 
 def play_order(view: dict[str, Any]) -> list[int]:
@@ -119,8 +126,10 @@ def play_order(view: dict[str, Any]) -> list[int]:
     return [(start + i * step) % n for i in range(n)]
 
 
-def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
-    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None,
+                lang: str = DEFAULT) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture.
+    Its words speak ``lang``."""
     view = finished(view, placings)
     n = view["num_players"]
     placings = view.get("placings")
@@ -129,17 +138,19 @@ def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] 
     to_act = set(view.get("to_act", []))
 
     # ---- header: title and the one line that says what is going on
-    turns = f"turn {view.get('turns', 0) + 1} of max {view.get('max_turns', '?')}"
+    turns = i18n.t(lang, "turn {turn} of max {most}", turn=view.get("turns", 0) + 1, most=view.get("max_turns", "?"))
     if placings is not None and not view.get("over"):
-        line = placings_line(placings, names)
+        line = placings_line(placings, names, lang)
     elif over:
         winner = view.get("winner")
-        line = f"{_name(names, winner)} wins!" if winner is not None else "Turn limit reached"
+        line = (i18n.t(lang, "{name} wins!", name=_name(names, winner, lang)) if winner is not None
+                else i18n.t(lang, "Turn limit reached"))
     elif swap:
         ready = sum(1 for s in view["seats"] if s.get("ready"))
-        line = f"Swap step: {ready} of {n} ready"
+        line = i18n.t(lang, "Swap step: {ready} of {players} ready", ready=ready, players=n)
     else:
-        line = f"{_name(names, view.get('current', 0))} to play: beat {view.get('pile_value', 0)}"
+        line = i18n.t(lang, "{name} to play: beat {value}", name=_name(names, view.get("current", 0), lang),
+                      value=view.get("pile_value", 0))
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HEAD_H)
@@ -155,31 +166,33 @@ def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] 
     count = view.get("pile_count", len(pile))
     draw_count = view.get("draw_count", 0)
     removed = view.get("removed_count", 0)
-    strips.append(Strip(CENTRE_H + PAD, lambda img, d: _centre(img, d, top, value, count, draw_count, removed),
-                        ("centre", top, value, count, draw_count, removed)))
+    strips.append(Strip(CENTRE_H + PAD, lambda img, d: _centre(img, d, top, value, count, draw_count, removed, lang),
+                        ("centre", top, value, count, draw_count, removed, lang)))
     # ---- seats, in the order of play
     ltr = view.get("direction", "clockwise") == "clockwise"
-    strips.append(Strip(ORDER_H, lambda img, d: _order_line(img, ltr), ("order", ltr)))
+    strips.append(Strip(ORDER_H, lambda img, d: _order_line(img, ltr, lang), ("order", ltr, lang)))
     outcome = (view.get("outcome") or placings) if over else None
     for k, s in enumerate(play_order(view)):
         seat = view["seats"][s]
         acting = s in to_act
         now = (k == 0 and not over and not swap)
-        tag = ("now" if now else "next" if k == 1 and not over and not swap else "")
+        tag = (i18n.t(lang, "now") if now else i18n.t(lang, "next") if k == 1 and not over and not swap else "")
         if outcome:
             tag = f"#{outcome[s]}"
         if swap:
-            state = "ready" if seat.get("ready") else "swapping"
+            state = i18n.t(lang, "ready") if seat.get("ready") else i18n.t(lang, "swapping")
         else:
             # Playing from the Hand goes without saying; the line fits beside the reserve at the smallest
             # legible size only in short words.
-            state = {"up": "face-up", "down": "blind"}.get(seat.get("source") or "", "")
-        detail = f"Hand {seat['hand_count']} · {seat.get('down_count', sum(seat['down']))} down"
+            source = {"up": N_("face-up"), "down": N_("blind")}.get(seat.get("source") or "", "")
+            state = i18n.t(lang, source) if source else ""
+        detail = i18n.t(lang, "Hand {hand} · {down} down", hand=seat["hand_count"],
+                        down=seat.get("down_count", sum(seat["down"])))
         info = f"{detail} · {state}" if state else detail
         # What the three reserve slots show: a face-up card, a back, or nothing.
         ups, downs = seat["up"], seat["down"]
         reserve = tuple(ups[j] if ups[j] is not None else bool(downs[j]) for j in range(3))
-        row = _SeatRow(now, acting, tag, _name(names, s), info, reserve, str(seat["cards_left"]))
+        row = _SeatRow(now, acting, tag, _name(names, s, lang), info, reserve, str(seat["cards_left"]), lang)
         strips.append(Strip(ROW_H + PAD, lambda img, d, row=row: _seat_row(img, d, row), ("seat", row)))
     # The picture has always ended with this much felt below the last row.
     strips.append(Strip(60 - ORDER_H, lambda img, d: None, "end"))
@@ -200,35 +213,37 @@ class _SeatRow(NamedTuple):
     #: Per reserve slot: the face-up card's code, else True for a face-down card, False for none.
     reserve: tuple[str | bool, ...]
     left: str
+    lang: str = DEFAULT
 
 
 def _centre(img: Image.Image, d: ImageDraw.ImageDraw, top: tuple[str, ...], value: int, count: int,
-            draw_count: int, removed: int) -> None:
+            draw_count: int, removed: int, lang: str = DEFAULT) -> None:
     """The pile's top cards and value, the draw pile and the cards out of the game, at the top of its strip."""
     cy = 0
     centre = panel(d, (PAD, cy, WIDTH - PAD, cy + CENTRE_H), FELT_DARK)
     px, py = 2 * PAD + 4, cy + 2 * PAD
     if not top:
         img.paste(empty_slot(BIG_W, BIG_H), (px, py))
-        label(img, (px + BIG_W // 2, py + BIG_H // 2), "empty", SMALL, MUTED, centre, "mm")
+        label(img, (px + BIG_W // 2, py + BIG_H // 2), i18n.t(lang, "empty"), SMALL, MUTED, centre, "mm")
     for i, code in enumerate(top):
-        paste_card(img, face(code), (px + i * 40, py), highlight=(i == len(top) - 1))
+        paste_card(img, face(code, lang=lang), (px + i * 40, py), highlight=(i == len(top) - 1))
     vx = px + BIG_W + 40 * 3 + 24
-    label(img, (vx, py), "Pile value", SMALL, WHITE, centre)
+    label(img, (vx, py), i18n.t(lang, "Pile value"), SMALL, WHITE, centre)
     label(img, (vx, py + 28), str(value), 2 * BIG, GOLD, centre, bold=True)
-    label(img, (vx, py + 136), _cards(count), SMALL, WHITE, centre)
+    label(img, (vx, py + 136), _cards(count, lang), SMALL, WHITE, centre)
     dx = WIDTH - 2 * PAD - 4 - 100
     img.paste(card_back(100, 140) if draw_count else empty_slot(100, 140), (dx, py))
     if draw_count:
         label(img, (dx + 50, py + 70), str(draw_count), BIG, WHITE, centre, "mm", bold=True)
-    label(img, (dx + 50, py + 150), "draw pile", SMALL, WHITE, centre, "ma")
-    label(img, (px, py + BIG_H + 14), f"Out of the game: {removed}", SMALL, MUTED, centre)
+    label(img, (dx + 50, py + 150), i18n.t(lang, "draw pile"), SMALL, WHITE, centre, "ma")
+    label(img, (px, py + BIG_H + 14), i18n.t(lang, "Out of the game: {count}", count=removed), SMALL, MUTED, centre)
 
 
-def _order_line(img: Image.Image, ltr: bool) -> None:
+def _order_line(img: Image.Image, ltr: bool, lang: str = DEFAULT) -> None:
     box = (0, 0, WIDTH, ORDER_H)
-    label(img, (2 * PAD, 8), "Order of play ↓", BODY, WHITE, box, bold=True)
-    label(img, (WIDTH - 2 * PAD, 12), "clockwise" if ltr else "reversed: counterclockwise", SMALL, GOLD, box, "ra")
+    label(img, (2 * PAD, 8), i18n.t(lang, "Order of play ↓"), BODY, WHITE, box, bold=True)
+    label(img, (WIDTH - 2 * PAD, 12), i18n.t(lang, "clockwise") if ltr else i18n.t(lang, "reversed: counterclockwise"),
+          SMALL, GOLD, box, "ra")
 
 
 def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, row: _SeatRow) -> None:
@@ -246,15 +261,15 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, row: _SeatRow) -> None:
     label(img, (name_box[0], y + 60), row.info, SMALL, MUTED, name_box)
     for j, slot in enumerate(row.reserve):
         rx = reserve_x + j * (MINI_W + 6)
-        card = face(slot, MINI_W, MINI_H) if isinstance(slot, str) else (
+        card = face(slot, MINI_W, MINI_H, row.lang) if isinstance(slot, str) else (
             card_back(MINI_W, MINI_H) if slot else empty_slot(MINI_W, MINI_H))
         img.paste(card, (rx, y + (ROW_H - MINI_H) // 2))
     left_box = (right, box[1], box[2], box[3])
     label(img, (box[2] - 2 * PAD, y + 6), row.left, BIG, GOLD, left_box, "ra", bold=True)
-    label(img, (box[2] - 2 * PAD, y + 66), "left", SMALL, WHITE, left_box, "ra")
+    label(img, (box[2] - 2 * PAD, y + 66), i18n.t(row.lang, "left"), SMALL, WHITE, left_box, "ra")
 
 
-def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+def hand_image(view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> Image.Image:
     """The player's hand, and what the choice is about: the pile's value and top, the reserve."""
     hand: list[str] = view.get("hand", [])
     groups: list[tuple[str, int]] = []
@@ -273,48 +288,55 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     acting = seat in view.get("to_act", [])
     pv = view.get("pile_value", 0)
     head = (0, 0, WIDTH, 116)
-    name_label(img, (2 * PAD, PAD), _name(names, seat), f": Hand of {_cards(len(hand))}", TITLE, GOLD, head,
-               bold=True, inset=2 * PAD)
+    name_label(img, (2 * PAD, PAD), _name(names, seat, lang), i18n.t(lang, ": Hand of {cards}",
+                                                                     cards=_cards(len(hand), lang)),
+               TITLE, GOLD, head, bold=True, inset=2 * PAD)
     if view.get("phase") == "swap":
-        note = "Your turn: swap Hand and face-up cards, then Ready" if acting else "Ready: waiting for others"
+        note = (i18n.t(lang, "Your turn: swap Hand and face-up cards, then Ready") if acting
+                else i18n.t(lang, "Ready: waiting for others"))
     elif view.get("over"):
-        note = "Game over"
+        note = i18n.t(lang, "Game over")
     elif acting:
-        note = f"Your turn: play {pv} or higher, or a special"
+        note = i18n.t(lang, "Your turn: play {value} or higher, or a special", value=pv)
     else:
-        note = f"Not your turn · pile value {pv}"
+        note = i18n.t(lang, "Not your turn · pile value {value}", value=pv)
     label(img, (2 * PAD, 62), note, BODY, HIGHLIGHT if acting else WHITE, head, bold=acting, inset=2 * PAD)
     y0 = 120
     hand_box = (0, y0, WIDTH, y0 + hand_h)
     if not groups:
-        label(img, (2 * PAD, y0 + 20), "Your Hand is empty: you play from your Reserve.", BODY, WHITE, hand_box)
+        label(img, (2 * PAD, y0 + 20), i18n.t(lang, "Your Hand is empty: you play from your Reserve."), BODY, WHITE,
+              hand_box)
     for k, (code, many) in enumerate(groups):
         x = PAD + (k % per_row) * step + (step - BIG_W) // 2
         y = y0 + (k // per_row) * (BIG_H + 44)
         playable = view.get("phase") == "play" and acting and me.get("source") == "hand" and (
             not code.isdigit() or int(code) >= pv)
-        paste_card(img, face(code), (x, y + 6), highlight=playable)
+        paste_card(img, face(code, lang=lang), (x, y + 6), highlight=playable)
         if many > 1:
             label(img, (x + BIG_W // 2, y + BIG_H + 10), f"×{many}", SMALL, GOLD, hand_box, "ma", bold=True)
     ry = y0 + hand_h + 10
     half = WIDTH // 2
     res_box = (0, ry, half, height)
-    label(img, (2 * PAD, ry), "Your Reserve", BODY, WHITE, res_box, bold=True)
+    label(img, (2 * PAD, ry), i18n.t(lang, "Your Reserve"), BODY, WHITE, res_box, bold=True)
     for j in range(3):
         x = 2 * PAD + j * (100 + 16)
-        card = face(me["up"][j], 100, 140) if me["up"][j] is not None else (
+        card = face(me["up"][j], 100, 140, lang) if me["up"][j] is not None else (
             card_back(100, 140) if me["down"][j] else empty_slot(100, 140))
         img.paste(card, (x, ry + 44))
         if me["down"][j] and me["up"][j] is None:
             label(img, (x + 50, ry + 114), "?", BIG, WHITE, res_box, "mm", bold=True)
         # numbered as the swap and play menus number them ("the face-up 9 of Reserve pile 1")
-        label(img, (x + 50, ry + 190), f"pile {j + 1}", SMALL, GOLD, (x - 8, ry + 186, x + 108, ry + 224), "ma")
-    label(img, (2 * PAD, ry + 232), f"{me.get('down_count', sum(me['down']))} face down under them",
-          SMALL, MUTED, res_box)
+        label(img, (x + 50, ry + 190), i18n.t(lang, "pile {number}", number=j + 1), SMALL, GOLD,
+              (x - 8, ry + 186, x + 108, ry + 224), "ma")
+    label(img, (2 * PAD, ry + 232), i18n.t(lang, "{count} face down under them",
+                                           count=me.get("down_count", sum(me["down"]))), SMALL, MUTED, res_box)
     pile_box = (half, ry, WIDTH, height)
-    label(img, (half + PAD, ry), f"Pile: value {pv}", BODY, WHITE, pile_box, bold=True)
+    label(img, (half + PAD, ry), i18n.t(lang, "Pile: value {value}", value=pv), BODY, WHITE, pile_box, bold=True)
     for i, code in enumerate(view.get("pile", [])[-3:]):
-        img.paste(face(code, 100, 140), (half + PAD + i * 44, ry + 44))
-    label(img, (half + PAD, ry + 232), f"Draw pile {view.get('draw_count', 0)} · {view.get('direction', '')}",
+        img.paste(face(code, 100, 140, lang), (half + PAD + i * 44, ry + 44))
+    direction = view.get("direction", "")
+    # The view's direction is a word of the engine's ("clockwise"): said in the reader's language.
+    label(img, (half + PAD, ry + 232), i18n.t(lang, "Draw pile {count} · {direction}", count=view.get("draw_count", 0),
+                                             direction=i18n.t(lang, direction) if direction else ""),
           SMALL, MUTED, pile_box)
     return to_palette(img)

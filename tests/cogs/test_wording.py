@@ -1,5 +1,5 @@
 """Every message template reads right for any count: each presenter is given read models whose counts are
-0, 1, 2 and 11 (cards, choices, seats, moves, games, byes, points, rounds, entrants, tables, minutes), and
+0, 1, 2, 5 and 11 (cards, choices, seats, moves, games, byes, points, rounds, entrants, tables, minutes), and
 every text it produces (content, embed title, description, fields and footer, alt text) is checked for
 plural errors ("1 cards", "2 game"), "a"/"an" before the wrong sound, and a deadline told in a tense
 that turns false once it passes ("runs out <t:…:R>": Discord writes a past time as "5 minutes ago").
@@ -41,7 +41,7 @@ from host import read_models as rm
 from render.words import article
 from tests.engines.test_words import wording_faults
 
-COUNTS = (0, 1, 2, 11)
+COUNTS = (0, 1, 2, 5, 11)
 #: A verb before a relative Discord timestamp: true before the time, false after it ("runs out 5 minutes ago").
 TENSE = re.compile(r"\b(?:runs? out|will run out|ends|expires|is due|closes|opens|starts|begins) <t:\d+:R>")
 TITLES = ("Do Over!", "Pedwar", "Canadian and Ukrainian King Pedro", "Ogre Cheerleaders", "Pentawar")

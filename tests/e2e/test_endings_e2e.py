@@ -73,6 +73,7 @@ def archived_threads(world: Any) -> list[int]:
 
 
 @pytest.mark.usefixtures("open_tournaments")  # alice, not a manager, opens the tournament (issue 26)
+@pytest.mark.usefixtures("open_tournaments")  # alice, a member, opens it (issue 26's tournament_creators)
 async def test_tournament_advance_ends_the_tables_in_play_with_the_finished_look(world: Any, db_path: str) -> None:
     alice = await pace_bots(world)
     bob = world.members["bob"]

@@ -12,6 +12,7 @@ import pytest
 from engines import GAME_IDS, get_engine
 from engines.bots import RandomBot
 from render import text as T
+from tests.languages import english_left
 from tests.render.layout_check import render_checked
 from tests.render.legibility import DISPLAY, MIN_CONTRAST, MIN_PX, contrast, problems, shown_px, worst_contrast
 from tests.render.names import LONG_NAMES
@@ -48,17 +49,26 @@ def _states(game: str, n: int, seed: int, every: int):
         s = eng.apply(s, seat, bot.choose(eng, s, seat))
 
 
+#: The titles whose pictures are drawn in the reader's language (the others draw English words only).
+IN_LANGUAGES = ("do_over",)
+#: Each title in English, and those drawn in every language in French and Ukrainian too (the longer French
+#: words included).
+DRAWN = [(game, "en") for game in GAME_IDS] + [(game, lang) for game in IN_LANGUAGES for lang in ("fr", "uk")]
+
+
 @pytest.mark.parametrize("names", [PLAIN, LONG_NAMES], ids=["plain", "long"])
-@pytest.mark.parametrize("game", GAME_IDS)
-def test_every_label_is_legible_at_phone_width(game, names):
+@pytest.mark.parametrize(("game", "lang"), DRAWN)
+def test_every_label_is_legible_at_phone_width(game, lang, names):
     eng = get_engine(game)
     mod = importlib.import_module(f"render.{game}")
     n = eng.max_players
     names = (names * 2)[:n]
+    words = {} if lang == "en" else {"lang": lang}
     checked = 0
+    said: set[str] = set()
     for _, s in _states(game, n, seed=3, every=23):
-        pictures = [partial(mod.table_image, json.loads(json.dumps(eng.view(s, None))), names)]
-        pictures += [partial(mod.hand_image, json.loads(json.dumps(eng.view(s, seat))), seat, names)
+        pictures = [partial(mod.table_image, json.loads(json.dumps(eng.view(s, None))), names, **words)]
+        pictures += [partial(mod.hand_image, json.loads(json.dumps(eng.view(s, seat))), seat, names, **words)
                      for seat in range(n)]
         for draw in pictures:
             with T.recording() as drawn:  # every text, card faces included (render_checked keeps the main canvas)
@@ -66,4 +76,7 @@ def test_every_label_is_legible_at_phone_width(game, names):
             bad = problems(drawn, img.width)
             assert not bad, f"{game}: {bad[:5]}"
             checked += len(drawn)
+            said.update(d.text for d in drawn)
     assert checked > 100
+    if lang != "en":
+        assert english_left(sorted(said), lang) == []
