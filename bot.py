@@ -156,6 +156,12 @@ def _positive(text: str, default: float) -> float:
     return value if value > 0 else default
 
 
+def guild_locale(bot: commands.Bot, guild_id: int) -> str | None:
+    """A server's Discord language, for its web pages when its ``language`` setting is ``auto``."""
+    guild = bot.get_guild(guild_id)
+    return guild.preferred_locale.value if guild is not None and guild.preferred_locale else None
+
+
 def discord_now() -> float:
     """The bot's one clock: Discord's UTC time as a POSIX timestamp."""
     return discord.utils.utcnow().timestamp()
@@ -247,7 +253,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
     table_finished: AsyncSignal[TableRecord] = AsyncSignal()
     server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
     links = WebLinks(store, server_settings, settings.web.public_url)
-    site = PublicSite(store, draw=drawn)
+    site = PublicSite(store, draw=drawn, locale_of=lambda guild_id: guild_locale(bot, guild_id))
     bot_pool = BotPool(time_limit=settings.bot_time_limit, recorder=recorder)
     tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,
                           level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed,

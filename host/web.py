@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import i18n
 import render
 from data.store import ACTIVE, Store, TableRecord
 from data.timers import DEADLINE
@@ -45,6 +46,9 @@ STATE_CACHE = 256
 EVENT_CACHE = 32
 
 Draw = Callable[..., Awaitable[bytes]]
+#: A server's Discord language (``guild.preferred_locale``) when the bot knows it, else None: what a page speaks
+#: when the server's ``language`` setting is ``auto``.
+LocaleOf = Callable[[int], str | None]
 
 
 async def draw_in_thread(table_id: int, fn: Callable[..., bytes], /, *args: Any) -> bytes:
@@ -150,9 +154,9 @@ class StandingLine:
     place: int
     name: str
     user_id: int | None
-    points: str
-    opp: str
-    oopp: str
+    points: Points
+    opp: Percent
+    oopp: Percent
     games: int
     byes: int
     dropped: bool
@@ -223,8 +227,10 @@ RESULTS_COLUMNS = ("round", "stage", "table", "side", "names", "place", "status"
 class PublicSite:
     """Every page's read model, or None when the page must not exist (404)."""
 
-    def __init__(self, store: Store, draw: Draw = draw_in_thread) -> None:
+    def __init__(self, store: Store, draw: Draw = draw_in_thread, locale_of: LocaleOf | None = None) -> None:
         self.store = store
+        #: Given by the bot (bot.py); the web server on its own (``python -m web``) knows no Discord language.
+        self.locale_of = locale_of
         self.tables = TableService(store)
         self.events = TournamentService(self.tables)
         self.draw = draw
@@ -239,6 +245,13 @@ class PublicSite:
         if not 0 < guild_id < 2**63:
             return False
         return (await self.store.settings.guild_settings(guild_id)).get("web_pages") == "on"
+
+    async def language(self, guild_id: int) -> str:
+        """What a server's pages speak: as its channels do, its ``language`` setting (``auto``: its Discord
+        language, when the bot is there to tell it; else English)."""
+        setting = (await self.store.settings.guild_settings(guild_id)).get("language", i18n.AUTO)
+        preferred = self.locale_of(guild_id) if self.locale_of is not None and setting == i18n.AUTO else None
+        return i18n.server_language(setting, preferred)
 
     async def _public_channel(self, channel_id: int) -> bool:
         return bool(await self.store.web.known_channel(channel_id))
@@ -453,7 +466,7 @@ class PublicSite:
                   linkable: set[int]) -> StandingLine:
         user = users.get(s.entrant)
         return StandingLine(s.place, names.get(s.entrant, f"Entrant {s.entrant}"), user if user in linkable else None,
-                            str(Points(s.points)), str(Percent(s.opp)), str(Percent(s.oopp)), s.games,
+                            Points(s.points), Percent(s.opp), Percent(s.oopp), s.games,
                             s.byes, s.dropped)
 
     async def bracket_image(self, guild_id: int, tournament_id: int) -> tuple[bytes, str] | None:
