@@ -50,8 +50,11 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 
 def refusal_text(refusal: Refusal, lang: str) -> str:
     """A refusal in the member's language: its message id translated, its placeholders filled."""
+    # A param that is words itself (host.tournaments.refusals.Phrase, a nested refusal) is translated too.
+    params = {key: refusal_text(value, lang) if hasattr(value, "msgid") and hasattr(value, "params") else value
+              for key, value in refusal.params.items()}
     try:
-        return t(lang, refusal.msgid, **refusal.params)
+        return t(lang, refusal.msgid, **params)
     except (KeyError, IndexError, ValueError):  # a translation that names a placeholder the refusal lacks
         return str(refusal)
 
