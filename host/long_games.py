@@ -34,6 +34,7 @@ from host.settings import ServerSettings
 from host.table_options import listing
 from host.table_views import clock_view, picture, seat_view
 from host.tables import TableService
+from i18n import N_
 
 #: How many of the latest moves /game status tells.
 STATUS_MOVES = 5
@@ -211,11 +212,13 @@ class LongGameService:
                      sight: Sight | None = None) -> ReplayFrame:
         record = await self._history_table(guild_id, channel_id, table, sight)
         if record.status == LOBBY:
-            raise Refusal("That table has not started yet.")
+            raise Refusal(N_("That table has not started yet."))
         actions = await self.store.tables.actions(record.id)
         if not 0 <= move <= len(actions):
-            raise Refusal(f"Table #{record.id} has moves 0 to {len(actions)}.")
+            raise Refusal(N_("Table #{table} has moves 0 to {last}."), table=record.id, last=len(actions))
         engine = get_engine(record.game)
         state = rebuild(engine, record, actions[:move])
-        return ReplayFrame(record.id, engine.title, move, tuple(a.label for a in actions[:move]),
+        # Each line said again from its stored message, so the replay reads in its reader's language.
+        lines = tuple(line_of(a.label, a.label_params) for a in actions[:move])
+        return ReplayFrame(record.id, engine.title, move, lines,
                            picture(record, engine.view(state, None)))

@@ -39,11 +39,8 @@ TITLES = [
 #: remove an entry once its engine's words arrive translated (test_the_engine_exception_only_shrinks fails
 #: for an entry no game meets any more).
 ENGINE_MADE = frozenset({
-    # Do Over!'s hidden swap as the other players read it (the engine's public label, kept English).
-    "swaps cards in private",
-    # Do Over!'s event, whose English also reads inside Pedwar's and Pentawar's own (uncatalogued) lines.
+    # Do Over!'s event, whose English also reads inside Pentawar's own (uncatalogued) line "draws a card".
     "{player} draws {n} card",
-    "{player} draws {n} cards",
 })
 #: Every catalogued English id met in a payload, across the games of this module (for the shrinking check).
 MET: set[str] = set()
