@@ -276,7 +276,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
             ConfigCog(server_settings, guard),
             TournamentCog(tournaments, tournament_flow, guard, server_settings, links),
             RatingsCog(RatingService(store), guard, links),
-            ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
+            ProfileCog(bot, server_settings, tournaments, guard, links, site,
                        WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
     return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow,
                     tournament_scheduler, pairing, cogs, languages=MemberLanguages(store))

@@ -552,6 +552,25 @@ class PublicSite:
 
 
 PENALTY_COLUMNS = ("kind", "name", "text", "organiser_id", "at", "pending")
+#: What a spreadsheet reads as the start of a formula: a member named ``=HYPERLINK("http://…")`` would turn
+#: the organiser's copy of the export into a link or a command (CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(row: Sequence[Any]) -> list[Any]:
+    """A CSV row whose text cells a spreadsheet shows as written: one that would start a formula gets a
+    leading apostrophe, the mark spreadsheets take for "text" (numbers are left as they are)."""
+    return ["'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_START) and not _number(cell) else cell
+            for cell in row]
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a plain number (a negative rating), which a spreadsheet reads as one, never a formula."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def export_tournament(found: tuple[Any, list[Standing]], fmt: str, penalties: Sequence[Any] | None = None) -> bytes:
@@ -589,19 +608,19 @@ def export_tournament(found: tuple[Any, list[Standing]], fmt: str, penalties: Se
     writer.writerow(["# standings"])
     writer.writerow(STANDINGS_COLUMNS)
     for s in standings:
-        writer.writerow([s[c] for c in STANDINGS_COLUMNS])
+        writer.writerow(spreadsheet_safe([s[c] for c in STANDINGS_COLUMNS]))
     writer.writerow([])
     writer.writerow(["# rounds"])
     writer.writerow(RESULTS_COLUMNS)
     for r in results:
-        writer.writerow(["" if r[c] is None else (" & ".join(r[c]) if c == "names" else r[c])
-                         for c in RESULTS_COLUMNS])
+        writer.writerow(spreadsheet_safe(["" if r[c] is None else (" & ".join(r[c]) if c == "names" else r[c])
+                                          for c in RESULTS_COLUMNS]))
     if penalties is not None:
         writer.writerow([])
         writer.writerow(["# penalties and notes (organisers only)"])
         writer.writerow(PENALTY_COLUMNS)
         for p in kept:
-            writer.writerow([p[c] for c in PENALTY_COLUMNS])
+            writer.writerow(spreadsheet_safe([p[c] for c in PENALTY_COLUMNS]))
     return out.getvalue().encode()
 
 
@@ -613,7 +632,8 @@ def leaderboard_csv(page: LeaderboardPage) -> bytes:
     writer = csv.writer(out)
     writer.writerow(LEADERBOARD_COLUMNS)
     for r in page.rows:
-        writer.writerow([r.rank, r.name, f"{r.ordinal:.2f}", f"{r.mu:.4f}", f"{r.sigma:.4f}", r.games])
+        writer.writerow(spreadsheet_safe([r.rank, r.name, f"{r.ordinal:.2f}", f"{r.mu:.4f}", f"{r.sigma:.4f}",
+                                          r.games]))
     return out.getvalue().encode()
 
 
