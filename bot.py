@@ -31,7 +31,7 @@ from cogs.config import ConfigCog
 from cogs.controls import BAD_CONTROL, ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
-from cogs.guard import APOLOGY, Guard, tell
+from cogs.guard import APOLOGY, Guard, bot_permissions, tell
 from cogs.locales import member_language, remember_locale
 from cogs.pictures import RENDER_POOL, drawn
 from cogs.profile import ProfileCog
@@ -41,7 +41,7 @@ from cogs.tournament_flow import TournamentFlow
 from cogs.translator import CatalogueTranslator
 from data.store import COMMAND_TIMEOUT, Store
 from engines.bots import BOT_LEVELS
-from host import TableRecord, TableService
+from host import TableRecord, TableService, permissions
 from host.clock import Scheduler
 from host.events import AsyncSignal, Signal
 from host.languages import MemberLanguages
@@ -430,7 +430,12 @@ class DeckhandBot(commands.Bot):
         # (``/game resume`` does it itself, with its own answer).
         services = self.services
         command = interaction.command.qualified_name if interaction.command is not None else ""
-        if services is not None and not self._closing and interaction.channel_id is not None:
+        # Only where Discord says the bot may post: an interaction's own answer goes through its webhook, which a
+        # channel that denies the bot Send Messages still lets through, and a retry there would be one more
+        # refused request (towards Discord's invalid-request ban) at every member's click.
+        if services is not None and not self._closing and interaction.channel_id is not None and \
+                permissions.can_post(bot_permissions(interaction),
+                                     in_thread=isinstance(interaction.channel, discord.Thread)):
             await services.flow.reached(interaction.channel_id, regain=command != "game resume")
 
     async def on_message(self, message: discord.Message) -> None:
