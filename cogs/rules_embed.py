@@ -33,7 +33,7 @@ def example_value(option: OptionValues) -> str:
 
 def rules_embed(rules: GameRules, lang: str) -> discord.Embed:
     """The embed; the engines' summary and move are translated when they were said from message ids."""
-    embed = discord.Embed(title=i18n.t(lang, "{game}: rules", game=rules.title),
+    embed = discord.Embed(title=i18n.t(lang, "{game}: rules", game=i18n.title(lang, rules.title)),
                           description=i18n.say_text(lang, rules.summary)[:4000], colour=discord.Colour.blurple())
     embed.add_field(name=i18n.t(lang, "Players"), value=f"{rules.min_players}–{rules.max_players}")
     if rules.example_move:

@@ -24,6 +24,7 @@ from data.store import ACTIVE, Store, TableRecord
 from data.timers import DEADLINE
 from data.tournaments import TournamentRecord
 from engines import GAME_TITLES, get_engine
+from host.move_lines import line_of
 from host.names import fill_names
 from host.read_models import Percent, Points
 from host.replay import rebuild
@@ -224,6 +225,12 @@ STANDINGS_COLUMNS = ("place", "name", "points", "opp", "oopp", "games", "byes", 
 RESULTS_COLUMNS = ("round", "stage", "table", "side", "names", "place", "status")
 
 
+def said_move(lang: str, action: Any) -> str:
+    """A logged move's public line in ``lang``, as plain text (said again from its stored message when it has
+    one; an older move keeps its English)."""
+    return plain_text(i18n.say_text(lang, line_of(action.label, action.label_params)))
+
+
 class PublicSite:
     """Every page's read model, or None when the page must not exist (404)."""
 
@@ -291,8 +298,9 @@ class PublicSite:
         engine = get_engine(record.game)
         names = seat_names(record)
         linkable = await self._linkable([s.user_id for s in record.seats if not s.is_bot])
+        lang = await self.language(record.guild_id or 0)
         actions = await self.store.tables.actions(record.id) if record.status != "lobby" else []
-        moves = [MoveLine(a.version, a.seat, plain_text(a.label)) for a in actions]
+        moves = [MoveLine(a.version, a.seat, said_move(lang, a)) for a in actions]
         to_act: list[int] = []
         places: list[int] | None = None
         status_line = ""
@@ -300,7 +308,7 @@ class PublicSite:
         if record.status in ("playing", "finished"):
             state = await self.tables.state(record)
             view = engine.view(state, None)
-            status_line = fill_names(str(view.get("status", "")), names)
+            status_line = fill_names(i18n.say_text(lang, view.get("status", "")), names)
             if record.status == "playing":
                 to_act = list(engine.to_act(state))
             else:
@@ -312,8 +320,8 @@ class PublicSite:
                           places[s.position] if places else None, s.position in to_act,
                           deadlines.get(s.position)) for s in record.seats]
         last = moves[-1].label if moves else None
-        alt = render.alt_text(record.game, view, names, last) if view is not None else \
-            f"{engine.title} table #{record.id}: waiting for players."
+        alt = render.alt_text(record.game, view, names, last, lang=lang) if view is not None else \
+            i18n.t(lang, "{game} table #{id}: waiting for players.", game=engine.title, id=record.id)
         return TablePage(record.guild_id or 0, record.id, record.game, engine.title, record.status, record.version,
                          f"{record.revision}.{record.status}", record.paused, seats, status_line, moves, alt,
                          record.turn_time, record.end_reason)
@@ -339,26 +347,27 @@ class PublicSite:
         if row is None or row.guild_id != guild_id or not row.pages_on or not row.public or \
                 row.status not in ("playing", "finished") or version != row.version:
             return None
-        key = ("table", table_id, version)
+        lang = await self.language(guild_id)  # the picture's words speak the server's language, as its page
+        key = ("table", table_id, version, lang)
         if key in self._pictures:
             return self._pictures[key]
         drawing = self._drawing.get(key)
         if drawing is None:
-            drawing = asyncio.ensure_future(self._draw_table(guild_id, table_id, version))
+            drawing = asyncio.ensure_future(self._draw_table(guild_id, table_id, version, lang))
             self._drawing[key] = drawing
             drawing.add_done_callback(lambda _: self._drawing.pop(key, None))
         return await asyncio.shield(drawing)
 
-    async def _draw_table(self, guild_id: int, table_id: int, version: int) -> bytes | None:
+    async def _draw_table(self, guild_id: int, table_id: int, version: int, lang: str) -> bytes | None:
         record = await self._table(guild_id, table_id)
         if record is None or record.status not in ("playing", "finished") or version != record.version:
             return None  # it moved on meanwhile: the page asks for the new version
         engine = get_engine(record.game)
         view = engine.view(await self.tables.state(record), None)
         actions = await self.store.tables.actions(record.id, record.version - 1) if record.version else []
-        last = plain_text(actions[-1].label) if actions else None
-        data = await self.draw(record.id, render.table_png, record.game, view, seat_names(record), last)
-        self._keep(("table", record.id, record.version), data)
+        last = said_move(lang, actions[-1]) if actions else None
+        data = await self.draw(record.id, render.table_png, record.game, view, seat_names(record), last, None, lang)
+        self._keep(("table", record.id, record.version, lang), data)
         return data
 
     async def replay_image(self, guild_id: int, table_id: int, move: int) -> tuple[bytes, str] | None:
@@ -366,7 +375,8 @@ class PublicSite:
         record = await self._table(guild_id, table_id)
         if record is None or record.status not in ("playing", "finished") or not 0 <= move <= record.version:
             return None
-        key = ("replay", record.id, move)
+        lang = await self.language(guild_id)
+        key = ("replay", record.id, move, lang)
         engine = get_engine(record.game)
         actions = await self.store.tables.actions(record.id)
         if move > len(actions):
@@ -374,10 +384,10 @@ class PublicSite:
         state = rebuild(engine, record, actions[:move])
         view = engine.view(state, None)
         names = seat_names(record)
-        last = plain_text(actions[move - 1].label) if move else "The deal"
+        last = said_move(lang, actions[move - 1]) if move else i18n.t(lang, "The deal")
         if key not in self._pictures:
-            self._keep(key, await self.draw(record.id, render.table_png, record.game, view, names, last))
-        return self._pictures[key], render.alt_text(record.game, view, names, last)
+            self._keep(key, await self.draw(record.id, render.table_png, record.game, view, names, last, None, lang))
+        return self._pictures[key], render.alt_text(record.game, view, names, last, lang=lang)
 
     def _keep(self, key: tuple[Any, ...], data: bytes) -> None:
         self._pictures[key] = data

@@ -140,6 +140,12 @@ def decimal(lang: str, value: float, places: int) -> str:
     return format_decimal(value, format="#,##0." + "0" * places if places else "#,##0", locale=lang)
 
 
+def title(lang: str, game_title: str) -> str:
+    """A game's title in ``lang``: titles stay as they are, except King Pedro's descriptive part ("King Pedro
+    canadien et ukrainien"), the same words as the ``game`` option's choices in the slash commands."""
+    return tp(lang, "choice", game_title)
+
+
 def percent(lang: str, share: float, places: int = 1) -> str:
     """A share (0 to 1) as a percentage with ``places`` decimals, the language's way: 58.3% in English,
     58,3 % in French (the language's own pattern, its spacing included)."""

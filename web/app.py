@@ -75,6 +75,7 @@ def words(lang: str) -> dict[str, Any]:
 
     return {"lang": lang, "_": lambda msgid, **params: i18n.t(lang, msgid, **params),
             "_n": lambda singular, plural, n, **params: i18n.tn(lang, singular, plural, n, **params),
+            "titled": lambda game_title: i18n.title(lang, game_title),
             "word": lambda code: i18n.t(lang, WORDS[code]) if code in WORDS else code,
             "num": lambda value, places=0: i18n.decimal(lang, value, places),
             "pct": lambda share: i18n.percent(lang, float(share.value)) if isinstance(share, Percent) else str(share),
