@@ -54,7 +54,7 @@ from host.tournaments.settings import Settings, check_start, make_settings, need
 from host.tournaments.standings import standings
 from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
-from i18n import N_
+from i18n import N_, said
 from render.markup import escape_name
 
 __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
@@ -619,8 +619,8 @@ class TournamentService:
                 places = await self.withdraw(record, mine[0])
             except TournamentChanged:
                 raise Refusal(N_("You have already left **{name}**."), name=escape_name(record.name)) from None
-        return await self.forfeit_at(places, mine[0], f"🚪 **{escape_name(mine[0].name)}** dropped from the "
-                                                      "tournament and forfeits.")
+        return await self.forfeit_at(places, mine[0], said(N_("🚪 **{name}** dropped from the tournament and "
+                                                              "forfeits."), name=escape_name(mine[0].name)))
 
     async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
                         reason: str = "drop") -> list[PlaceRecord]:
@@ -669,8 +669,8 @@ class TournamentService:
         for place in places:
             assert place.table_id is not None
             notice = await self.tables.end_as_draw(
-                place.table_id, f"⏱️ Round {current.number}'s time is up: this table ends as a **draw**, "
-                                "every side sharing first place.")
+                place.table_id, said(N_("⏱️ Round {number}'s time is up: this table ends as a **draw**, every side "
+                                        "sharing first place."), number=current.number))
             if notice is not None:
                 notices.append(notice)
         return notices
