@@ -36,7 +36,7 @@ from host.clock import plan_turn
 from host.errors import Refusal
 from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
 from host.outcomes import TOURNAMENT_CANCELLED
-from host.pairing import PairingPool
+from host.pairing import INLINE_UP_TO, PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
 from host.seat_changes import SeatNotice
@@ -703,7 +703,11 @@ class TournamentService:
         pure, dropped = self.pure_entrants(state)
         stage = main_stage(Format(state.record.format))
         history = [PlayedRound(r.results, r.byes) for r in self.played(state) if r.stage == stage]
-        return state, standings(pure, history, dropped)
+        if len(pure) <= INLINE_UP_TO:
+            return state, standings(pure, history, dropped)
+        # A large field's tie-breakers take tens of ms (1,024 entrants over 10 rounds: about 55): in a thread,
+        # which gives the loop its turns, as the pairings of large fields go to a worker.
+        return state, await asyncio.to_thread(standings, pure, history, dropped)
 
     async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]] | DoubleRows, str] | None:
         """The elimination bracket (the event's, or a 2-player top cut's once it began) with names: a list
