@@ -374,6 +374,16 @@ class DeckhandBot(commands.Bot):
             await self.sync_commands()
         freeze_start_up_heap()
 
+    async def registered_commands(self, app_id: int, guild: discord.Object | None) -> Any:
+        """What Discord holds, with every language's names and descriptions: without ``with_localizations``
+        Discord leaves ``name_localizations`` and ``description_localizations`` out (discord.py's own
+        ``get_global_commands`` does not ask), so translated commands would never match and sync at every start."""
+        path = ("/applications/{application_id}/guilds/{guild_id}/commands" if guild is not None
+                else "/applications/{application_id}/commands")
+        route = discord.http.Route("GET", path, application_id=app_id,
+                                   **({"guild_id": guild.id} if guild is not None else {}))
+        return await self.http.request(route, params={"with_localizations": "true"})
+
     async def sync_commands(self) -> bool:
         """Register the slash commands with Discord only when they differ from what it holds (one GET).
 
@@ -389,8 +399,7 @@ class DeckhandBot(commands.Bot):
         if mode != "force":
             try:
                 app_id = self.application_id or (await self.application_info()).id
-                registered = (await self.http.get_guild_commands(app_id, guild.id) if guild is not None
-                              else await self.http.get_global_commands(app_id))
+                registered = await self.registered_commands(app_id, guild)
                 # The payloads tree.sync() would send (translated, when a translator is set).
                 translator = self.tree.translator
                 wanted = [await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)

@@ -521,9 +521,11 @@ class PublicSite:
         rows = await self.store.ratings.leaderboard(guild_id, game, MIN_GAMES, LEADERBOARD_ROWS)
         linkable = await self._linkable([r.user_id for r in rows])
         names = await self._names(guild_id, [r.user_id for r in rows])
+        lang = await self.language(guild_id)  # a member who never sat here (an imported rating) gets a placeholder
         return LeaderboardPage(guild_id, game, GAME_TITLES[game], [
-            LeaderLine(i, names.get(r.user_id, f"Player {i}"), r.user_id if r.user_id in linkable else None,
-                       r.ordinal, r.mu, r.sigma, r.games) for i, r in enumerate(rows, start=1)])
+            LeaderLine(i, names.get(r.user_id, i18n.t(lang, "Player {id}", id=i)),
+                       r.user_id if r.user_id in linkable else None, r.ordinal, r.mu, r.sigma, r.games)
+            for i, r in enumerate(rows, start=1)])
 
     async def _names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """The name each member last sat under at a table in this server."""

@@ -29,7 +29,7 @@ from host.tables import TableService
 from host.tournaments.calendar import check_in_opens, estimated_length, parse_start
 from host.tournaments.refusals import Phrase
 from host.tournaments.state import Calendar, StartOutcome, TournamentState, lost_race
-from i18n import N_
+from i18n import N_, said
 from render.markup import escape_name
 
 PENALTY_KINDS = ("warning", "game_loss", "disqualify")
@@ -39,7 +39,9 @@ EVENT_END_MARGIN = 600.0
 
 
 def game_loss_line(name: str) -> str:
-    return f"🟥 **{escape_name(name)}** received a game loss from the organisers and forfeits this table."
+    # Said: English as before, and the table's message shows it in the server's language.
+    return said(N_("🟥 **{name}** received a game loss from the organisers and forfeits this table."),
+                name=escape_name(name))
 
 
 class OrganiserAccess(Protocol):
@@ -112,7 +114,8 @@ class Organising:
             penalty_id = await self.store.tournaments.add_penalty(tournament_id, entrant.id, kind, text, user_id,
                                                                   pending)
         line = (game_loss_line(entrant.name) if kind == "game_loss" else
-                f"⛔ **{escape_name(entrant.name)}** was disqualified from the tournament and forfeits.")
+                said(N_("⛔ **{name}** was disqualified from the tournament and forfeits."),
+                     name=escape_name(entrant.name)))
         notices = [] if kind == "warning" else await self.service.forfeit_at(places, entrant, line)
         found = [p for p in await self.store.tournaments.penalties(tournament_id) if p.id == penalty_id]
         return found[0], notices

@@ -147,3 +147,35 @@ async def test_tournament_refusals_speak_the_members_language_words_inside_them_
     assert bad == i18n.t(lang, "Round robin is for 2-player tables, and {title} tables of {size} are pods. Use format "
                                "swiss for pods: it pairs every round by points and avoids repeated pods.",
                          title=GAME_TITLES["king_pedro"], size=4)
+
+
+async def test_a_drop_is_told_at_the_table_in_the_servers_language(world: Any, member_locales: dict[int, str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A drop is the channel's news: the public answer and the table's thread name speak the server's language
+    (Ukrainian), and the note the tournament gives the table is said from a message id, so the table message
+    shows it in that language too."""
+    mona = manager(world)
+    await mona.slash(world.channel, "config set", setting="language", value="uk")
+    alice, bob = world.members["alice"], world.members["bob"]
+    member_locales[bob.id] = "fr"  # the member's own language does not change what the channel reads
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1, name="Кубок")
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament start")
+    thread = world.channel.threads[-1]
+    assert thread.name == "Кубок · " + i18n.t("uk", "round {round} · table {table}", round=1, table=1)
+    flow = world.env.bot.services.tournament_flow
+    told: list[Any] = []
+    shown = flow.show_notices
+
+    async def keep(notices: Any) -> None:
+        told.extend(notices)
+        await shown(notices)
+
+    monkeypatch.setattr(flow, "show_notices", keep)
+    dropped = await bob.slash(world.channel, "tournament drop")
+    assert not dropped.response.flags.ephemeral
+    assert dropped.response.content.startswith(f"🚪 <@{bob.id}> виходить із **Кубок**")
+    lines = [line for notice in told for line in notice.lines]
+    assert lines and lines[0] == "🚪 **bob** dropped from the tournament and forfeits."  # English for the log
+    assert i18n.say_text("uk", lines[0]) == "🚪 **bob** виходить із турніру; технічна поразка."

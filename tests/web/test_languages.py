@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,11 @@ async def test_auto_follows_the_servers_discord_language_when_the_bot_knows_it(s
     await store.settings.set_guild_setting(GUILD, "language", "fr", 1)  # a set language wins over Discord's
     async with TestClient(TestServer(make_app(PublicSite(store, locale_of=lambda _: "uk")))) as c:
         assert '<html lang="fr">' in await (await c.get(f"/s/{GUILD}")).text()
+
+
+async def test_the_bots_pages_follow_a_servers_discord_language(world: Any) -> None:
+    """bot.py gives the site the guilds' Discord languages: with ``auto``, a French server's pages are French."""
+    site = world.env.bot.get_cog("ProfileCog").site
+    canadian = world.env.create_guild("Québec", preferred_locale="fr")
+    assert await site.language(canadian.id) == "fr"
+    assert await site.language(world.guild.id) == "en"  # SimCord's default, en-US
