@@ -31,7 +31,7 @@ from cogs.config import ConfigCog
 from cogs.controls import BAD_CONTROL, ActButton, ActSelect, ControlHandler
 from cogs.flow import TableFlow
 from cogs.game import GameCog
-from cogs.guard import APOLOGY, Guard, tell
+from cogs.guard import APOLOGY, Guard, bot_permissions, tell
 from cogs.locales import member_language, remember_locale
 from cogs.pictures import RENDER_POOL, drawn
 from cogs.profile import ProfileCog
@@ -41,7 +41,7 @@ from cogs.tournament_flow import TournamentFlow
 from cogs.translator import CatalogueTranslator
 from data.store import COMMAND_TIMEOUT, Store
 from engines.bots import BOT_LEVELS
-from host import TableRecord, TableService
+from host import TableRecord, TableService, permissions
 from host.clock import Scheduler
 from host.events import AsyncSignal, Signal
 from host.languages import MemberLanguages
@@ -156,6 +156,12 @@ def _positive(text: str, default: float) -> float:
     return value if value > 0 else default
 
 
+def guild_locale(bot: commands.Bot, guild_id: int) -> str | None:
+    """A server's Discord language, for its web pages when its ``language`` setting is ``auto``."""
+    guild = bot.get_guild(guild_id)
+    return guild.preferred_locale.value if guild is not None and guild.preferred_locale else None
+
+
 def discord_now() -> float:
     """The bot's one clock: Discord's UTC time as a POSIX timestamp."""
     return discord.utils.utcnow().timestamp()
@@ -247,7 +253,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
     table_finished: AsyncSignal[TableRecord] = AsyncSignal()
     server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
     links = WebLinks(store, server_settings, settings.web.public_url)
-    site = PublicSite(store, draw=drawn)
+    site = PublicSite(store, draw=drawn, locale_of=lambda guild_id: guild_locale(bot, guild_id))
     bot_pool = BotPool(time_limit=settings.bot_time_limit, recorder=recorder)
     tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,
                           level_for=server_settings.cached_level, think=bot_pool.think, on_timers=timers_changed,
@@ -270,7 +276,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
             ConfigCog(server_settings, guard),
             TournamentCog(tournaments, tournament_flow, guard, server_settings, links),
             RatingsCog(RatingService(store), guard, links),
-            ProfileCog(bot, store, server_settings, tournaments, guard, links, site,
+            ProfileCog(bot, server_settings, tournaments, guard, links, site,
                        WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
     return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow,
                     tournament_scheduler, pairing, cogs, languages=MemberLanguages(store))
@@ -367,6 +373,16 @@ class DeckhandBot(commands.Bot):
             await self.sync_commands()
         freeze_start_up_heap()
 
+    async def registered_commands(self, app_id: int, guild: discord.Object | None) -> Any:
+        """What Discord holds, with every language's names and descriptions: without ``with_localizations``
+        Discord leaves ``name_localizations`` and ``description_localizations`` out (discord.py's own
+        ``get_global_commands`` does not ask), so translated commands would never match and sync at every start."""
+        path = ("/applications/{application_id}/guilds/{guild_id}/commands" if guild is not None
+                else "/applications/{application_id}/commands")
+        route = discord.http.Route("GET", path, application_id=app_id,
+                                   **({"guild_id": guild.id} if guild is not None else {}))
+        return await self.http.request(route, params={"with_localizations": "true"})
+
     async def sync_commands(self) -> bool:
         """Register the slash commands with Discord only when they differ from what it holds (one GET).
 
@@ -382,8 +398,7 @@ class DeckhandBot(commands.Bot):
         if mode != "force":
             try:
                 app_id = self.application_id or (await self.application_info()).id
-                registered = (await self.http.get_guild_commands(app_id, guild.id) if guild is not None
-                              else await self.http.get_global_commands(app_id))
+                registered = await self.registered_commands(app_id, guild)
                 # The payloads tree.sync() would send (translated, when a translator is set).
                 translator = self.tree.translator
                 wanted = [await c.get_translated_payload(self.tree, translator) if translator else c.to_dict(self.tree)
@@ -424,7 +439,12 @@ class DeckhandBot(commands.Bot):
         # (``/game resume`` does it itself, with its own answer).
         services = self.services
         command = interaction.command.qualified_name if interaction.command is not None else ""
-        if services is not None and not self._closing and interaction.channel_id is not None:
+        # Only where Discord says the bot may post: an interaction's own answer goes through its webhook, which a
+        # channel that denies the bot Send Messages still lets through, and a retry there would be one more
+        # refused request (towards Discord's invalid-request ban) at every member's click.
+        if services is not None and not self._closing and interaction.channel_id is not None and \
+                permissions.can_post(bot_permissions(interaction),
+                                     in_thread=isinstance(interaction.channel, discord.Thread)):
             await services.flow.reached(interaction.channel_id, regain=command != "game resume")
 
     async def on_message(self, message: discord.Message) -> None:

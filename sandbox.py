@@ -19,6 +19,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
+from i18n import N_
+
 log = logging.getLogger("deckhand.sandbox")
 
 MEMBERS = ("alice", "bob", "carol", "dave")
@@ -31,7 +34,8 @@ FOLLOW_SECONDS = 0.5
 #: or two, and a view that moved before that reports the command as "not completed".
 GRACE_LOOKS = 2
 
-WELCOME = (
+#: Posted in #games in the sandbox server's language (its ``language`` setting; ``auto``: its Discord language).
+WELCOME = N_(
     "👋 **Welcome to the Deckhand sandbox.** Type `/game new` to open a table, `/game join` to sit down and "
     "`/game start` to deal; `/game addbot` fills empty seats. Switch members with **Viewing as** at the top "
     "to play every seat.\n"
@@ -134,6 +138,11 @@ class Follower:
             self.env._end_operation()
 
 
+def member_language(interaction: discord.Interaction) -> str:
+    """What a private answer speaks: the member's Discord language (as cogs.locales, which sits above here)."""
+    return i18n.resolve(interaction.locale.value if interaction.locale else None)
+
+
 class SandboxCog(commands.Cog):
     """``/sandbox go``: only in the sandbox, where the browser shows one channel at a time."""
 
@@ -149,10 +158,12 @@ class SandboxCog(commands.Cog):
     async def go(self, interaction: discord.Interaction, place: str) -> None:
         target = self.places.find(int(place)) if place.isdigit() else None
         if target is None:
-            await interaction.response.send_message(
-                "I don't know that place. Pick #games or a thread from the suggestions.", ephemeral=True)
+            await interaction.response.send_message(i18n.t(
+                member_language(interaction), "I don't know that place. Pick #{home} or a thread from the suggestions.",
+                home=HOME), ephemeral=True)
             return
-        await interaction.response.send_message(f"Taking this view to {target.mention}…", ephemeral=True)
+        await interaction.response.send_message(i18n.t(member_language(interaction), "Taking this view to {place}…",
+                                                       place=target.mention), ephemeral=True)
         self.follower.request(target.id)
 
     @go.autocomplete("place")
@@ -170,16 +181,18 @@ class World:
     members: list[Any]
 
 
-async def build_world(env: Any, bot: commands.Bot) -> World:
-    """One server with #games, four members (alice manages it) and the welcome message."""
-    guild = env.create_guild("Deckhand Sandbox")
+async def build_world(env: Any, bot: commands.Bot, locale: str | None = None) -> World:
+    """One server with #games, four members (alice manages it) and the welcome message; ``locale`` is the
+    server's Discord language (SimCord's default, en-US, when None)."""
+    guild = env.create_guild("Deckhand Sandbox", **({"preferred_locale": locale} if locale else {}))
     managers = guild.create_role("managers", permissions=discord.Permissions(manage_guild=True))
     home = guild.create_text_channel(HOME)
     members = [guild.add_member(env.create_user(name), roles=[managers] if name == MANAGER else [])
                for name in MEMBERS]
     games = bot.get_channel(home.id)
     if isinstance(games, discord.TextChannel):
-        await games.send(WELCOME)
+        preferred = games.guild.preferred_locale.value if games.guild.preferred_locale else None
+        await games.send(i18n.t(i18n.server_language(i18n.AUTO, preferred), WELCOME))
     return World(guild, home, members)
 
 

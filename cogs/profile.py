@@ -51,7 +51,7 @@ class WebPages(Protocol):
 
 
 class ProfileCog(commands.Cog):
-    def __init__(self, bot: Bot, store: object, settings: ServerSettings, events: TournamentService,
+    def __init__(self, bot: Bot, settings: ServerSettings, events: TournamentService,
                  guard: Guard, links: WebLinks, site: PublicSite, pages: WebPages | None = None) -> None:
         self.bot = bot
         self.settings = settings
@@ -101,7 +101,7 @@ class ProfileCog(commands.Cog):
         async def work() -> None:
             lang = member_language(interaction)
             hidden = visibility.value == "hidden"
-            await self.events.store.web.set_profile_hidden(interaction.user.id, hidden)
+            await self.links.set_player_hidden(interaction.user.id, hidden)
             if hidden:
                 text = i18n.t(lang, "Your player page is now **hidden**: it is not found, and your name links nowhere.")
             else:

@@ -27,9 +27,10 @@ def leader_line(place: int, row: LeaderRow, lang: str = i18n.DEFAULT) -> str:
 def rating_line(row: RatingRow, details: bool, lang: str = i18n.DEFAULT) -> str:
     games = i18n.tn(lang, "{n} rated game", "{n} rated games", row.games)
     if not details:
-        return f"**{row.title}**: **{i18n.number(lang, row.rating)}** · {games}"
-    return (f"**{row.title}**: **{i18n.number(lang, row.rating)}** · {games} · μ {i18n.decimal(lang, row.mu, 2)}, "
-            f"σ {i18n.decimal(lang, row.sigma, 2)}, μ − 3σ = {i18n.decimal(lang, row.mu - 3 * row.sigma, 2)}")
+        return f"**{i18n.title(lang, row.title)}**: **{i18n.number(lang, row.rating)}** · {games}"
+    return (f"**{i18n.title(lang, row.title)}**: **{i18n.number(lang, row.rating)}** · {games} · "
+            f"μ {i18n.decimal(lang, row.mu, 2)}, σ {i18n.decimal(lang, row.sigma, 2)}, "
+            f"μ − 3σ = {i18n.decimal(lang, row.mu - 3 * row.sigma, 2)}")
 
 
 class RatingsCog(commands.Cog):
@@ -57,7 +58,7 @@ class RatingsCog(commands.Cog):
                 counts = i18n.t(lang, "A table counts when it finishes with human players on at least two sides.")
                 if found.game_title:
                     none = i18n.t(lang, "**{name}** has no rated games at {game} in this server yet.", name=name,
-                                  game=found.game_title)
+                                  game=i18n.title(lang, found.game_title))
                 else:
                     none = i18n.t(lang, "**{name}** has no rated games in this server yet.", name=name)
                 await tell(interaction, f"{none} {counts}")
@@ -85,7 +86,7 @@ class RatingsCog(commands.Cog):
         async def work() -> None:
             lang = member_language(interaction)
             board = await self.ratings.leaderboard(interaction.guild_id, game.value)
-            title, rows = board.title, board.rows
+            title, rows = i18n.title(lang, board.title), board.rows
             if not rows:
                 await tell(interaction, i18n.tn(lang, "Nobody has {n} rated game of {game} in this server yet.",
                                                 "Nobody has {n} rated games of {game} in this server yet.",
@@ -102,7 +103,7 @@ class RatingsCog(commands.Cog):
             # The same rows as a spreadsheet (columns in the docs' "Web pages" section), names as members show.
             names = {r.user_id: m.display_name if (m := interaction.guild and interaction.guild.get_member(r.user_id))
                      else i18n.t(lang, "Player {id}", id=r.user_id) for r in rows}
-            page = LeaderboardPage(interaction.guild_id or 0, game.value, title, [
+            page = LeaderboardPage(interaction.guild_id or 0, game.value, board.title, [
                 LeaderLine(i, names[r.user_id], r.user_id, r.ordinal, r.mu, r.sigma, r.games)
                 for i, r in enumerate(rows, start=1)])
             csv_file = discord.File(io.BytesIO(leaderboard_csv(page)), filename=f"leaderboard-{game.value}.csv")

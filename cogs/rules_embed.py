@@ -22,7 +22,14 @@ def options_text(options: tuple[OptionValues, ...], lang: str = i18n.DEFAULT) ->
     if not options:
         return i18n.t(lang, "This game has no table options.")
     return "\n".join(i18n.t(lang, "`{name}`: {values} (default {default})", name=o.name,
-                            values=option_values(o, lang), default=str(o.default).lower()) for o in options)
+                            values=option_values(o, lang), default=default_value(o, lang)) for o in options)
+
+
+def default_value(option: OptionValues, lang: str) -> str:
+    # true/false as /game new options: takes them; a number the language's way (1,000; 1 000)
+    if isinstance(option.default, bool):
+        return str(option.default).lower()
+    return i18n.number(lang, option.default)
 
 
 def example_value(option: OptionValues) -> str:
@@ -33,9 +40,11 @@ def example_value(option: OptionValues) -> str:
 
 def rules_embed(rules: GameRules, lang: str) -> discord.Embed:
     """The embed; the engines' summary and move are translated when they were said from message ids."""
-    embed = discord.Embed(title=i18n.t(lang, "{game}: rules", game=rules.title),
+    embed = discord.Embed(title=i18n.t(lang, "{game}: rules", game=i18n.title(lang, rules.title)),
                           description=i18n.say_text(lang, rules.summary)[:4000], colour=discord.Colour.blurple())
-    embed.add_field(name=i18n.t(lang, "Players"), value=f"{rules.min_players}–{rules.max_players}")
+    players = str(rules.min_players) if rules.min_players == rules.max_players else \
+        f"{rules.min_players}–{rules.max_players}"
+    embed.add_field(name=i18n.t(lang, "Players"), value=players)
     if rules.example_move:
         embed.add_field(name=i18n.t(lang, "Your moves"), value=i18n.t(
             lang, "Open **Hand / act** on the table message and pick a move, or type `/play` and pick one of the "

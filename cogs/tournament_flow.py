@@ -16,7 +16,7 @@ import render.bracket
 from cogs.answers import announce
 from cogs.controls import BAD_CONTROL, Control
 from cogs.flow import TableFlow
-from cogs.guard import Guard, tell
+from cogs.guard import Guard, refusal_text, tell
 from cogs.locales import channel_language, member_language
 from cogs.pictures import drawn
 from cogs.threads import create_thread
@@ -445,14 +445,16 @@ class TournamentFlow:
                         await self._ping_checkin(state)
                 elif timer.kind == START_TIMER:
                     started = await self.service.calendar_start(timer.table_id, timer.started)
-                    if isinstance(started, str):
+                    if isinstance(started, Refusal):
                         record = await self.service.get(timer.table_id)
                         channel = await self.flow.channel_of(record.channel_id)
+                        lang = await self.language(record)
                         await channel.send(
-                            t(await self.language(record), "⏰ **{name}** could not start at its time: {reason}\nIt "
+                            t(lang, "⏰ **{name}** could not start at its time: {reason}\nIt "
                               "waits for the organiser <@{organiser}> to start it with `/tournament start`, move it "
                               "with `/tournament schedule`, or cancel it.", name=escape_name(record.name),
-                              reason=started, organiser=record.organiser_id), allowed_mentions=discord.AllowedMentions(
+                              reason=refusal_text(started, lang), organiser=record.organiser_id),
+                                  allowed_mentions=discord.AllowedMentions(
                                 users=[discord.Object(record.organiser_id)]))
                     elif started is not None:
                         await self.announce_start(started)

@@ -4,7 +4,8 @@
 
 Each game is played by RandomBot from a fixed seed until a state that shows the table well
 (a trick in progress, an effect resolving, a full wing); the same seed always gives the same
-picture. Names are in several scripts, as on a real server.
+picture. Names are in several scripts, as on a real server. The README's Languages section shows
+the same tables drawn in French and Ukrainian, docs/images/<game>-<lang>.png.
 """
 
 from __future__ import annotations
@@ -40,7 +41,12 @@ PICTURES: dict[str, tuple[int, int, int, Callable[[dict[str, Any]], bool]]] = {
 }
 
 
-def picture(game: str) -> tuple[bytes, str]:
+#: (game, language) of the README's pictures in another language than English: titles whose pictures are drawn
+#: with the language's words (render's ``lang``).
+IN_LANGUAGES: tuple[tuple[str, str], ...] = (("do_over", "fr"), ("do_over", "uk"))
+
+
+def picture(game: str, lang: str = "en") -> tuple[bytes, str]:
     players, seed, least, want = PICTURES[game]
     eng = get_engine(game)
     state = eng.new_game(players, seed)
@@ -54,7 +60,7 @@ def picture(game: str) -> tuple[bytes, str]:
         seat = eng.to_act(state)[0]
         state = eng.apply(state, seat, bot.choose(eng, state, seat))
     names = NAMES[:players]
-    return table_png(game, view, names), alt_text(game, view, names)
+    return table_png(game, view, names, lang=lang), alt_text(game, view, names, lang=lang)
 
 
 def main() -> None:
@@ -63,6 +69,10 @@ def main() -> None:
         png, alt = picture(game)
         (OUT / f"{game}.png").write_bytes(png)
         print(f"{game}.png  {len(png) // 1024} KiB  alt: {alt[:100]}…")
+    for game, lang in IN_LANGUAGES:
+        png, alt = picture(game, lang)
+        (OUT / f"{game}-{lang}.png").write_bytes(png)
+        print(f"{game}-{lang}.png  {len(png) // 1024} KiB  alt: {alt[:100]}…")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from data.store import Store
 from engines.words import count
 from host.errors import Refusal
+from i18n import N_
 
 #: The two commands a cooldown counts apart: a member may open a table and a tournament back to back.
 NEW_TABLE = "/game new"
@@ -85,12 +86,16 @@ def check_tournament_creator(creators: str, organiser_role: int | None, is_manag
         return
     if organiser_role is not None and organiser_role in roles:
         return
-    raise Refusal("On this server only members with **Manage Server** or the tournament organiser role open "
-                  "tournaments (the `tournament_creators` setting).")
+    raise Refusal(N_("On this server only members with **Manage Server** or the tournament organiser role open "
+                     "tournaments (the `tournament_creators` setting)."))
 
 
 def check_bot_entrants(max_bot_entrants: int, present: int, adding: int, name: str) -> None:
     """Refuse bot entrants past the server's ``max_bot_entrants``."""
     if present + adding > max_bot_entrants:
-        raise Refusal(f"**{name}** can take {count(max(0, max_bot_entrants - present), 'more bot entrant')}: this "
-                      f"server allows {max_bot_entrants} (the `max_bot_entrants` setting).")
+        left = max(0, max_bot_entrants - present)
+        text = (N_("**{name}** can take 1 more bot entrant: this server allows {most} (the `max_bot_entrants` "
+                   "setting).") if left == 1 else
+                N_("**{name}** can take {left} more bot entrants: this server allows {most} (the `max_bot_entrants` "
+                   "setting)."))
+        raise Refusal(text, name=name, left=left, most=max_bot_entrants)

@@ -6,14 +6,16 @@ from collections.abc import Sequence
 
 from data.store import FORFEITED, TableRecord
 from engines import Engine
+from i18n import N_
 
 #: Why a table was abandoned, as stored with it (``game_tables.end_reason``) and shown by /game log.
-ABANDONED_BY_COMMAND = "closed with /game abandon"
-EVERYONE_LEFT = "everyone left its lobby"
-LOBBY_TIMED_OUT = "lobby timed out"
-CHANNEL_DELETED = "channel deleted"
-TOURNAMENT_CANCELLED = "tournament cancelled"
-THREAD_REFUSED = "the bot could not post in its thread"
+#: Stored in English; marked, so that a page or message shows them in its reader's language.
+ABANDONED_BY_COMMAND = N_("closed with /game abandon")
+EVERYONE_LEFT = N_("everyone left its lobby")
+LOBBY_TIMED_OUT = N_("lobby timed out")
+CHANNEL_DELETED = N_("channel deleted")
+TOURNAMENT_CANCELLED = N_("tournament cancelled")
+THREAD_REFUSED = N_("the bot could not post in its thread")
 
 
 def sides(engine: Engine, players: int) -> list[tuple[int, ...]]:

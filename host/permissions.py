@@ -38,6 +38,16 @@ EVENTS = ("manage_events",)
 INVITE_PERMISSIONS = sum(bit for _, bit in PERMISSIONS.values())
 
 
+#: What a table message needs where it is posted: in a thread, Send Messages in Threads stands for Send Messages.
+POST = ("view_channel", "embed_links", "attach_files")
+
+
+def can_post(granted: Collection[str], *, in_thread: bool) -> bool:
+    """Whether the bot, with ``granted`` in a channel (or thread), can post a table message there."""
+    send = "send_messages_in_threads" if in_thread else "send_messages"
+    return all(name in granted for name in (*POST, send))
+
+
 def needed(*, thread: bool, scheduled: bool = False) -> tuple[str, ...]:
     return TABLE + (THREAD if thread else ()) + (EVENTS if scheduled else ())
 

@@ -18,11 +18,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import i18n
 import render
 from data.store import ACTIVE, Store, TableRecord
 from data.timers import DEADLINE
 from data.tournaments import TournamentRecord
 from engines import GAME_TITLES, get_engine
+from host.move_lines import line_of
 from host.names import fill_names
 from host.read_models import Percent, Points
 from host.replay import rebuild
@@ -45,6 +47,9 @@ STATE_CACHE = 256
 EVENT_CACHE = 32
 
 Draw = Callable[..., Awaitable[bytes]]
+#: A server's Discord language (``guild.preferred_locale``) when the bot knows it, else None: what a page speaks
+#: when the server's ``language`` setting is ``auto``.
+LocaleOf = Callable[[int], str | None]
 
 
 async def draw_in_thread(table_id: int, fn: Callable[..., bytes], /, *args: Any) -> bytes:
@@ -150,9 +155,9 @@ class StandingLine:
     place: int
     name: str
     user_id: int | None
-    points: str
-    opp: str
-    oopp: str
+    points: Points
+    opp: Percent
+    oopp: Percent
     games: int
     byes: int
     dropped: bool
@@ -220,11 +225,19 @@ STANDINGS_COLUMNS = ("place", "name", "points", "opp", "oopp", "games", "byes", 
 RESULTS_COLUMNS = ("round", "stage", "table", "side", "names", "place", "status")
 
 
+def said_move(lang: str, action: Any) -> str:
+    """A logged move's public line in ``lang``, as plain text (said again from its stored message when it has
+    one; an older move keeps its English)."""
+    return plain_text(i18n.say_text(lang, line_of(action.label, action.label_params)))
+
+
 class PublicSite:
     """Every page's read model, or None when the page must not exist (404)."""
 
-    def __init__(self, store: Store, draw: Draw = draw_in_thread) -> None:
+    def __init__(self, store: Store, draw: Draw = draw_in_thread, locale_of: LocaleOf | None = None) -> None:
         self.store = store
+        #: Given by the bot (bot.py); the web server on its own (``python -m web``) knows no Discord language.
+        self.locale_of = locale_of
         self.tables = TableService(store)
         self.events = TournamentService(self.tables)
         self.draw = draw
@@ -239,6 +252,13 @@ class PublicSite:
         if not 0 < guild_id < 2**63:
             return False
         return (await self.store.settings.guild_settings(guild_id)).get("web_pages") == "on"
+
+    async def language(self, guild_id: int) -> str:
+        """What a server's pages speak: as its channels do, its ``language`` setting (``auto``: its Discord
+        language, when the bot is there to tell it; else English)."""
+        setting = (await self.store.settings.guild_settings(guild_id)).get("language", i18n.AUTO)
+        preferred = self.locale_of(guild_id) if self.locale_of is not None and setting == i18n.AUTO else None
+        return i18n.server_language(setting, preferred)
 
     async def _public_channel(self, channel_id: int) -> bool:
         return bool(await self.store.web.known_channel(channel_id))
@@ -278,8 +298,9 @@ class PublicSite:
         engine = get_engine(record.game)
         names = seat_names(record)
         linkable = await self._linkable([s.user_id for s in record.seats if not s.is_bot])
+        lang = await self.language(record.guild_id or 0)
         actions = await self.store.tables.actions(record.id) if record.status != "lobby" else []
-        moves = [MoveLine(a.version, a.seat, plain_text(a.label)) for a in actions]
+        moves = [MoveLine(a.version, a.seat, said_move(lang, a)) for a in actions]
         to_act: list[int] = []
         places: list[int] | None = None
         status_line = ""
@@ -287,7 +308,7 @@ class PublicSite:
         if record.status in ("playing", "finished"):
             state = await self.tables.state(record)
             view = engine.view(state, None)
-            status_line = fill_names(str(view.get("status", "")), names)
+            status_line = fill_names(i18n.say_text(lang, view.get("status", "")), names)
             if record.status == "playing":
                 to_act = list(engine.to_act(state))
             else:
@@ -299,8 +320,8 @@ class PublicSite:
                           places[s.position] if places else None, s.position in to_act,
                           deadlines.get(s.position)) for s in record.seats]
         last = moves[-1].label if moves else None
-        alt = render.alt_text(record.game, view, names, last) if view is not None else \
-            f"{engine.title} table #{record.id}: waiting for players."
+        alt = render.alt_text(record.game, view, names, last, lang=lang) if view is not None else \
+            i18n.t(lang, "{game} table #{id}: waiting for players.", game=engine.title, id=record.id)
         return TablePage(record.guild_id or 0, record.id, record.game, engine.title, record.status, record.version,
                          f"{record.revision}.{record.status}", record.paused, seats, status_line, moves, alt,
                          record.turn_time, record.end_reason)
@@ -326,26 +347,27 @@ class PublicSite:
         if row is None or row.guild_id != guild_id or not row.pages_on or not row.public or \
                 row.status not in ("playing", "finished") or version != row.version:
             return None
-        key = ("table", table_id, version)
+        lang = await self.language(guild_id)  # the picture's words speak the server's language, as its page
+        key = ("table", table_id, version, lang)
         if key in self._pictures:
             return self._pictures[key]
         drawing = self._drawing.get(key)
         if drawing is None:
-            drawing = asyncio.ensure_future(self._draw_table(guild_id, table_id, version))
+            drawing = asyncio.ensure_future(self._draw_table(guild_id, table_id, version, lang))
             self._drawing[key] = drawing
             drawing.add_done_callback(lambda _: self._drawing.pop(key, None))
         return await asyncio.shield(drawing)
 
-    async def _draw_table(self, guild_id: int, table_id: int, version: int) -> bytes | None:
+    async def _draw_table(self, guild_id: int, table_id: int, version: int, lang: str) -> bytes | None:
         record = await self._table(guild_id, table_id)
         if record is None or record.status not in ("playing", "finished") or version != record.version:
             return None  # it moved on meanwhile: the page asks for the new version
         engine = get_engine(record.game)
         view = engine.view(await self.tables.state(record), None)
         actions = await self.store.tables.actions(record.id, record.version - 1) if record.version else []
-        last = plain_text(actions[-1].label) if actions else None
-        data = await self.draw(record.id, render.table_png, record.game, view, seat_names(record), last)
-        self._keep(("table", record.id, record.version), data)
+        last = said_move(lang, actions[-1]) if actions else None
+        data = await self.draw(record.id, render.table_png, record.game, view, seat_names(record), last, None, lang)
+        self._keep(("table", record.id, record.version, lang), data)
         return data
 
     async def replay_image(self, guild_id: int, table_id: int, move: int) -> tuple[bytes, str] | None:
@@ -353,7 +375,8 @@ class PublicSite:
         record = await self._table(guild_id, table_id)
         if record is None or record.status not in ("playing", "finished") or not 0 <= move <= record.version:
             return None
-        key = ("replay", record.id, move)
+        lang = await self.language(guild_id)
+        key = ("replay", record.id, move, lang)
         engine = get_engine(record.game)
         actions = await self.store.tables.actions(record.id)
         if move > len(actions):
@@ -361,10 +384,10 @@ class PublicSite:
         state = rebuild(engine, record, actions[:move])
         view = engine.view(state, None)
         names = seat_names(record)
-        last = plain_text(actions[move - 1].label) if move else "The deal"
+        last = said_move(lang, actions[move - 1]) if move else i18n.t(lang, "The deal")
         if key not in self._pictures:
-            self._keep(key, await self.draw(record.id, render.table_png, record.game, view, names, last))
-        return self._pictures[key], render.alt_text(record.game, view, names, last)
+            self._keep(key, await self.draw(record.id, render.table_png, record.game, view, names, last, None, lang))
+        return self._pictures[key], render.alt_text(record.game, view, names, last, lang=lang)
 
     def _keep(self, key: tuple[Any, ...], data: bytes) -> None:
         self._pictures[key] = data
@@ -453,7 +476,7 @@ class PublicSite:
                   linkable: set[int]) -> StandingLine:
         user = users.get(s.entrant)
         return StandingLine(s.place, names.get(s.entrant, f"Entrant {s.entrant}"), user if user in linkable else None,
-                            str(Points(s.points)), str(Percent(s.opp)), str(Percent(s.oopp)), s.games,
+                            Points(s.points), Percent(s.opp), Percent(s.oopp), s.games,
                             s.byes, s.dropped)
 
     async def bracket_image(self, guild_id: int, tournament_id: int) -> tuple[bytes, str] | None:
@@ -498,9 +521,11 @@ class PublicSite:
         rows = await self.store.ratings.leaderboard(guild_id, game, MIN_GAMES, LEADERBOARD_ROWS)
         linkable = await self._linkable([r.user_id for r in rows])
         names = await self._names(guild_id, [r.user_id for r in rows])
+        lang = await self.language(guild_id)  # a member who never sat here (an imported rating) gets a placeholder
         return LeaderboardPage(guild_id, game, GAME_TITLES[game], [
-            LeaderLine(i, names.get(r.user_id, f"Player {i}"), r.user_id if r.user_id in linkable else None,
-                       r.ordinal, r.mu, r.sigma, r.games) for i, r in enumerate(rows, start=1)])
+            LeaderLine(i, names.get(r.user_id, i18n.t(lang, "Player {id}", id=i)),
+                       r.user_id if r.user_id in linkable else None, r.ordinal, r.mu, r.sigma, r.games)
+            for i, r in enumerate(rows, start=1)])
 
     async def _names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """The name each member last sat under at a table in this server."""
@@ -539,6 +564,25 @@ class PublicSite:
 
 
 PENALTY_COLUMNS = ("kind", "name", "text", "organiser_id", "at", "pending")
+#: What a spreadsheet reads as the start of a formula: a member named ``=HYPERLINK("http://…")`` would turn
+#: the organiser's copy of the export into a link or a command (CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(row: Sequence[Any]) -> list[Any]:
+    """A CSV row whose text cells a spreadsheet shows as written: one that would start a formula gets a
+    leading apostrophe, the mark spreadsheets take for "text" (numbers are left as they are)."""
+    return ["'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_START) and not _number(cell) else cell
+            for cell in row]
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a plain number (a negative rating), which a spreadsheet reads as one, never a formula."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def export_tournament(found: tuple[Any, list[Standing]], fmt: str, penalties: Sequence[Any] | None = None) -> bytes:
@@ -576,19 +620,19 @@ def export_tournament(found: tuple[Any, list[Standing]], fmt: str, penalties: Se
     writer.writerow(["# standings"])
     writer.writerow(STANDINGS_COLUMNS)
     for s in standings:
-        writer.writerow([s[c] for c in STANDINGS_COLUMNS])
+        writer.writerow(spreadsheet_safe([s[c] for c in STANDINGS_COLUMNS]))
     writer.writerow([])
     writer.writerow(["# rounds"])
     writer.writerow(RESULTS_COLUMNS)
     for r in results:
-        writer.writerow(["" if r[c] is None else (" & ".join(r[c]) if c == "names" else r[c])
-                         for c in RESULTS_COLUMNS])
+        writer.writerow(spreadsheet_safe(["" if r[c] is None else (" & ".join(r[c]) if c == "names" else r[c])
+                                          for c in RESULTS_COLUMNS]))
     if penalties is not None:
         writer.writerow([])
         writer.writerow(["# penalties and notes (organisers only)"])
         writer.writerow(PENALTY_COLUMNS)
         for p in kept:
-            writer.writerow([p[c] for c in PENALTY_COLUMNS])
+            writer.writerow(spreadsheet_safe([p[c] for c in PENALTY_COLUMNS]))
     return out.getvalue().encode()
 
 
@@ -600,7 +644,8 @@ def leaderboard_csv(page: LeaderboardPage) -> bytes:
     writer = csv.writer(out)
     writer.writerow(LEADERBOARD_COLUMNS)
     for r in page.rows:
-        writer.writerow([r.rank, r.name, f"{r.ordinal:.2f}", f"{r.mu:.4f}", f"{r.sigma:.4f}", r.games])
+        writer.writerow(spreadsheet_safe([r.rank, r.name, f"{r.ordinal:.2f}", f"{r.mu:.4f}", f"{r.sigma:.4f}",
+                                          r.games]))
     return out.getvalue().encode()
 
 

@@ -51,6 +51,10 @@ class WebLinks:
     def leaderboard(self, guild_id: int | None, game: str) -> str | None:
         return f"{self.public_url}/s/{guild_id}/leaderboard/{game}" if self.pages_on(guild_id) else None
 
+    async def set_player_hidden(self, user_id: int, hidden: bool) -> None:
+        """``/profile visibility``: hide the member's player page (it 404s, their name links nowhere) or show it."""
+        await self.store.web.set_profile_hidden(user_id, hidden)
+
     async def player(self, guild_id: int | None, user_id: int) -> str | None:
         if not self.pages_on(guild_id) or await self.store.web.hidden_profiles([user_id]):
             return None

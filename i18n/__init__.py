@@ -27,7 +27,7 @@ from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, parse_pattern
 from babel.units import format_unit
 
 log = logging.getLogger(__name__)
@@ -138,6 +138,20 @@ def number(lang: str, value: float) -> str:
 def decimal(lang: str, value: float, places: int) -> str:
     """A number with exactly ``places`` decimals, the language's way: 25.00 in English, 25,00 in French."""
     return format_decimal(value, format="#,##0." + "0" * places if places else "#,##0", locale=lang)
+
+
+def title(lang: str, game_title: str) -> str:
+    """A game's title in ``lang``: titles stay as they are, except King Pedro's descriptive part ("King Pedro
+    canadien et ukrainien"), the same words as the ``game`` option's choices in the slash commands."""
+    return tp(lang, "choice", game_title)
+
+
+def percent(lang: str, share: float, places: int = 1) -> str:
+    """A share (0 to 1) as a percentage with ``places`` decimals, the language's way: 58.3% in English,
+    58,3 % in French (the language's own pattern, its spacing included)."""
+    pattern = parse_pattern(Locale.parse(lang).percent_formats[None].pattern)
+    pattern.frac_prec = (places, places)
+    return pattern.apply(share, Locale.parse(lang))
 
 
 #: The units a duration is written in, largest first.

@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CODE = ("cogs", "host", "render", "engines", "web", "i18n", "data")
 #: Modules of code at the top of the repository.
 MODULES = ("bot.py", "sandbox.py")
+#: The web pages' templates, and their translating functions (web/app.py's ``words``: no language argument).
+TEMPLATES = "web/templates"
+TEMPLATE_KEYWORDS: dict[str, Any] = {"_": None, "_n": (1, 2)}
 #: The translating functions and where their message ids stand (the language comes first).
 KEYWORDS: dict[str, Any] = {"t": (2,), "tp": ((2, "c"), 3), "tn": (2, 3), "N_": None, "said": None, "msg": None,
                             "said_n": (1, 2), "msg_n": (1, 2)}
@@ -76,6 +79,10 @@ def marked() -> list[tuple[tuple[str, int], str | tuple[str, str], str | None]]:
     for module in MODULES:
         for lineno, message, _, context in extract_from_file("python", str(ROOT / module), keywords=KEYWORDS):
             found.append(((module, lineno), message, context))
+    for filename, lineno, message, _, context in extract_from_dir(
+            str(ROOT / TEMPLATES), method_map=[("**.html", "jinja2.ext:babel_extract")], keywords=TEMPLATE_KEYWORDS,
+            options_map={"**.html": {"trim_blocks": "true", "lstrip_blocks": "true"}}):
+        found.append(((f"{TEMPLATES}/{filename}", lineno), message, context))
     return found
 
 

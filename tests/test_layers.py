@@ -175,6 +175,26 @@ def test_only_the_discord_adapters_import_discord() -> None:
     assert not bad, f"discord imported outside cogs/ and bot.py: {bad}"
 
 
+def store_reaches(path: Path) -> list[int]:
+    """Lines where a module calls into a store it was handed through a host service (``x.store.web...``):
+    an import-free way for a cog to reach data, which the import graph cannot see."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted(node.lineno for node in ast.walk(tree)
+                  if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+                  and node.value.attr == "store")
+
+
+def test_cogs_never_call_into_a_store_through_a_service() -> None:
+    bad = [f"{name}:{line}" for name, path in sorted(modules(ROOT).items()) if package(name) == "cogs"
+           for line in store_reaches(path)]
+    assert not bad, f"cogs reaching data through a service's store (go through a host service): {bad}"
+
+
+def test_the_checker_finds_a_cog_writing_through_a_services_store(tmp_path: Path) -> None:
+    root = write(tmp_path, {"cogs/__init__.py": "",
+                            "cogs/a.py": "async def f(self):\n    await self.events.store.web.hide(1)\n"})
+    assert store_reaches(modules(root)["cogs.a"]) == [2]
+
 def test_the_exemptions_are_still_needed() -> None:
     """An exempted edge that is gone must leave the list, so it cannot hide a new one."""
     edges = graph(ROOT)

@@ -18,8 +18,11 @@ import jinja2
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+import i18n
 from host import metrics
+from host.read_models import Percent, Points
 from host.web import PublicSite
+from i18n import N_
 from web.live import Shared, Watcher
 
 log = logging.getLogger(__name__)
@@ -47,6 +50,38 @@ def _iso(stamp: float | None) -> str:
     return "" if stamp is None else datetime.fromtimestamp(stamp, tz=UTC).isoformat(timespec="seconds")
 
 
+#: The stored codes a page shows (statuses, stages, why an entrant left), as the words the page says.
+WORDS = {"lobby": N_("lobby"), "playing": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned"),
+         "registration": N_("registration"), "cancelled": N_("cancelled"), "pending": N_("pending"),
+         "swiss": N_("Swiss"), "round_robin": N_("round robin"), "elimination": N_("elimination"),
+         "cut": N_("top cut"), "winners": N_("winners' bracket"), "losers": N_("losers' bracket"),
+         "grand_final": N_("grand final"), "drop": N_("dropped"), "no_show": N_("no-show"),
+         "disqualified": N_("disqualified"), "waitlist": N_("waiting list")}
+
+
+def words(lang: str) -> dict[str, Any]:
+    """What a template needs to speak ``lang``: ``_`` and ``_n`` (message ids, as ``i18n.t`` and ``tn``), the
+    stored codes as words, and numbers and times the language's way."""
+
+    def when(stamp: float | None) -> str:
+        if stamp is None or lang == i18n.DEFAULT:  # English keeps its ISO-like form
+            return _utc(stamp)
+        return f"{i18n.moment(lang, datetime.fromtimestamp(stamp, tz=UTC), UTC)} UTC"
+
+    def points(value: Points) -> str:
+        # ½ stays a half; other fractions are decimals written the language's way
+        text = str(value)
+        return text if value.value.denominator in (1, 2) else i18n.decimal(lang, float(value.value), 2)
+
+    return {"lang": lang, "_": lambda msgid, **params: i18n.t(lang, msgid, **params),
+            "_n": lambda singular, plural, n, **params: i18n.tn(lang, singular, plural, n, **params),
+            "titled": lambda game_title: i18n.title(lang, game_title),
+            "word": lambda code: i18n.t(lang, WORDS[code]) if code in WORDS else code,
+            "num": lambda value, places=0: i18n.decimal(lang, value, places),
+            "pct": lambda share: i18n.percent(lang, float(share.value)) if isinstance(share, Percent) else str(share),
+            "points": points, "when": when}
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, enable_async=False)
@@ -55,8 +90,13 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def _page(request: web.Request, template: str, **context: Any) -> web.Response:
-    return _html(request.app[JINJA].get_template(template).render(**context).encode())
+def _page(request: web.Request, template: str, lang: str, **context: Any) -> web.Response:
+    return _html(render_page(request.app[JINJA], template, lang, **context))
+
+
+def render_page(env: jinja2.Environment, template: str, lang: str, **context: Any) -> bytes:
+    """A page in the server's language (``lang``: its ``<html lang>``, its words, numbers and times)."""
+    return env.get_template(template).render(**words(lang), **context).encode()
 
 
 def _html(body: bytes) -> web.Response:
@@ -115,20 +155,21 @@ async def errors(request: web.Request, handler: Callable[[web.Request], Awaitabl
 
 
 async def index(request: web.Request) -> web.Response:
-    return _page(request, "index.html")
+    return _page(request, "index.html", i18n.DEFAULT)
 
 
 async def server(request: web.Request) -> web.Response:
-    page = _found(await request.app[SITE].server(_int(request, "guild")))
-    return _page(request, "server.html", page=page)
+    site, guild = request.app[SITE], _int(request, "guild")
+    page = _found(await site.server(guild))
+    return _page(request, "server.html", await site.language(guild), page=page)
 
 
 async def table(request: web.Request) -> web.Response:
-    guild, table_id = _int(request, "guild"), _int(request, "table")
-    page = _found(await request.app[SITE].table(guild, table_id))
+    site, guild, table_id = request.app[SITE], _int(request, "guild"), _int(request, "table")
+    page = _found(await site.table(guild, table_id))
     move = request.query.get("move", "")
     step = int(move) if move.isdigit() and int(move) <= page.version else page.version
-    return _page(request, "table.html", page=page, step=step)
+    return _page(request, "table.html", await site.language(guild), page=page, step=step)
 
 
 async def table_part(request: web.Request) -> web.Response:
@@ -136,13 +177,13 @@ async def table_part(request: web.Request) -> web.Response:
     part itself read and rendered once per stamp, whatever the number of pages following the table."""
     site, guild, table_id = request.app[SITE], _int(request, "guild"), _int(request, "table")
     stamp = _found(await site.live_stamp(guild, table_id))
+    lang = await site.language(guild)  # a part is kept per language too: the server may change it
 
     async def build() -> bytes | None:
         page = await site.table(guild, table_id)
-        return None if page is None else \
-            request.app[JINJA].get_template("table_live.html").render(page=page).encode()
+        return None if page is None else render_page(request.app[JINJA], "table_live.html", lang, page=page)
 
-    return _html(_found(await request.app[PARTS].get((guild, table_id, stamp), build)))
+    return _html(_found(await request.app[PARTS].get((guild, table_id, stamp, lang), build)))
 
 
 async def table_image(request: web.Request) -> web.Response:
@@ -158,13 +199,15 @@ async def replay_image(request: web.Request) -> web.Response:
 
 
 async def tournament(request: web.Request) -> web.Response:
-    page = _found(await request.app[SITE].tournament(_int(request, "guild"), _int(request, "tournament")))
-    return _page(request, "tournament.html", page=page)
+    site, guild = request.app[SITE], _int(request, "guild")
+    page = _found(await site.tournament(guild, _int(request, "tournament")))
+    return _page(request, "tournament.html", await site.language(guild), page=page)
 
 
 async def tournament_part(request: web.Request) -> web.Response:
-    page = _found(await request.app[SITE].tournament(_int(request, "guild"), _int(request, "tournament")))
-    return _page(request, "tournament_live.html", page=page)
+    site, guild = request.app[SITE], _int(request, "guild")
+    page = _found(await site.tournament(guild, _int(request, "tournament")))
+    return _page(request, "tournament_live.html", await site.language(guild), page=page)
 
 
 async def bracket(request: web.Request) -> web.Response:
@@ -182,8 +225,9 @@ async def export(request: web.Request) -> web.Response:
 
 
 async def leaderboard(request: web.Request) -> web.Response:
-    page = _found(await request.app[SITE].leaderboard(_int(request, "guild"), request.match_info["game"]))
-    return _page(request, "leaderboard.html", page=page)
+    site, guild = request.app[SITE], _int(request, "guild")
+    page = _found(await site.leaderboard(guild, request.match_info["game"]))
+    return _page(request, "leaderboard.html", await site.language(guild), page=page)
 
 
 async def leaderboard_csv(request: web.Request) -> web.Response:
@@ -194,8 +238,9 @@ async def leaderboard_csv(request: web.Request) -> web.Response:
 
 
 async def player(request: web.Request) -> web.Response:
-    page = _found(await request.app[SITE].player(_int(request, "guild"), _int(request, "user")))
-    return _page(request, "player.html", page=page)
+    site, guild = request.app[SITE], _int(request, "guild")
+    page = _found(await site.player(guild, _int(request, "user")))
+    return _page(request, "player.html", await site.language(guild), page=page)
 
 
 async def live(request: web.Request) -> web.StreamResponse:

@@ -5,10 +5,12 @@ Plain constants only; the engine derives its per-trump tables from these.
 
 from __future__ import annotations
 
+from i18n import N_
+
 #: Suits in display order (colours alternate: black, red, black, red).
 SUITS: tuple[str, ...] = ("S", "H", "C", "D")
 
-SUIT_NAMES: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES: dict[str, str] = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 #: The other suit of the same colour (its 5 is the "other five").

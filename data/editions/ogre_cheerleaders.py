@@ -6,6 +6,8 @@ number is our edition (a [ruling] in the rules file), kept here so that an editi
 
 from __future__ import annotations
 
+from i18n import N_
+
 TITLE = "Ogre Cheerleaders"
 
 #: Team letters in display order.
@@ -21,10 +23,10 @@ TEAM_NAMES: dict[str, str] = {
 
 #: Short team names for small card faces.
 TEAM_SHORT: dict[str, str] = {
-    "O": "Onions",
-    "S": "Swamp Monsters",
-    "C": "Clubs",
-    "U": "Unicorns",
+    "O": N_("Onions"),
+    "S": N_("Swamp Monsters"),
+    "C": N_("Clubs"),
+    "U": N_("Unicorns"),
 }
 
 NUMBERS: tuple[int, ...] = tuple(range(1, 11))
@@ -48,20 +50,20 @@ EFFECTS: dict[int, str] = {
 
 #: The same effects in a few words, for card faces on the table.
 EFFECTS_SHORT: dict[int, str] = {
-    1: "Join bench top",
-    2: "Move a card to an end",
-    3: "Swap two cards",
-    4: "Take a card to hand",
-    5: "Bench a card",
-    6: "Steal & play a card",
-    7: "Play deck top",
-    8: "Draw 2: keep 1, join 1",
-    9: "Shuffle the field",
-    10: "Bench 2 at far end",
+    1: N_("Join bench top"),
+    2: N_("Move a card to an end"),
+    3: N_("Swap two cards"),
+    4: N_("Take a card to hand"),
+    5: N_("Bench a card"),
+    6: N_("Steal & play a card"),
+    7: N_("Play deck top"),
+    8: N_("Draw 2: keep 1, join 1"),
+    9: N_("Shuffle the field"),
+    10: N_("Bench 2 at far end"),
 }
 
 #: Formation kinds as named in the rules.
-KIND_NAMES: dict[str, str] = {"team": "Same team", "sequence": "Sequence", "number": "Same number"}
+KIND_NAMES: dict[str, str] = {"team": N_("Same team"), "sequence": N_("Sequence"), "number": N_("Same number")}
 
 HAND_SIZE = 4
 FIELD_DEAL = 4

@@ -48,6 +48,7 @@ from engines.king_pedro.rules import (
     pretty,
 )
 from engines.rng import Rng, seed_state
+from i18n import msg, said, said_n
 
 
 def _not_a_card(code: str) -> str:
@@ -266,46 +267,48 @@ class KingPedroEngine:
     def describe(self, state: State, action: str) -> str:
         verb, _, arg = action.partition(":")
         if verb == "bid":
-            return f"Bid {arg}"
+            return said("Bid {bid}", bid=arg)
         if action == "pass":
-            return "Pass (you are out of this auction)"
+            return said("Pass (you are out of this auction)")
         if verb == "trump" and arg in SYM:
-            return f"Name {edition.SUIT_NAMES[arg]} {SYM[arg]} as trump"
+            return said("Name {suit} {sign} as trump", suit=msg(edition.SUIT_NAMES[arg]), sign=SYM[arg])
         if action == "pass_trumps":
-            return "Pass your trumps to your partner and fold"
+            return said("Pass your trumps to your partner and fold")
         if action == "keep":
-            return "Keep your trumps and play"
+            return said("Keep your trumps and play")
         if action == "done":
-            return "Done: keep these 6 cards"
+            return said("Done: keep these 6 cards")
         if verb == "discard" and arg in _DECK_SET:
             up = state.trump and arg in _TRUMPS[state.trump]
-            return f"Discard {pretty(arg)} {'face up' if up else 'face down'}"
+            return (said("Discard {card} face up", card=pretty(arg)) if up
+                    else said("Discard {card} face down", card=pretty(arg)))
         if verb == "play" and arg in _DECK_SET:
-            return f"Play {pretty(arg)}"
+            return said("Play {card}", card=pretty(arg))
         return action[:100]
 
     def public_label(self, state: State, seat: int, action: str) -> str:
         verb, _, arg = action.partition(":")
         if verb == "discard":
             if state.trump and arg in _TRUMPS[state.trump]:
-                return f"discards {pretty(arg)} face up"
-            return "discards a card face down"
+                return said("discards {card} face up", card=pretty(arg))
+            return said("discards a card face down")
         if action == "pass_trumps":
             n = _ntrumps(state.hands[seat], state.trump) if state.trump else 0
-            return f"passes {n} trump{'s' if n != 1 else ''} to their partner and folds"
+            return said_n("passes {n} trump to their partner and folds", "passes {n} trumps to their partner and folds",
+                          n)
         if action == "done":
-            return "is done discarding"
+            return said("is done discarding")
         if action == "pass":
-            return "passes"
+            return said("passes")
         if action == "keep":
-            return "keeps their trumps"
+            return said("keeps their trumps")
         if verb == "bid":
-            return f"bids {arg}"
+            return said("bids {bid}", bid=arg)
         if verb == "trump" and arg in SYM:
-            return f"names {edition.SUIT_NAMES[arg]} {SYM[arg]} as trump"
+            return said("names {suit} {sign} as trump", suit=msg(edition.SUIT_NAMES[arg]), sign=SYM[arg])
         if verb == "play" and arg in _DECK_SET:
-            return f"plays {pretty(arg)}"
-        return "acts"
+            return said("plays {card}", card=pretty(arg))
+        return said("acts")
 
     # -- views ------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> View:
@@ -366,26 +369,30 @@ class KingPedroEngine:
         return v
 
     def _status(self, s: State) -> str:
-        r = f"Round {s.round}"
         if s.phase == "over":
             a, b = s.scores
             if s.winner == 2:
-                return f"Game over after {s.round} rounds: tied at {a}"
-            team = "Team A (seats 1 & 3)" if s.winner == 0 else "Team B (seats 2 & 4)"
-            return f"Game over after {s.round} rounds: {team} wins, {a} to {b}"
+                return said("Game over after {rounds} rounds: tied at {points}", rounds=s.round, points=a)
+            team = msg("Team A (seats 1 & 3)") if s.winner == 0 else msg("Team B (seats 2 & 4)")
+            return said("Game over after {rounds} rounds: {team} wins, {points} to {other_points}", rounds=s.round,
+                        team=team, points=a, other_points=b)
         if s.phase == "bidding":
-            high = f"high bid {s.bid}" if s.bid else "no bid yet"
-            return f"{r} · Bidding: {high}, {sum(s.out)} passed"
+            high = msg("high bid {bid}", bid=s.bid) if s.bid else msg("no bid yet")
+            return said("Round {round} · Bidding: {high}, {passed} passed", round=s.round, high=high,
+                        passed=sum(s.out))
         if s.phase == "trump":
-            return f"{r} · Bid {s.bid} won: the bidder names trump"
-        t = f"trump {SYM[s.trump]}"
+            return said("Round {round} · Bid {bid} won: the bidder names trump", round=s.round, bid=s.bid)
+        sign = SYM[s.trump]
         if s.phase == "passing":
-            return f"{r} · {t}, bid {s.bid}: passing trumps to partners"
+            return said("Round {round} · trump {sign}, bid {bid}: passing trumps to partners", round=s.round,
+                        sign=sign, bid=s.bid)
         if s.phase == "discarding":
             active = N - sum(s.folded)
-            return f"{r} · {t}, bid {s.bid}: reducing hands to 6 ({sum(s.done)} of {active} done)"
-        return f"{r} · {t}, bid {s.bid} · trick {s.trick_no + 1} of {TRICKS}: {len(s.trick)} card" \
-               f"{'' if len(s.trick) == 1 else 's'} in play"
+            return said("Round {round} · trump {sign}, bid {bid}: reducing hands to 6 ({done} of {active} done)",
+                        round=s.round, sign=sign, bid=s.bid, done=sum(s.done), active=active)
+        return said_n("Round {round} · trump {sign}, bid {bid} · trick {trick} of {tricks}: {n} card in play",
+                      "Round {round} · trump {sign}, bid {bid} · trick {trick} of {tricks}: {n} cards in play",
+                      len(s.trick), round=s.round, sign=sign, bid=s.bid, trick=s.trick_no + 1, tricks=TRICKS)
 
     # -- persistence --------------------------------------------------------
     def dump(self, state: State) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from engines.king_pedro.rules import (
     trick_winner,
 )
 from engines.rng import Rng
-from engines.words import count
+from i18n import msg, said, said_n
 
 DECK = edition.DECK
 DUMP_VERSION = 1
@@ -74,7 +74,8 @@ def _deal(s: State, events: list[str]) -> None:
     s.last_winner = -1
     s.no_trump = (False,) * N
     s.only_trump = (False,) * N
-    events.append(f"Round {s.round}: {{p{s.dealer}}} deals 9 cards each; {{p{s.turn}}} opens the bidding.")
+    events.append(said("Round {round}: {dealer} deals 9 cards each; {player} opens the bidding.", round=s.round,
+                       dealer=f"{{p{s.dealer}}}", player=f"{{p{s.turn}}}"))
 
 
 # ---------------------------------------------------------------- the moves, applied in place
@@ -90,12 +91,14 @@ def bid(s: State, seat: int, amount: int, events: list[str]) -> None:
     s.auction = (*s.auction, (seat, amount))
     passed = sum(s.out)
     if passed == N:
-        events.append(f"All four players passed: {{p{s.dealer}}} collects, shuffles and deals again.")
+        events.append(said("All four players passed: {dealer} collects, shuffles and deals again.",
+                           dealer=f"{{p{s.dealer}}}"))
         _deal(s, events)
     elif passed == N - 1 and s.bid:
         s.phase = "trump"
         s.turn = s.bidder
-        events.append(f"{{p{s.bidder}}} wins the auction with {s.bid} and names trump.")
+        events.append(said("{player} wins the auction with {bid} and names trump.", player=f"{{p{s.bidder}}}",
+                           bid=s.bid))
     else:
         p = seat
         for _ in range(N):
@@ -118,8 +121,9 @@ def name_trump(s: State, suit: str, events: list[str]) -> None:
     s.phase = "passing"
     s.pass_idx = 0
     other = edition.SAME_COLOUR[suit]
-    events.append(f"Trump is {edition.SUIT_NAMES[suit]} {SYM[suit]}, with the five of {edition.SUIT_NAMES[other]} "
-                  f"as the other five. {{p{s.dealer}}} deals 4 more cards each.")
+    events.append(said("Trump is {suit} {sign}, with the five of {other} as the other five. {dealer} deals 4 more "
+                       "cards each.", suit=msg(edition.SUIT_NAMES[suit]), sign=SYM[suit],
+                       other=msg(edition.SUIT_NAMES[other]), dealer=f"{{p{s.dealer}}}"))
     _advance_passing(s, events)
 
 
@@ -136,8 +140,9 @@ def decide_trumps(s: State, seat: int, give: bool, events: list[str]) -> None:
         s.folded = _set(s.folded, seat, True)
         s.folded_cards = _set(s.folded_cards, seat, tuple(c for c in hand if c not in trumps))
         s.passes = (*s.passes, (seat, partner, len(given)))
-        events.append(f"{{p{seat}}} passes {len(given)} trump{'s' if len(given) > 1 else ''} to "
-                      f"{{p{partner}}} and folds.")
+        events.append(said_n("{player} passes {n} trump to {partner} and folds.",
+                             "{player} passes {n} trumps to {partner} and folds.", len(given),
+                             player=f"{{p{seat}}}", partner=f"{{p{partner}}}"))
     s.pass_idx += 1
     _advance_passing(s, events)
 
@@ -207,7 +212,7 @@ def _advance_passing(s: State, events: list[str]) -> None:
             s.folded = _set(s.folded, p, True)
             s.folded_cards = _set(s.folded_cards, p, s.hands[p])
             s.hands = _set(s.hands, p, ())
-            events.append(f"{{p{p}}} has no trumps and folds.")
+            events.append(said("{player} has no trumps and folds.", player=f"{{p{p}}}"))
     s.phase = "discarding"
     s.turn = -1
     s.done = (False,) * N
@@ -217,7 +222,8 @@ def _start_play(s: State, events: list[str]) -> None:
     s.phase = "playing"
     s.turn = s.bidder if not s.folded[s.bidder] else _next_active(s, s.bidder)
     s.trick = ()
-    events.append(f"Everyone holds 6 cards. {{p{s.turn}}} leads the first trick, which must be a trump.")
+    events.append(said("Everyone holds 6 cards. {player} leads the first trick, which must be a trump.",
+                       player=f"{{p{s.turn}}}"))
 
 
 def _finish_trick(s: State, events: list[str]) -> None:
@@ -242,12 +248,13 @@ def _finish_trick(s: State, events: list[str]) -> None:
     s.last_trick, s.last_winner = s.trick, wseat
     s.trick = ()
     s.turn = wseat
-    text = f"{{p{wseat}}} wins trick {s.trick_no} with {pretty(cards[w])} ({gained[wteam]} point" \
-           f"{'' if gained[wteam] == 1 else 's'} for {_team_label(wteam)})."
-    events.append(text)
+    events.append(said_n("{player} wins trick {trick} with {card} ({n} point for {team}).",
+                         "{player} wins trick {trick} with {card} ({n} points for {team}).", gained[wteam],
+                         player=f"{{p{wseat}}}", trick=s.trick_no, card=pretty(cards[w]), team=_team_label(wteam)))
     for seat, c in s.last_trick:
         if c == two and seat % 2 != wteam:
-            events.append(f"{{p{seat}}} played the {pretty(c)}: 1 point for {_team_label(seat % 2)}.")
+            events.append(said("{player} played the {card}: 1 point for {team}.", player=f"{{p{seat}}}",
+                               card=pretty(c), team=_team_label(seat % 2)))
     if s.trick_no == TRICKS:
         _finish_round(s, events)
 
@@ -263,28 +270,37 @@ def _finish_round(s: State, events: list[str]) -> None:
         "points": list(s.team_pts), "faceup_points": faceup_pts, "made": made, "deltas": list(deltas),
         "totals": list(s.scores),
     }
-    d = f"{_team_label(1 - bt)} took {s.team_pts[1 - bt]}"
+    d = msg("{team} took {points}", team=_team_label(1 - bt), points=s.team_pts[1 - bt])
     if made:
-        events.append(f"Round {s.round} over: {_team_label(bt)} made their bid of {s.bid} with "
-                      f"{count(s.team_pts[bt], 'point')}; {d}.")
+        events.append(said_n("Round {round} over: {team} made their bid of {bid} with {n} point; {others}.",
+                             "Round {round} over: {team} made their bid of {bid} with {n} points; {others}.",
+                             s.team_pts[bt], round=s.round, team=_team_label(bt), bid=s.bid, others=d))
     else:
-        events.append(f"Round {s.round} over: {_team_label(bt)} were set: {count(s.team_pts[bt], 'point')} "
-                      f"against a bid of {s.bid}, so they lose {s.bid}; {d}.")
+        events.append(said_n("Round {round} over: {team} were set: {n} point against a bid of {bid}, so they lose "
+                             "{bid}; {others}.",
+                             "Round {round} over: {team} were set: {n} points against a bid of {bid}, so they lose "
+                             "{bid}; {others}.", s.team_pts[bt], round=s.round, team=_team_label(bt), bid=s.bid,
+                             others=d))
     if faceup_pts:
-        events.append(f"{faceup_pts} point{'s' if faceup_pts != 1 else ''} went to nobody in face-up discards.")
-    events.append(f"Totals: {_team_label(0)} {s.scores[0]}, {_team_label(1)} {s.scores[1]} (target {s.target}).")
+        events.append(said_n("{n} point went to nobody in face-up discards.",
+                             "{n} points went to nobody in face-up discards.", faceup_pts))
+    events.append(said("Totals: {team} {points}, {other_team} {other_points} (target {target}).",
+                       team=_team_label(0), points=s.scores[0], other_team=_team_label(1),
+                       other_points=s.scores[1], target=s.target))
     if made and s.scores[bt] >= s.target:
         s.winner = bt
     elif s.round >= s.max_rounds:
         s.winner = 2 if s.scores[0] == s.scores[1] else (0 if s.scores[0] > s.scores[1] else 1)
-        events.append(f"The round limit of {s.max_rounds} is reached.")
+        events.append(said("The round limit of {rounds} is reached.", rounds=s.max_rounds))
     if s.winner >= 0:
         s.phase = "over"
         s.turn = -1
         if s.winner == 2:
-            events.append(f"Game over: a tie at {s.scores[0]} points each; both partnerships share the win.")
+            events.append(said("Game over: a tie at {points} points each; both partnerships share the win.",
+                               points=s.scores[0]))
         else:
-            events.append(f"Game over: {_team_label(s.winner)} win the game with {s.scores[s.winner]} points!")
+            events.append(said("Game over: {team} win the game with {points} points!", team=_team_label(s.winner),
+                               points=s.scores[s.winner]))
         return
     s.round += 1
     s.dealer = (s.dealer + 1) % N

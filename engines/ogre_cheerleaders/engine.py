@@ -11,7 +11,7 @@ from engines.contract import IllegalAction, Options, View, check_options
 from engines.ogre_cheerleaders import bot, flow, hidden
 from engines.ogre_cheerleaders.rules import points, span_label
 from engines.ogre_cheerleaders.state import State
-from engines.words import count
+from i18n import N_, message_of, msg, msg_n, said, said_n
 
 SIDE = flow.SIDE
 ENDS = ("L", "R")
@@ -39,35 +39,35 @@ everyone ties.
 """
 
 PROMPTS = {
-    "play": "play a card from your hand",
-    "place": "choose the end for the card you must play",
-    "join": "choose the end for the joining card",
-    "eight": "choose which card of the 8 goes to your hand",
-    "move": "choose the card for the 2 to move",
-    "moveto": "choose the end to move the card to",
-    "swap": "choose the first card for the 3 to swap",
-    "swap2": "choose the second card to swap",
-    "take": "choose the card for the 4 to take",
-    "bench": "choose the card for the 5 to bench",
-    "steal": "choose the opponent to steal from",
-    "score": "choose which formations to score",
+    "play": N_("play a card from your hand"),
+    "place": N_("choose the end for the card you must play"),
+    "join": N_("choose the end for the joining card"),
+    "eight": N_("choose which card of the 8 goes to your hand"),
+    "move": N_("choose the card for the 2 to move"),
+    "moveto": N_("choose the end to move the card to"),
+    "swap": N_("choose the first card for the 3 to swap"),
+    "swap2": N_("choose the second card to swap"),
+    "take": N_("choose the card for the 4 to take"),
+    "bench": N_("choose the card for the 5 to bench"),
+    "steal": N_("choose the opponent to steal from"),
+    "score": N_("choose which formations to score"),
 }
 #: The same decisions as everyone else reads them, after the player's name: the acting seat may be a
 #: bot, and a public line never speaks to anyone as "you" ("Robo Ada chooses the end for the card
 #: they must play").
 PUBLIC_PROMPTS = {
-    "play": "plays a card from their hand",
-    "place": "chooses the end for the card they must play",
-    "join": "chooses the end for the joining card",
-    "eight": "chooses which card of the 8 goes to their hand",
-    "move": "chooses the card for the 2 to move",
-    "moveto": "chooses the end to move the card to",
-    "swap": "chooses the first card for the 3 to swap",
-    "swap2": "chooses the second card to swap",
-    "take": "chooses the card for the 4 to take",
-    "bench": "chooses the card for the 5 to bench",
-    "steal": "chooses the opponent to steal from",
-    "score": "chooses which formations to score",
+    "play": N_("plays a card from their hand"),
+    "place": N_("chooses the end for the card they must play"),
+    "join": N_("chooses the end for the joining card"),
+    "eight": N_("chooses which card of the 8 goes to their hand"),
+    "move": N_("chooses the card for the 2 to move"),
+    "moveto": N_("chooses the end to move the card to"),
+    "swap": N_("chooses the first card for the 3 to swap"),
+    "swap2": N_("chooses the second card to swap"),
+    "take": N_("chooses the card for the 4 to take"),
+    "bench": N_("chooses the card for the 5 to bench"),
+    "steal": N_("chooses the opponent to steal from"),
+    "score": N_("chooses which formations to score"),
 }
 
 
@@ -138,18 +138,19 @@ def _act(s: State, action: str) -> None:
     elif verb == "place":
         card = s.transit.pop()
         if pend[1] == "steal":
-            src = f"taken from {flow.p(s.steal_from)}'s hand"
+            src = msg("taken from {player}'s hand", player=flow.p(s.steal_from))
             flow.forget(s, s.steal_from, card)   # now everyone sees which card left that hand
             s.steal_from = -1
         else:
-            src = "the top card of the deck"
-        s.events.append(f"{flow.p(seat)} played {card} ({src}) at the {SIDE[parts[1]]} end")
+            src = msg("the top card of the deck")
+        s.events.append(said("{player} played {card} ({source}) at {end}", player=flow.p(seat), card=card, source=src,
+                             end=_end(parts[1])))
         flow.play_card(s, card, parts[1])
     elif verb == "join":
         card = s.transit.pop()
         flow.place(s, card, parts[1])
         if kind == "eight" or pend[1] == "deck":
-            s.events.append(f"{card} (from the 8) joins the field at the {SIDE[parts[1]]} end")
+            s.events.append(said("{card} (from the 8) joins the field at {end}", card=card, end=_end(parts[1])))
     elif verb == "keep":
         s.transit.remove(parts[1])
         flow.to_hand(s, seat, parts[1])
@@ -159,7 +160,7 @@ def _act(s: State, action: str) -> None:
         s.pending = ["moveto", pend[1], parts[1]]
     elif verb == "to":
         if not flow.move(s, pend[2], parts[1]):
-            s.events.append(f"{pend[2]} is already at the {SIDE[parts[1]]} end: nothing changes")
+            s.events.append(said("{card} is already at {end}: nothing changes", card=pend[2], end=_end(parts[1])))
     elif verb == "swap":
         s.pending = ["swap2", pend[1], parts[1]]
     elif verb == "with":
@@ -174,8 +175,18 @@ def _act(s: State, action: str) -> None:
         flow.continue_scoring(s)
 
 
-def _card_text(card: str) -> str:
-    return f"{card} ({edition.TEAM_SHORT[card[0]]} {card[1:]})"
+def _card_text(card: str) -> Any:
+    return msg("{card} ({team} {number})", card=card, team=msg(edition.TEAM_SHORT[card[0]]), number=card[1:])
+
+
+def _end(side: str) -> Any:
+    """"the left end" or "the right end", said in the reader's words."""
+    return msg(flow.END[side])
+
+
+def _short(text: str) -> str:
+    # A label is at most 100 characters; a shorter one keeps its message (for the reader's language).
+    return text if len(text) <= 100 else text[:100]
 
 
 class OgreCheerleaders:
@@ -254,15 +265,15 @@ class OgreCheerleaders:
     # ------------------------------------------------------------ text
     def describe(self, state: State, action: str) -> str:
         try:
-            return _describe(state, action)[:100]
+            return _short(_describe(state, action))
         except (KeyError, ValueError, IndexError, TypeError):
             return action[:100]
 
     def public_label(self, state: State, seat: int, action: str) -> str:
         try:
-            return _public_label(state, action)[:100]
+            return _short(_public_label(state, action))
         except (KeyError, ValueError, IndexError, TypeError):
-            return "acts"
+            return said("acts")
 
     def status(self, state: State) -> str:
         return _status(state)
@@ -346,19 +357,22 @@ def _pending_view(s: State, seat: int | None) -> dict[str, Any] | None:
 def _status(s: State) -> str:
     if s.over:
         if s.result == "stalemate":
-            return "Game over: stalemate, everyone ties"
+            return said("Game over: stalemate, everyone ties")
         if s.result == "max_turns":
-            return f"Game over: the turn limit of {s.max_turns} turns was reached"
-        return f"Game over after {s.turns} turns: the deck ran out"
+            return said("Game over: the turn limit of {turns} turns was reached", turns=s.max_turns)
+        return said("Game over after {turns} turns: the deck ran out", turns=s.turns)
     kind = s.pending[0]
     who = flow.p(s.seat)
-    where = f"{count(len(s.field), 'card')} on the field, {len(s.deck)} in the deck"
+    where = msg_n("{n} card on the field, {deck} in the deck", "{n} cards on the field, {deck} in the deck",
+                  len(s.field), deck=len(s.deck))
     if kind == "play":
-        head = f"Turn {s.turns}, {who}: bonus play {s.bonus}" if s.bonus else f"Turn {s.turns}, {who}: play phase"
+        head = (msg("Turn {turn}, {player}: bonus play {bonus}", turn=s.turns, player=who, bonus=s.bonus) if s.bonus
+                else msg("Turn {turn}, {player}: play phase", turn=s.turns, player=who))
     else:
-        head = f"Turn {s.turns}: {who} {PUBLIC_PROMPTS[kind]}"
-    tail = "; final round" if s.deck_out >= 0 else ""
-    return f"{head} ({where}{tail})"
+        head = msg("Turn {turn}: {player} {doing}", turn=s.turns, player=who, doing=msg(PUBLIC_PROMPTS[kind]))
+    if s.deck_out >= 0:
+        return said("{head} ({where}; final round)", head=head, where=where)
+    return said("{head} ({where})", head=head, where=where)
 
 
 def _describe(s: State, action: str) -> str:
@@ -367,35 +381,43 @@ def _describe(s: State, action: str) -> str:
     pend = s.pending
     if verb == "play":
         card, end = parts[1], parts[2]
-        return f"Play {_card_text(card)} at the {SIDE[end]} end: {edition.EFFECTS_SHORT[int(card[1:])]}"
+        return said("Play {card} at {end}: {effect}", card=_card_text(card), end=_end(end),
+                    effect=msg(edition.EFFECTS_SHORT[int(card[1:])]))
     if verb == "place":
         card = s.transit[-1]
-        return f"Play {_card_text(card)} at the {SIDE[parts[1]]} end: {edition.EFFECTS_SHORT[int(card[1:])]}"
+        return said("Play {card} at {end}: {effect}", card=_card_text(card), end=_end(parts[1]),
+                    effect=msg(edition.EFFECTS_SHORT[int(card[1:])]))
     if verb == "join":
-        return f"{s.transit[-1]} joins the field at the {SIDE[parts[1]]} end"
+        return said("{card} joins the field at {end}", card=s.transit[-1], end=_end(parts[1]))
     if verb == "keep":
         other = [c for c in s.transit if c != parts[1]]
-        tail = f"; {other[0]} joins the field" if other else ""
-        return f"Keep {parts[1]} in your hand{tail}"
+        if other:
+            return said("Keep {card} in your hand; {other} joins the field", card=parts[1], other=other[0])
+        return said("Keep {card} in your hand", card=parts[1])
     if verb == "move":
-        return f"Move {parts[1]} to an end of the field"
+        return said("Move {card} to an end of the field", card=parts[1])
     if verb == "to":
-        return f"Move {pend[2]} to the {SIDE[parts[1]]} end"
+        return said("Move {card} to {end}", card=pend[2], end=_end(parts[1]))
     if verb == "swap":
-        return f"Swap {parts[1]} with another card"
+        return said("Swap {card} with another card", card=parts[1])
     if verb == "with":
-        return f"Swap {pend[2]} and {parts[1]}"
+        return said("Swap {card} and {other}", card=pend[2], other=parts[1])
     if verb == "take":
-        return f"Take {parts[1]} into your hand"
+        return said("Take {card} into your hand", card=parts[1])
     if verb == "bench":
-        return f"Bench {parts[1]}"
+        return said("Bench {card}", card=parts[1])
     if verb == "steal":
         q = int(parts[1])
-        return f"Take a random card from {flow.p(q)}'s hand ({count(len(s.hands[q]), 'card')}) and play it"
+        return said_n("Take a random card from {player}'s hand ({n} card) and play it",
+                      "Take a random card from {player}'s hand ({n} cards) and play it", len(s.hands[q]),
+                      player=flow.p(q))
     if verb == "score":
         spans, ch = pend[1], pend[2][int(parts[1])]
-        return "Score " + " + ".join(
-            f"{span_label(s.field, spans[i])} ({points(s.field[spans[i][0]:spans[i][1]])})" for i in ch)
+        listed = " + ".join(f"{{set{k}}}" for k in range(len(ch)))  # structure, not words
+        each = {f"set{k}": msg("{formation} ({points})", formation=message_of(span_label(s.field, spans[i])),
+                               points=points(s.field[spans[i][0]:spans[i][1]])) for k, i in enumerate(ch)}
+        sets = msg(listed, **each)
+        return said("Score {formations}", formations=sets)
     return action
 
 
@@ -404,32 +426,35 @@ def _public_label(s: State, action: str) -> str:
     verb = parts[0]
     pend = s.pending
     if verb == "play":
-        return f"plays {parts[1]} at the {SIDE[parts[2]]} end"
+        return said("plays {card} at {end}", card=parts[1], end=_end(parts[2]))
     if verb == "place":
-        what = "the stolen card" if pend[1] == "steal" else "the top card of the deck"
-        return f"plays {what} at the {SIDE[parts[1]]} end"
+        if pend[1] == "steal":
+            return said("plays the stolen card at {end}", end=_end(parts[1]))
+        return said("plays the top card of the deck at {end}", end=_end(parts[1]))
     if verb == "join":
         if pend[0] == "join" and pend[1] == "bench":
-            return f"joins {s.transit[-1]} from the bench at the {SIDE[parts[1]]} end"
-        which = "card" if pend[0] == "eight" else "other card"
-        return f"has the 8's {which} join the field at the {SIDE[parts[1]]} end"
+            return said("joins {card} from the bench at {end}", card=s.transit[-1], end=_end(parts[1]))
+        if pend[0] == "eight":
+            return said("has the 8's card join the field at {end}", end=_end(parts[1]))
+        return said("has the 8's other card join the field at {end}", end=_end(parts[1]))
     if verb == "keep":
-        return "keeps one of the 8's cards" if len(s.transit) > 1 else "keeps the 8's card in hand"
+        return said("keeps one of the 8's cards") if len(s.transit) > 1 else said("keeps the 8's card in hand")
     if verb == "to":
-        return f"moves {pend[2]} to the {SIDE[parts[1]]} end"
+        return said("moves {card} to {end}", card=pend[2], end=_end(parts[1]))
     if verb == "with":
-        return f"swaps {pend[2]} and {parts[1]}"
+        return said("swaps {card} and {other}", card=pend[2], other=parts[1])
     if verb in ("move", "swap"):
-        return f"picks {parts[1]} to {verb}"
+        return (said("picks {card} to move", card=parts[1]) if verb == "move"
+                else said("picks {card} to swap", card=parts[1]))
     if verb == "take":
-        return f"takes {parts[1]} into their hand"
+        return said("takes {card} into their hand", card=parts[1])
     if verb == "bench":
-        return f"benches {parts[1]}"
+        return said("benches {card}", card=parts[1])
     if verb == "steal":
-        return f"steals a random card from {flow.p(int(parts[1]))}"
+        return said("steals a random card from {player}", player=flow.p(int(parts[1])))
     if verb == "score":
-        return "chooses the formations to score"
-    return "acts"
+        return said("chooses the formations to score")
+    return said("acts")
 
 
 ENGINE = OgreCheerleaders()

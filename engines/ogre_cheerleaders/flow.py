@@ -32,10 +32,12 @@ from data.editions import ogre_cheerleaders as edition
 from engines.ogre_cheerleaders.rules import formations, points, scorable_spans, score_choices, span_label
 from engines.ogre_cheerleaders.state import State
 from engines.rng import Rng, seed_state
-from engines.words import count
+from i18n import N_, message_of, msg, msg_n, said
 
 TEAM_ORDER = {t: i for i, t in enumerate(edition.TEAMS)}
 SIDE = {"L": "left", "R": "right"}
+#: Each end of the field, said in the reader's words ("the left end").
+END = {"L": N_("the left end"), "R": N_("the right end")}
 
 
 def card_key(card: str) -> tuple[int, int]:
@@ -168,32 +170,33 @@ def resolve(s: State, card: str, end: str) -> None:
             s.transit.append(s.bench.pop())
             s.pending = ["join", "bench"]
         else:
-            s.events.append(f"{card}: the bench is empty, nothing joins")
+            s.events.append(said("{card}: the bench is empty, nothing joins", card=card))
     elif num == 2:
         if others:
             s.pending = ["move", card]
         else:
-            s.events.append(f"{card}: no other card to move")
+            s.events.append(said("{card}: no other card to move", card=card))
     elif num == 3:
         if len(others) > 2:
             s.pending = ["swap", card]
         elif len(others) == 2:
             swap(s, others[0], others[1])
-            s.events.append(f"{card} swaps {others[0]} and {others[1]}")
+            s.events.append(said("{card} swaps {first} and {second}", card=card, first=others[0], second=others[1]))
         else:
-            s.events.append(f"{card}: fewer than two other cards, nothing to swap")
+            s.events.append(said("{card}: fewer than two other cards, nothing to swap", card=card))
     elif num in (4, 5):
         if len(others) > 1:
             s.pending = ["take" if num == 4 else "bench", card]
         elif others:
             if num == 4:
                 take(s, others[0])
-                s.events.append(f"{card} takes {others[0]} into {p(seat)}'s hand")
+                s.events.append(said("{card} takes {other} into {player}'s hand", card=card, other=others[0],
+                                     player=p(seat)))
             else:
                 bench(s, others[0])
-                s.events.append(f"{card} benches {others[0]}")
+                s.events.append(said("{card} benches {other}", card=card, other=others[0]))
         else:
-            s.events.append(f"{card}: no other card on the field")
+            s.events.append(said("{card}: no other card on the field", card=card))
     elif num == 6:
         victims = steal_targets(s)
         if len(victims) > 1:
@@ -201,13 +204,13 @@ def resolve(s: State, card: str, end: str) -> None:
         elif victims:
             steal(s, victims[0])
         else:
-            s.events.append(f"{card}: no opponent has cards in hand")
+            s.events.append(said("{card}: no opponent has cards in hand", card=card))
     elif num == 7:
         if s.deck:
             s.transit.append(s.deck.pop())
             s.pending = ["place", "deck"]
         else:
-            s.events.append(f"{card}: the deck is empty")
+            s.events.append(said("{card}: the deck is empty", card=card))
     elif num == 8:
         if s.deck:
             s.transit.append(s.deck.pop())
@@ -215,13 +218,13 @@ def resolve(s: State, card: str, end: str) -> None:
                 s.transit.append(s.deck.pop())
             s.pending = ["eight"]
         else:
-            s.events.append(f"{card}: the deck is empty")
+            s.events.append(said("{card}: the deck is empty", card=card))
     elif num == 9:
         rng = Rng(s.rng)
         rng.shuffle(s.field)
         s.rng = rng.state
         s.records = []
-        s.events.append(f"{card} shuffles the field: " + " ".join(s.field))
+        s.events.append(said("{card} shuffles the field: {field}", card=card, field=" ".join(s.field)))
     else:
         far = min(2, len(others))
         gone = []
@@ -231,9 +234,12 @@ def resolve(s: State, card: str, end: str) -> None:
             gone.append(c)
         drop_records(s, gone)
         if gone:
-            s.events.append(f"{card} benches {' and '.join(gone)} from the far end")
+            s.events.append(said("{card} benches {first} and {second} from the far end", card=card, first=gone[0],
+                                 second=gone[1])
+                            if len(gone) > 1 else said("{card} benches {other} from the far end", card=card,
+                                                       other=gone[0]))
         else:
-            s.events.append(f"{card}: no other card on the field")
+            s.events.append(said("{card}: no other card on the field", card=card))
 
 
 def steal_targets(s: State) -> list[int]:
@@ -248,7 +254,8 @@ def steal(s: State, victim: int) -> None:
     s.transit.append(card)
     s.steal_from = victim
     s.pending = ["place", "steal"]
-    s.events.append(f"{p(s.seat)} takes a random card from {p(victim)}'s hand and must play it")
+    s.events.append(said("{player} takes a random card from {other}'s hand and must play it", player=p(s.seat),
+                         other=p(victim)))
 
 
 def move(s: State, card: str, end: str) -> bool:
@@ -330,7 +337,8 @@ def score_set(s: State, spans: list, chosen: list[int]) -> None:
         sp = spans[i]
         cards = field[sp[0]:sp[1]]
         gone.update(cards)
-        s.events.append(f"{p(seat)} scored {span_label(field, sp)} for {points(cards)}")
+        s.events.append(said("{player} scored {formation} for {points}", player=p(seat),
+                             formation=message_of(span_label(field, sp)), points=points(cards)))
     s.piles[seat] += [c for c in field if c in gone]
     s.field = [c for c in field if c not in gone]
     drop_records(s, gone)
@@ -343,13 +351,15 @@ def after_scoring(s: State) -> None:
     if not s.field:
         s.field = [s.deck.pop() for _ in range(min(edition.FIELD_DEAL, len(s.deck)))]
         s.records = dealt_records(s.field)
-        dealt = " ".join(s.field) if s.field else "no cards (the deck is empty)"
+        dealt = " ".join(s.field) if s.field else msg("no cards (the deck is empty)")
         if s.hands[s.seat]:
             s.bonus += 1
             s.pending = ["play"]
-            s.events.append(f"The field is clear: dealt {dealt}; {p(s.seat)} gets a bonus play")
+            s.events.append(said("The field is clear: dealt {dealt}; {player} gets a bonus play", dealt=dealt,
+                                 player=p(s.seat)))
             return
-        s.events.append(f"The field is clear: dealt {dealt}; {p(s.seat)} has no card for a bonus play")
+        s.events.append(said("The field is clear: dealt {dealt}; {player} has no card for a bonus play", dealt=dealt,
+                             player=p(s.seat)))
     end_turn(s)
 
 
@@ -367,12 +377,12 @@ def start_turn(s: State, seat: int) -> bool:
     if not s.hands[seat]:
         got = draw(s, seat, edition.HAND_SIZE)
         if got:
-            s.events.append(f"{p(seat)} begins the turn with no cards and draws {got}")
+            s.events.append(said("{player} begins the turn with no cards and draws {count}", player=p(seat), count=got))
     if s.hands[seat]:
         s.pending = ["play"]
         return True
     s.pending = None
-    s.events.append(f"{p(seat)} has no cards and the deck is empty: the turn ends at once")
+    s.events.append(said("{player} has no cards and the deck is empty: the turn ends at once", player=p(seat)))
     return False
 
 
@@ -384,9 +394,11 @@ def end_turn(s: State) -> None:
             s.deck_out = s.turns
             last = last_seat(s)
             if seat == last:
-                s.events.append(f"The deck is empty: everyone gets one more turn, ending with {p(last)}")
+                s.events.append(said("The deck is empty: everyone gets one more turn, ending with {player}",
+                                     player=p(last)))
             else:
-                s.events.append(f"The deck is empty: play continues until {p(last)} has had one more turn")
+                s.events.append(said("The deck is empty: play continues until {player} has had one more turn",
+                                     player=p(last)))
         if s.t_num and not s.t_scored and len(s.deck) == s.t_deck:
             if s.streak_len and s.streak_num == s.t_num:
                 s.streak_len += 1
@@ -417,12 +429,15 @@ def finish(s: State, result: str) -> None:
     s.result = result
     if result == "stalemate":
         s.places = [1] * s.n
-        s.events.append(f"Stalemate: {edition.STALEMATE_TURNS} turns in a row with the same number played, "
-                        "nothing scored and the deck unchanged. The game ends in a tie for everyone")
+        s.events.append(said("Stalemate: {turns} turns in a row with the same number played, nothing scored and the "
+                             "deck unchanged. The game ends in a tie for everyone", turns=edition.STALEMATE_TURNS))
         return
     keys = totals(s)
     s.places = [1 + sum(1 for o in keys if o > k) for k in keys]
-    why = "the deck ran out and the last turn was played" if result == "deck" else \
-        f"the turn limit of {s.max_turns} turns was reached"
-    parts = ", ".join(f"{p(q)} {count(keys[q][0], 'point')} ({count(keys[q][1], 'card')})" for q in range(s.n))
-    s.events.append(f"Game over: {why}. {parts}")
+    why = msg("the deck ran out and the last turn was played") if result == "deck" else \
+        msg("the turn limit of {turns} turns was reached", turns=s.max_turns)
+    listed = ", ".join(f"{{seat{q}}}" for q in range(s.n))  # structure, not words
+    parts = msg(listed, **{f"seat{q}": msg("{player} {points} ({cards})", player=p(q),
+                                           points=msg_n("{n} point", "{n} points", keys[q][0]),
+                                           cards=msg_n("{n} card", "{n} cards", keys[q][1])) for q in range(s.n)})
+    s.events.append(said("Game over: {why}. {scores}", why=why, scores=parts))

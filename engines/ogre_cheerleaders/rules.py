@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from data.editions import ogre_cheerleaders as edition
+from i18n import msg, said
 
 Formation = tuple[str, int, int]
 #: A scorable span: [start, stop, kinds]; two formations on exactly the same cards are one span.
@@ -122,7 +123,7 @@ def span_cards(field: Sequence[str], span: Span) -> list[str]:
 
 def span_label(field: Sequence[str], span: Span) -> str:
     """``Same team O3 O4 O5``; a span that is two kinds at once is named by the first (team, sequence, number)."""
-    return f"{edition.KIND_NAMES[span[2][0]]} {' '.join(field[span[0]:span[1]])}"
+    return said("{kind} {cards}", kind=msg(edition.KIND_NAMES[span[2][0]]), cards=" ".join(field[span[0]:span[1]]))
 
 
 def points(cards: Sequence[str]) -> int:

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from data.editions import pedwar as edition
 from engines.contract import IllegalAction
+from i18n import said
 
 KINDS = edition.MANEUVER_KINDS
 OP = edition.OVERPOWER
@@ -93,7 +94,7 @@ def words(bid: Bid) -> str:
         return OP
     if len(bid[1]) == 1:
         return bid[0]
-    return f"{bid[1][0]} and {bid[1][1]} ({bid[2]})"
+    return said("{card} and {other} ({value})", card=bid[1][0], other=bid[1][1], value=bid[2])
 
 
 def sort_hand(hand: list[str]) -> None:

@@ -11,7 +11,7 @@ from engines.pedwar import bids as B
 from engines.pedwar.scoring import score_breakdown, score_collection
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
 from engines.rng import Rng, seed_state
-from engines.words import count
+from i18n import message_of, msg, msg_n, said, said_n
 
 ROW = edition.ROW_SIZE
 HAND_LIMIT = edition.HAND_LIMIT
@@ -50,7 +50,7 @@ def setup(n: int, seed: int, max_turns: int) -> State:
     s.pips = s.actions = s.used = s.passes = 0
     s.tseat = None
     s.final = None
-    s.events = [f"{{p{first}}} plays first"]
+    s.events = [said("{player} plays first", player=f"{{p{first}}}")]
     start_turn(s)
     return s
 
@@ -69,7 +69,7 @@ def start_turn(s: State) -> None:
             if len(hand) == 1:  # nothing may be discarded: the last card must stay
                 begin_actions(s)
             return
-        s.events.append(f"{{p{s.active}}} has no Maneuver cards and skips to the End phase")
+        s.events.append(said("{player} has no Maneuver cards and skips to the End phase", player=f"{{p{s.active}}}"))
         if not end_phase(s):
             return
 
@@ -80,7 +80,9 @@ def begin_actions(s: State) -> None:
     s.actions = 1 + extra
     s.used = 0
     if s.discarded:
-        s.events.append(f"{{p{s.active}}} discarded {count(s.pips, 'pip')}: {count(extra, 'extra action')}")
+        s.events.append(said("{player} discarded {pips}: {extra}", player=f"{{p{s.active}}}",
+                             pips=msg_n("{n} pip", "{n} pips", s.pips),
+                             extra=msg_n("{n} extra action", "{n} extra actions", extra)))
 
 
 def open_targets(s: State) -> list[int]:
@@ -115,7 +117,7 @@ def win_now(s: State, slot: int, seat: int) -> None:
     s.row[slot] = None
     if slot in s.inplay:
         s.inplay.remove(slot)
-    s.events.append(f"{{p{seat}}} wins {card} at once with an OP")
+    s.events.append(said("{player} wins {card} at once with an OP", player=f"{{p{seat}}}", card=card))
 
 
 def can_raise_somewhere(s: State, seat: int) -> bool:
@@ -146,7 +148,7 @@ def settle_trump(s: State) -> None:
         if can_raise_somewhere(s, seat):
             return
         s.passes += 1
-        s.events.append(f"{{p{seat}}} cannot raise and passes")
+        s.events.append(said("{player} cannot raise and passes", player=f"{{p{seat}}}"))
         next_trump_turn(s)
 
 
@@ -162,7 +164,8 @@ def resolve_and_end(s: State) -> None:
         seat, text = s.bids[slot][-1]
         s.colls[seat].append(card)
         s.row[slot] = None
-        s.events.append(f"{{p{seat}}} takes {card} with {B.words(B.BY_TEXT[text])}")
+        s.events.append(said("{player} takes {card} with {bid}", player=f"{{p{seat}}}", card=card,
+                             bid=message_of(B.words(B.BY_TEXT[text]))))
     s.inplay = []
     s.raised = []
     s.tseat = None
@@ -185,17 +188,18 @@ def end_phase(s: State) -> bool:
             s.row[slot] = s.odeck.pop()
             turned.append(s.row[slot])
             if not s.odeck:
-                s.events.append(f"Row refilled: {' '.join(turned)}")
-                finish(s, "the last Object card is turned face up")
+                s.events.append(said("Row refilled: {cards}", cards=" ".join(turned)))
+                finish(s, said("the last Object card is turned face up"))
                 return False
     if turned:
-        s.events.append(f"Row refilled: {' '.join(turned)}")
+        s.events.append(said("Row refilled: {cards}", cards=" ".join(turned)))
     drawn = draw_up(s, s.active)
     if drawn:
-        s.events.append(f"{{p{s.active}}} draws {drawn} Maneuver card{'' if drawn == 1 else 's'}")
+        s.events.append(said_n("{player} draws {n} Maneuver card", "{player} draws {n} Maneuver cards", drawn,
+                               player=f"{{p{s.active}}}"))
     s.turns += 1
     if s.turns >= s.max_turns:
-        finish(s, f"{s.max_turns} game turns played")
+        finish(s, said("{turns} game turns played", turns=s.max_turns))
         return False
     s.active = (s.active + 1) % s.n
     return True
@@ -214,7 +218,7 @@ def draw_one(s: State) -> str | None:
         rng = Rng(s.rng)
         rng.shuffle(s.mdeck)
         s.rng = rng.state
-        s.events.append("The Maneuver discard pile is shuffled to form a new deck")
+        s.events.append(said("The Maneuver discard pile is shuffled to form a new deck"))
     return s.mdeck.pop()
 
 
@@ -241,10 +245,12 @@ def finish(s: State, reason: str) -> None:
     s.inplay, s.raised = [], []
     scores = [score_collection(s.colls[i], s.goals[i]) for i in range(s.n)]
     breakdown = [score_breakdown(s.colls[i], s.goals[i]) for i in range(s.n)]
-    s.events.append(f"Game over: {reason}")
+    s.events.append(said("Game over: {reason}", reason=message_of(reason)))
     for i in range(s.n):
-        s.events.append(f"{{p{i}}} (Goal {s.goals[i]}): {'; '.join(breakdown[i]) or 'no collections'}"
-                        f" = {scores[i]}")
+        joined = "; ".join(f"{{line{k}}}" for k in range(len(breakdown[i])))  # structure, not words
+        lines = msg(joined, **{f"line{k}": message_of(line) for k, line in enumerate(breakdown[i])})
+        s.events.append(said("{player} (Goal {goal}): {collections} = {score}", player=f"{{p{i}}}", goal=s.goals[i],
+                             collections=lines if breakdown[i] else msg("no collections"), score=scores[i]))
     top = max(scores)
     order = [(s.active + 1 + i) % s.n for i in range(s.n)]  # seat order from the last active player's left
     tied = [seat for seat in order if scores[seat] == top]
@@ -258,8 +264,12 @@ def finish(s: State, reason: str) -> None:
         tiebreak.append(draws)
         best = max(-1 if card is None else TIE_RANK[card] for _seat, card in draws)
         tied = [seat for seat, card in draws if card is not None and TIE_RANK[card] == best] or tied
-        shown = ", ".join(f"{{p{seat}}} draws {card or 'nothing'}" for seat, card in draws)
-        s.events.append(f"Tie-break round {len(tiebreak)}: {shown}")
+        listed = ", ".join(f"{{draw{k}}}" for k in range(len(draws)))  # structure, not words
+        shown = msg(listed,
+                    **{f"draw{k}": msg("{player} draws {card}", player=f"{{p{seat}}}", card=card) if card
+                       else msg("{player} draws nothing", player=f"{{p{seat}}}")
+                       for k, (seat, card) in enumerate(draws)})
+        s.events.append(said("Tie-break round {round}: {draws}", round=len(tiebreak), draws=shown))
     winners = set(tied)
     places = []
     for seat in range(s.n):
@@ -269,9 +279,15 @@ def finish(s: State, reason: str) -> None:
             ahead = len(winners) + sum(1 for o in range(s.n) if o not in winners and scores[o] > scores[seat])
             places.append(1 + ahead)
     if len(winners) == 1:
-        s.events.append(f"{{p{tied[0]}}} wins with {top} points")
+        s.events.append(said("{player} wins with {points} points", player=f"{{p{tied[0]}}}", points=top))
     else:
-        s.events.append(f"{' and '.join(f'{{p{w}}}' for w in sorted(winners))} share first place with {top} points")
+        names = " and ".join(f"{{p{w}}}" for w in sorted(winners))
+        both = said("{players} share first place with {points} points", players=names, points=top)
+        if len(winners) == 2:  # "alice and bob" in the reader's words
+            first, second = sorted(winners)
+            both = said("{player} and {other} share first place with {points} points", player=f"{{p{first}}}",
+                        other=f"{{p{second}}}", points=top)
+        s.events.append(both)
     s.final = {"reason": reason, "scores": scores, "places": places, "breakdown": breakdown, "tiebreak": tiebreak}
 
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from data.editions import pedwar as edition
+from i18n import message_of, msg, said
 
 COLOURS = edition.COLOURS
 _COL = {c: i for i, c in enumerate(COLOURS)}
@@ -247,7 +248,7 @@ def best_collections(cards: list[str] | tuple[str, ...]) -> list[dict[str, Any]]
             m = pres[v]
             quad = [_card(c, v) if (m >> c) & 1 else pool[c].pop() for c in range(4)]
             out.append({"kind": "four", "cards": quad, "points": _P4K * m.bit_count(),
-                        "label": f"Four of a Kind {v + 1}s"})
+                        "label": said("Four of a Kind {value}s", value=v + 1)})
     for c, im in enumerate(chosen):
         if not im:
             continue
@@ -260,7 +261,7 @@ def best_collections(cards: list[str] | tuple[str, ...]) -> list[dict[str, Any]]
                 nums += 1
             else:
                 run.append(pool[c].pop())
-        label = f"Straight Flush {_card(c, vs[0])}–{_card(c, vs[-1])}"
+        label = said("Straight Flush {first}–{last}", first=_card(c, vs[0]), last=_card(c, vs[-1]))
         out.append({"kind": "straight_flush", "cards": run, "points": _PSF * nums, "label": label})
     if sum(r):
         ks = _straight_ks(r, wsum)
@@ -280,7 +281,7 @@ def best_collections(cards: list[str] | tuple[str, ...]) -> list[dict[str, Any]]
             nums = sum(1 for x in run if x)
             filled = [x if x else spare.pop() for x in run]
             out.append({"kind": "straight", "cards": filled, "points": _PST * nums,
-                        "label": f"Straight {start + 1}–{start + len(run)}"})
+                        "label": said("Straight {first}–{last}", first=start + 1, last=start + len(run))})
     if sum(o["points"] for o in out) != best:  # pragma: no cover - internal consistency
         raise AssertionError("breakdown does not add up")
     order = {"four": 0, "straight_flush": 1, "straight": 2}
@@ -293,7 +294,8 @@ def collection_line(item: dict[str, Any]) -> str:
     """ "Straight Flush R3–R7: 10"; the cards are listed when a Wild is used or for other kinds."""
     wilds = any(x[1] == edition.WILD for x in item["cards"])
     detail = f" ({' '.join(item['cards'])})" if wilds or item["kind"] != "straight_flush" else ""
-    return f"{item['label']}{detail}: {item['points']}"
+    return said("{collection}{cards}: {points}", collection=message_of(item["label"]), cards=detail,
+                points=item["points"])
 
 
 def score_breakdown(cards: list[str], goal: int | None) -> list[str]:
@@ -301,5 +303,6 @@ def score_breakdown(cards: list[str], goal: int | None) -> list[str]:
     lines = [collection_line(o) for o in best_collections(cards)]
     if goal is not None:
         held = [c for c in edition.GOALS[goal] if c in cards]
-        lines.append(f"Goal {goal} ({' '.join(held) if held else 'none held'}): {goal_points(cards, goal)}")
+        lines.append(said("Goal {goal} ({cards}): {points}", goal=goal, cards=" ".join(held) if held
+                          else msg("none held"), points=goal_points(cards, goal)))
     return lines

@@ -10,7 +10,8 @@ from engines.pedwar import bids as B
 from engines.pedwar import rules as R
 from engines.pedwar.scoring import score_collection
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
-from engines.words import article, count
+from engines.words import article
+from i18n import message_of, msg_n, said, said_n
 
 _COLOUR_ORDER = {c: i for i, c in enumerate(edition.COLOURS)}
 
@@ -23,14 +24,17 @@ def _reading_order(card: str) -> tuple[int, int]:
 def status(s: State) -> str:
     if s.phase == OVER:
         assert s.final is not None
-        return f"Game over: {s.final['reason']}"
+        return said("Game over: {reason}", reason=message_of(s.final["reason"]))
     if s.phase == DISCARD:
         extra = s.pips // edition.PIPS_PER_ACTION
-        return f"Discard phase: {count(s.pips, 'pip')} discarded, {count(extra, 'extra action')}"
+        return said("Discard phase: {pips} discarded, {extra}", pips=msg_n("{n} pip", "{n} pips", s.pips),
+                    extra=msg_n("{n} extra action", "{n} extra actions", extra))
     if s.phase == ACTION:
-        return f"Action phase: {s.used} of {count(s.actions, 'action')} used"
+        return said_n("Action phase: {used} of {n} action used", "Action phase: {used} of {n} actions used",
+                      s.actions, used=s.used)
     k = len(s.inplay)
-    return f"Trump phase: {count(k, 'card')} in play, {count(s.passes, 'pass')} in a row"
+    return said("Trump phase: {cards} in play, {passes} in a row", cards=msg_n("{n} card", "{n} cards", k),
+                passes=msg_n("{n} pass", "{n} passes", s.passes))
 
 
 def view(game_id: str, to_act: Callable[[State], list[int]], s: State, seat: int | None) -> dict[str, Any]:
@@ -105,32 +109,41 @@ def label(s: State, action: str, actor: bool) -> str:
     bid = B.BY_TEXT.get(text)
 
     def say(you: str, they: str) -> str:
-        return (you if actor else they)[:100]
+        # A label is at most 100 characters (every label here is far shorter, and keeps its message).
+        text = you if actor else they
+        return text if len(text) <= 100 else text[:100]
 
     if verb == "discard" and rest in B.PIPS:
         pips = B.PIPS[rest]
-        return say(f"Discard {article(rest)} {rest} ({count(pips, 'pip')})",
-                   f"discards {article(rest)} {rest} ({count(pips, 'pip')})")
+        if article(rest) == "an":
+            return say(said_n("Discard an {card} ({n} pip)", "Discard an {card} ({n} pips)", pips, card=rest),
+                       said_n("discards an {card} ({n} pip)", "discards an {card} ({n} pips)", pips, card=rest))
+        return say(said_n("Discard a {card} ({n} pip)", "Discard a {card} ({n} pips)", pips, card=rest),
+                   said_n("discards a {card} ({n} pip)", "discards a {card} ({n} pips)", pips, card=rest))
     if verb == "bid" and bid is not None:
         if bid[2] is None:
-            return say(f"Play OP on {ref}: take it at once", f"plays OP on {ref} and takes it at once")
-        return say(f"Bid {B.words(bid)} on {ref}", f"bids {B.words(bid)} on {ref}")
+            return say(said("Play OP on {ref}: take it at once", ref=ref),
+                       said("plays OP on {ref} and takes it at once", ref=ref))
+        return say(said("Bid {bid} on {ref}", bid=message_of(B.words(bid)), ref=ref),
+                   said("bids {bid} on {ref}", bid=message_of(B.words(bid)), ref=ref))
     if verb == "raise" and bid is not None:
         if bid[2] is None:
             if s.phase == TRUMP and _is_active(s):
-                return say(f"Play OP on {ref}: take it at once", f"plays OP on {ref} and takes it at once")
-            return say(f"Raise {ref} with OP", f"raises {ref} with OP")
-        return say(f"Raise {ref} to {bid[2]} with {B.words(bid)}", f"raises {ref} to {bid[2]} with {B.words(bid)}")
+                return say(said("Play OP on {ref}: take it at once", ref=ref),
+                           said("plays OP on {ref} and takes it at once", ref=ref))
+            return say(said("Raise {ref} with OP", ref=ref), said("raises {ref} with OP", ref=ref))
+        return say(said("Raise {ref} to {value} with {bid}", ref=ref, value=bid[2], bid=message_of(B.words(bid))),
+                   said("raises {ref} to {value} with {bid}", ref=ref, value=bid[2], bid=message_of(B.words(bid))))
     if verb == "pass":
-        return say("Pass", "passes")
+        return say(said("Pass"), said("passes"))
     if verb == "done":
         if s.phase == DISCARD:
             extra = s.pips // edition.PIPS_PER_ACTION
-            return say(f"Stop discarding ({extra} extra action{'' if extra == 1 else 's'})",
-                       f"stops discarding ({extra} extra action{'' if extra == 1 else 's'})")
+            return say(said_n("Stop discarding ({n} extra action)", "Stop discarding ({n} extra actions)", extra),
+                       said_n("stops discarding ({n} extra action)", "stops discarding ({n} extra actions)", extra))
         if s.phase == ACTION:
-            return say("End the Action phase", "ends the Action phase")
-        return say("End your trump turn", "ends the trump turn")
+            return say(said("End the Action phase"), said("ends the Action phase"))
+        return say(said("End your trump turn"), said("ends the trump turn"))
     return say(action, action)
 
 

@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo
 
 from host.durations import parse_duration
 from host.errors import Refusal
+from host.tournaments.refusals import Phrase
+from i18n import N_
 
 #: A start at most this far ahead (a year), and at least this soon (a minute).
 LATEST_START = 366 * 86400
@@ -20,7 +22,7 @@ DEFAULT_CHECKIN_MINUTES = 30
 
 _DISCORD_TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
 _LOCAL = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})")
-FORMS = ("`2026-12-01 18:00` (the server's time zone), `in 2h`, or a Discord timestamp such as "
+FORMS = N_("`2026-12-01 18:00` (the server's time zone), `in 2h`, or a Discord timestamp such as "
          "`<t:1764612000:F>`")
 
 
@@ -39,13 +41,15 @@ def parse_start(text: str, now: float, timezone: str = "UTC") -> float:
         try:
             when = datetime(year, month, day, hour, minute, tzinfo=ZoneInfo(timezone)).timestamp()
         except ValueError:
-            raise Refusal(f"`{raw[:40]}` is not a date and time that exists.") from None
+            raise Refusal(N_("`{raw}` is not a date and time that exists."), raw=raw[:40]) from None
     else:
-        raise Refusal(f"I can't read `{raw[:40]}` as a start time for `starts_at`. Use {FORMS}.")
+        raise Refusal(N_("I can't read `{raw}` as a start time for `starts_at`. Use {forms}."), raw=raw[:40],
+                      forms=Phrase(FORMS))
     if when < now + EARLIEST_START:
-        raise Refusal(f"`starts_at` must be in the future: <t:{int(when)}:f> has passed (or is under a minute away).")
+        raise Refusal(N_("`starts_at` must be in the future: <t:{when}:f> has passed (or is under a minute away)."),
+                      when=int(when))
     if when > now + LATEST_START:
-        raise Refusal("`starts_at` must be within a year from now.")
+        raise Refusal(N_("`starts_at` must be within a year from now."))
     return when
 
 
@@ -57,7 +61,8 @@ def check_in_opens(starts_at: float, checkin_minutes: int) -> float:
 def check_checkin_minutes(minutes: int | None) -> int:
     value = DEFAULT_CHECKIN_MINUTES if minutes is None else minutes
     if not CHECKIN_MINUTES[0] <= value <= CHECKIN_MINUTES[1]:
-        raise Refusal(f"`checkin_minutes` is {CHECKIN_MINUTES[0]} to {CHECKIN_MINUTES[1]} (a week).")
+        raise Refusal(N_("`checkin_minutes` is {low} to {high} (a week)."), low=CHECKIN_MINUTES[0],
+                      high=CHECKIN_MINUTES[1])
     return value
 
 

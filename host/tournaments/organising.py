@@ -27,7 +27,9 @@ from host.seat_changes import SeatNotice
 from host.settings import Settings as ServerConfig
 from host.tables import TableService
 from host.tournaments.calendar import check_in_opens, estimated_length, parse_start
+from host.tournaments.refusals import Phrase
 from host.tournaments.state import Calendar, StartOutcome, TournamentState, lost_race
+from i18n import N_, said
 from render.markup import escape_name
 
 PENALTY_KINDS = ("warning", "game_loss", "disqualify")
@@ -37,7 +39,9 @@ EVENT_END_MARGIN = 600.0
 
 
 def game_loss_line(name: str) -> str:
-    return f"🟥 **{escape_name(name)}** received a game loss from the organisers and forfeits this table."
+    # Said: English as before, and the table's message shows it in the server's language.
+    return said(N_("🟥 **{name}** received a game loss from the organisers and forfeits this table."),
+                name=escape_name(name))
 
 
 class OrganiserAccess(Protocol):
@@ -73,7 +77,8 @@ class Organising:
     async def _entrant_of(self, record: TournamentRecord, player_id: int) -> EntrantRecord:
         mine = [e for e in await self.store.tournaments.entrants(record.id) if e.user_id == player_id]
         if not mine:
-            raise Refusal(f"<@{player_id}> is not entered in **{escape_name(record.name)}**.")
+            raise Refusal(N_("<@{player}> is not entered in **{name}**."),
+                          player=player_id, name=escape_name(record.name))
         return mine[0]
 
     async def penalty(self, tournament_id: int, user_id: int, is_manager: bool, player_id: int, kind: str,
@@ -81,25 +86,27 @@ class Organising:
         """A warning (recorded), a game loss (the player's table in play is forfeited, else their next one),
         or a disqualification (dropped at once, never champion, tables forfeited)."""
         if kind not in PENALTY_KINDS:
-            raise Refusal(f"`kind` is one of {', '.join(f'`{k}`' for k in PENALTY_KINDS)}.")
+            raise Refusal(N_("`kind` is one of {kinds}."), kinds=", ".join(f"`{k}`" for k in PENALTY_KINDS))
         text = " ".join(reason.split())[:MAX_NOTE]
         if not text:
-            raise Refusal("Give a `reason`: it is kept with the penalty.")
+            raise Refusal(N_("Give a `reason`: it is kept with the penalty."))
         async with self.service.lock(tournament_id):
             record = await self.service.get(tournament_id)
-            await self.service.require_organiser(record, user_id, is_manager, "give penalties", roles)
+            await self.service.require_organiser(record, user_id, is_manager, N_("give penalties"), roles)
             if not record.active:
-                raise Refusal(f"**{escape_name(record.name)}** is {record.status}: penalties are for events under way.")
+                raise Refusal(N_("**{name}** is {status}: penalties are for events under way."),
+                              name=escape_name(record.name), status=Phrase(record.status))
             entrant = await self._entrant_of(record, player_id)
             if kind != "warning" and not entrant.active:
-                raise Refusal(f"**{escape_name(entrant.name)}** no longer plays in **{escape_name(record.name)}**.")
+                raise Refusal(N_("**{player}** no longer plays in **{name}**."), player=escape_name(entrant.name),
+                              name=escape_name(record.name))
             places: list[PlaceRecord] = []
             if kind == "disqualify":
                 try:
                     places = await self.service.withdraw(record, entrant, DISQUALIFIED)
                 except TournamentChanged:
-                    raise Refusal(f"**{escape_name(entrant.name)}** has just left "
-                                  f"**{escape_name(record.name)}**.") from None
+                    raise Refusal(N_("**{player}** has just left **{name}**."), player=escape_name(entrant.name),
+                                  name=escape_name(record.name)) from None
             elif kind == "game_loss":
                 places = [p for p in await self.store.tournaments.round_places(tournament_id)
                           if p.status == "playing" and p.table_id is not None and entrant.id in p.seats]
@@ -107,7 +114,8 @@ class Organising:
             penalty_id = await self.store.tournaments.add_penalty(tournament_id, entrant.id, kind, text, user_id,
                                                                   pending)
         line = (game_loss_line(entrant.name) if kind == "game_loss" else
-                f"⛔ **{escape_name(entrant.name)}** was disqualified from the tournament and forfeits.")
+                said(N_("⛔ **{name}** was disqualified from the tournament and forfeits."),
+                     name=escape_name(entrant.name)))
         notices = [] if kind == "warning" else await self.service.forfeit_at(places, entrant, line)
         found = [p for p in await self.store.tournaments.penalties(tournament_id) if p.id == penalty_id]
         return found[0], notices
@@ -117,10 +125,10 @@ class Organising:
         """A note about an entrant that only organisers see."""
         body = " ".join(text.split())[:MAX_NOTE]
         if not body:
-            raise Refusal("The note is empty.")
+            raise Refusal(N_("The note is empty."))
         async with self.service.lock(tournament_id):
             record = await self.service.get(tournament_id)
-            await self.service.require_organiser(record, user_id, is_manager, "write notes", roles)
+            await self.service.require_organiser(record, user_id, is_manager, N_("write notes"), roles)
             entrant = await self._entrant_of(record, player_id)
             penalty_id = await self.store.tournaments.add_penalty(tournament_id, entrant.id, "note", body, user_id)
         return next(p for p in await self.store.tournaments.penalties(tournament_id) if p.id == penalty_id)
@@ -164,8 +172,8 @@ class Organising:
                 await self.store.tournaments.open_checkin(tournament_id, record.revision)
         return await self.service.state(tournament_id)
 
-    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
-        """The start timer: start with those checked in; a refusal's text (too few) for the channel; or
+    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | Refusal | None:
+        """The start timer: start with those checked in; the refusal (too few) for the channel; or
         None when there is nothing to do (the timer was taken, or the event already started)."""
         if not await self.store.tournaments.take_tournament_timer(tournament_id, START_TIMER, started):
             return None
@@ -175,7 +183,7 @@ class Organising:
         try:
             return await self.service.start(tournament_id, record.organiser_id, True)
         except Refusal as exc:
-            return str(exc)
+            return exc  # the reason, told in the channel in the server's language
 
     async def event_end_due(self, tournament_id: int, started: float) -> float | None:
         """The scheduled event's end is near while the event still runs: push it later. Returns the new end."""

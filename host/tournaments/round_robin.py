@@ -7,6 +7,7 @@ from collections.abc import Collection, Sequence
 from host.tournaments.models import Bye, EntrantId, Round
 from host.tournaments.refusals import TournamentRefusal
 from host.tournaments.seating import seat_table
+from i18n import N_
 
 
 def round_robin_round(order: Sequence[EntrantId], number: int, dropped: Collection[EntrantId] = (),
@@ -19,7 +20,7 @@ def round_robin_round(order: Sequence[EntrantId], number: int, dropped: Collecti
     """
     if table_size != 2:
         raise TournamentRefusal(
-            "Round robin is for 2-player tables. For pods, use format swiss: it avoids repeated pods.")
+            N_("Round robin is for 2-player tables. For pods, use format swiss: it avoids repeated pods."))
     players: list[EntrantId | None] = list(order)
     if len(players) % 2:
         players.append(None)

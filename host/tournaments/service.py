@@ -32,12 +32,11 @@ from data.tournaments import (
 )
 from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
-from engines.words import count, plural
 from host.clock import plan_turn
 from host.errors import Refusal
 from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
 from host.outcomes import TOURNAMENT_CANCELLED
-from host.pairing import PairingPool
+from host.pairing import INLINE_UP_TO, PairingPool
 from host.read_models import FORMAT_NAMES
 from host.replay import canonical
 from host.seat_changes import SeatNotice
@@ -50,11 +49,12 @@ from host.tournaments.elimination import seed_order
 from host.tournaments.models import Entrant, Format, PlayedRound, Standing, TableResult
 from host.tournaments.organising import Organising
 from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage
-from host.tournaments.refusals import TournamentRefusal
+from host.tournaments.refusals import Phrase, TournamentRefusal
 from host.tournaments.settings import Settings, check_start, make_settings, needed_entrants
 from host.tournaments.standings import standings
 from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
+from i18n import N_, said
 from render.markup import escape_name
 
 __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
@@ -106,7 +106,7 @@ class TournamentService:
     async def calendar_checkin(self, tournament_id: int, started: float) -> TournamentState | None:
         return await self.organising.calendar_checkin(tournament_id, started)
 
-    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | str | None:
+    async def calendar_start(self, tournament_id: int, started: float) -> StartOutcome | Refusal | None:
         return await self.organising.calendar_start(tournament_id, started)
 
     async def event_end_due(self, tournament_id: int, started: float) -> float | None:
@@ -128,7 +128,7 @@ class TournamentService:
     async def require(self, channel_id: int) -> TournamentRecord:
         record = await self.store.tournaments.active_tournament(channel_id)
         if record is None:
-            raise Refusal("There is no tournament in this channel. An organiser opens one with `/tournament new`.")
+            raise Refusal(N_("There is no tournament in this channel. An organiser opens one with `/tournament new`."))
         return record
 
     async def latest(self, channel_id: int) -> TournamentRecord:
@@ -136,13 +136,13 @@ class TournamentService:
         record = await self.store.tournaments.active_tournament(channel_id) \
             or await self.store.tournaments.latest_tournament(channel_id)
         if record is None:
-            raise Refusal("This channel has had no tournament. An organiser opens one with `/tournament new`.")
+            raise Refusal(N_("This channel has had no tournament. An organiser opens one with `/tournament new`."))
         return record
 
     async def get(self, tournament_id: int) -> TournamentRecord:
         record = await self.store.tournaments.tournament(tournament_id)
         if record is None:
-            raise Refusal("That tournament does not exist.")
+            raise Refusal(N_("That tournament does not exist."))
         return record
 
     async def state(self, tournament_id: int) -> TournamentState:
@@ -172,8 +172,8 @@ class TournamentService:
     async def require_organiser(self, record: TournamentRecord, user_id: int, is_manager: bool, what: str,
                                  roles: Sequence[int] = ()) -> None:
         if not await self.is_organiser(record, user_id, is_manager, roles):
-            raise Refusal(f"Only the organiser, a member with Manage Server or one with the server's tournament "
-                          f"organiser role can {what}.")
+            raise Refusal(N_("Only the organiser, a member with Manage Server or one with the server's tournament "
+                             "organiser role can {what}."), what=Phrase(what))
 
     # ------------------------------------------------------------ registration
 
@@ -194,7 +194,7 @@ class TournamentService:
         try:
             settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
-            raise Refusal(str(exc)) from None
+            raise Refusal(exc.msgid, **exc.params) from None
         merged = self.tables.check_new(game, options)
         minutes = check_checkin_minutes(checkin_minutes)
         start, timers = None, []
@@ -203,20 +203,21 @@ class TournamentService:
             start = parse_start(starts_at, now, server.timezone)
             timers = [(CHECKIN_TIMER, max(now, check_in_opens(start, minutes))), (START_TIMER, start)]
         elif checkin_minutes is not None:
-            raise Refusal("`checkin_minutes` goes with `starts_at`: without a start time, open the check-in "
-                          "yourself with `/tournament checkin`.")
+            raise Refusal(N_("`checkin_minutes` goes with `starts_at`: without a start time, open the check-in "
+                             "yourself with `/tournament checkin`."))
         if max_entrants is not None:
             need = needed_entrants(settings)
             if not need <= max_entrants <= server.max_entrants_limit:
-                raise Refusal(f"`max_entrants` is {need} to {server.max_entrants_limit} on this server "
-                              "(its `max_entrants_limit`).")
+                raise Refusal(N_("`max_entrants` is {low} to {high} on this server (its `max_entrants_limit`)."),
+                              low=need, high=server.max_entrants_limit)
         late = late_join_rounds or 0
         if late:
             if settings.format is not Format.SWISS:
-                raise Refusal("`late_join_rounds` is for Swiss events: other formats are paired in full at the start.")
+                raise Refusal(N_("`late_join_rounds` is for Swiss events: other formats are paired in full at the "
+                                 "start."))
             if late < 0 or late > (rounds or MAX_LATE_ROUND):
-                raise Refusal(f"`late_join_rounds` is 0 to {rounds or MAX_LATE_ROUND} (the round players may join "
-                              "until).")
+                raise Refusal(N_("`late_join_rounds` is 0 to {high} (the round players may join until)."),
+                              high=rounds or MAX_LATE_ROUND)
         if self.settings is not None:  # the last check: the cooldown starts only for a tournament about to open
             self.settings.cooldowns.take(guild_id, organiser_id, NEW_TOURNAMENT, server.new_cooldown)
         title = " ".join((name or "").split())[:80] or f"{GAME_TITLES[game]} {FORMAT_NAMES[settings.format.value]}"
@@ -231,9 +232,12 @@ class TournamentService:
             if self.settings is not None:  # nothing opened: the refusal leaves the cooldown as it was
                 self.settings.cooldowns.give_back(guild_id, organiser_id, NEW_TOURNAMENT)
             busy = await self.store.tournaments.active_tournament(channel_id)
-            what = f" (**{escape_name(busy.name)}**, {busy.status})" if busy else ""
-            raise Refusal(f"This channel already runs a tournament{what}. Open yours in another channel, "
-                          "or wait until this one ends.") from None
+            if busy is None:
+                raise Refusal(N_("This channel already runs a tournament. Open yours in another channel, or wait "
+                                 "until this one ends.")) from None
+            raise Refusal(N_("This channel already runs a tournament (**{name}**, {status}). Open yours in another "
+                             "channel, or wait until this one ends."), name=escape_name(busy.name),
+                          status=Phrase(busy.status)) from None
         self.on_timers()
         return await self.state(tournament_id)
 
@@ -242,8 +246,9 @@ class TournamentService:
         if record.status == "registration":
             return record
         if record.status == "playing":
-            raise Refusal(f"**{escape_name(record.name)}** has already started, so registration is closed.")
-        raise Refusal(f"**{escape_name(record.name)}** is {record.status}.")
+            raise Refusal(N_("**{name}** has already started, so registration is closed."),
+                          name=escape_name(record.name))
+        raise Refusal(N_("**{name}** is {status}."), name=escape_name(record.name), status=Phrase(record.status))
 
     async def _ceiling(self, record: TournamentRecord) -> int:
         """The most sign-ups: the server's ``max_entrants_limit``; with ``max_entrants``, the rest wait in line
@@ -251,17 +256,18 @@ class TournamentService:
         return MAX_ENTRANTS if record.max_entrants else (await self.server_config(record.guild_id)).max_entrants_limit
 
     @staticmethod
-    def _whose(record: TournamentRecord, ceiling: int) -> str:
+    def _whose(record: TournamentRecord, ceiling: int) -> Phrase:
         """The limit a full event hit; the server's is named with its setting, as every flood limit is."""
+        entrants = Phrase(N_("1 entrant")) if ceiling == 1 else Phrase(N_("{count} entrants"), count=ceiling)
         if record.max_entrants:
-            return f" ({count(ceiling, 'entrant')})"
-        return f": this server allows {count(ceiling, 'entrant')} (the `max_entrants_limit` setting)"
+            return Phrase(N_(" ({entrants})"), entrants=entrants)
+        return Phrase(N_(": this server allows {entrants} (the `max_entrants_limit` setting)"), entrants=entrants)
 
     @staticmethod
     def _require_role(record: TournamentRecord, roles: Sequence[int] | None) -> None:
         if record.role_id is not None and (roles is None or record.role_id not in roles):
-            raise Refusal(f"**{escape_name(record.name)}** is for members with the <@&{record.role_id}> role, "
-                          "and you don't have it.")
+            raise Refusal(N_("**{name}** is for members with the <@&{role}> role, and you don't have it."),
+                          name=escape_name(record.name), role=record.role_id)
 
     async def join(self, tournament_id: int, user_id: int, name: str,
                    roles: Sequence[int] | None = None) -> TournamentState:
@@ -273,36 +279,37 @@ class TournamentService:
             entrants = await self.store.tournaments.entrants(tournament_id)
             mine = [e for e in entrants if e.user_id == user_id]
             if mine and mine[0].left == DISQUALIFIED:
-                raise Refusal(f"You were disqualified from **{escape_name(record.name)}**.")
+                raise Refusal(N_("You were disqualified from **{name}**."), name=escape_name(record.name))
             if record.status == "playing" and record.late_join_rounds:
                 if mine:
-                    raise Refusal(f"You are already entered in **{escape_name(record.name)}**.")
+                    raise Refusal(N_("You are already entered in **{name}**."), name=escape_name(record.name))
                 self._require_role(record, roles)
                 return await self._join_late(record, entrants, user_id, name)
             record = await self.registering(tournament_id)
             if mine:
-                raise Refusal(f"You are already entered in **{escape_name(record.name)}**.")
+                raise Refusal(N_("You are already entered in **{name}**."), name=escape_name(record.name))
             self._require_role(record, roles)
             ceiling = await self._ceiling(record)
             if len(entrants) >= ceiling:
-                raise Refusal(f"**{escape_name(record.name)}** is full{self._whose(record, ceiling)}.")
+                raise Refusal(N_("**{name}** is full{limit}."),
+                              name=escape_name(record.name), limit=self._whose(record, ceiling))
             try:
                 with lost_race():
                     await self.store.tournaments.add_entrant(tournament_id, record.revision, user_id=user_id,
                                                              name=name[:64])
             except AlreadyEntered:
-                raise Refusal(f"You are already entered in **{escape_name(record.name)}**.") from None
+                raise Refusal(N_("You are already entered in **{name}**."), name=escape_name(record.name)) from None
             return await self.state(tournament_id)
 
     async def _join_late(self, record: TournamentRecord, entrants: list[EntrantRecord], user_id: int,
                          name: str) -> TournamentState:
         rounds = await self.store.tournaments.tournament_rounds(record.id)
         if len(rounds) >= record.late_join_rounds:
-            raise Refusal(f"**{escape_name(record.name)}** took late entrants until round "
-                          f"{record.late_join_rounds} began; "
-                          "registration is closed.")
+            raise Refusal(N_("**{name}** took late entrants until round {round} began; registration is closed."),
+                          name=escape_name(record.name), round=record.late_join_rounds)
         if any(r.stage != main_stage(Format(record.format)) for r in rounds):
-            raise Refusal(f"**{escape_name(record.name)}** has reached its top cut; registration is closed.")
+            raise Refusal(N_("**{name}** has reached its top cut; registration is closed."),
+                          name=escape_name(record.name))
         lot = max((e.lot or 0 for e in entrants), default=0) + 1
         rated = await self.store.ratings.ratings_for(record.guild_id or 0, record.game, [user_id])
         try:
@@ -310,22 +317,22 @@ class TournamentService:
                                               rating=rated[user_id].ordinal if user_id in rated else 0.0,
                                               missed_rounds=len(rounds))
         except AlreadyEntered:
-            raise Refusal(f"You are already entered in **{escape_name(record.name)}**.") from None
+            raise Refusal(N_("You are already entered in **{name}**."), name=escape_name(record.name)) from None
         except TournamentChanged:
-            raise Refusal("The tournament changed just now; try again.") from None
+            raise Refusal(N_("The tournament changed just now; try again.")) from None
         return await self.state(record.id)
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "playing":
-                raise Refusal(f"**{escape_name(record.name)}** has started: use `/tournament drop` to stop "
-                              "playing in it.")
+                raise Refusal(N_("**{name}** has started: use `/tournament drop` to stop playing in it."),
+                              name=escape_name(record.name))
             record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
             if not mine:
-                raise Refusal(f"You are not entered in **{escape_name(record.name)}**.")
+                raise Refusal(N_("You are not entered in **{name}**."), name=escape_name(record.name))
             with lost_race():
                 await self.store.tournaments.remove_entrant(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
@@ -334,20 +341,21 @@ class TournamentService:
                        level: str | None, roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self.registering(tournament_id)
-            await self.require_organiser(record, user_id, is_manager, "add bot entrants", roles)
+            await self.require_organiser(record, user_id, is_manager, N_("add bot entrants"), roles)
             chosen = level or self.tables.level_for(record.guild_id)
             if chosen not in BOT_LEVELS:
-                raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
+                raise Refusal(N_("Bot levels are {levels}."), levels=", ".join(BOT_LEVELS))
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
-                raise Refusal(f"`count` is 1 to {MAX_BOTS_AT_ONCE}.")
+                raise Refusal(N_("`count` is 1 to {high}."), high=MAX_BOTS_AT_ONCE)
             entrants = await self.store.tournaments.entrants(tournament_id)
             bots = sum(1 for e in entrants if e.is_bot and e.active)
             check_bot_entrants((await self.server_config(record.guild_id)).max_bot_entrants, bots, count, record.name)
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
                 left = max(0, ceiling - len(entrants))  # (``count`` here is the bots asked for)
-                raise Refusal(f"**{escape_name(record.name)}** can take {left} more {plural('entrant', left)}"
-                              f"{self._whose(record, ceiling)}.")
+                more = Phrase(N_("1 more entrant")) if left == 1 else Phrase(N_("{count} more entrants"), count=left)
+                raise Refusal(N_("**{name}** can take {more}{limit}."), name=escape_name(record.name), more=more,
+                              limit=self._whose(record, ceiling))
             taken = {e.name.split(" (")[0] for e in entrants}
             names = [n for n in BOT_NAMES if n not in taken]
             names += [f"Robo {i}" for i in range(1, MAX_ENTRANTS + 1) if f"Robo {i}" not in taken]
@@ -362,9 +370,9 @@ class TournamentService:
                            roles: Sequence[int] = ()) -> TournamentState:
         async with self.lock(tournament_id):
             record = await self.registering(tournament_id)
-            await self.require_organiser(record, user_id, is_manager, "open the check-in", roles)
+            await self.require_organiser(record, user_id, is_manager, N_("open the check-in"), roles)
             if record.checkin:
-                raise Refusal("The check-in is already open.")
+                raise Refusal(N_("The check-in is already open."))
             with lost_race():
                 await self.store.tournaments.open_checkin(tournament_id, record.revision)
             return await self.state(tournament_id)
@@ -373,16 +381,17 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.registering(tournament_id)
             if not record.checkin:
-                when = ("" if record.starts_at is None else
-                        f" It opens <t:{int(check_in_opens(record.starts_at, record.checkin_minutes))}:R>.")
-                raise Refusal("The check-in has not opened yet." + when)
+                if record.starts_at is None:
+                    raise Refusal(N_("The check-in has not opened yet."))
+                raise Refusal(N_("The check-in has not opened yet. It opens <t:{when}:R>."),
+                              when=int(check_in_opens(record.starts_at, record.checkin_minutes)))
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
                     if e.user_id == user_id and e.active]
             if not mine:
-                raise Refusal(f"You are not entered in **{escape_name(record.name)}**: join first.")
+                raise Refusal(N_("You are not entered in **{name}**: join first."), name=escape_name(record.name))
             self._require_role(record, roles)
             if mine[0].checked_in:
-                raise Refusal("You have already checked in.")
+                raise Refusal(N_("You have already checked in."))
             with lost_race():
                 await self.store.tournaments.check_in(tournament_id, record.revision, mine[0].id)
             return await self.state(tournament_id)
@@ -393,7 +402,7 @@ class TournamentService:
                     roles: Sequence[int] = ()) -> StartOutcome:
         async with self.lock(tournament_id):
             record = await self.registering(tournament_id)
-            await self.require_organiser(record, user_id, is_manager, "start the tournament", roles)
+            await self.require_organiser(record, user_id, is_manager, N_("start the tournament"), roles)
             settings = self.settings_of(record)
             entrants = [e for e in await self.store.tournaments.entrants(tournament_id) if e.active]
             no_shows = [e for e in entrants if record.checkin and not e.checked_in]
@@ -404,9 +413,13 @@ class TournamentService:
             try:
                 planned = check_start(settings, len(players))
             except TournamentRefusal as exc:
-                extra = (f" ({count(len(no_shows), 'entrant')} {'has' if len(no_shows) == 1 else 'have'} not "
-                         "checked in.)" if no_shows else "")
-                raise Refusal(str(exc) + extra) from None
+                if not no_shows:
+                    raise Refusal(exc.msgid, **exc.params) from None
+                reason = Phrase(exc.msgid, **exc.params)
+                if len(no_shows) == 1:
+                    raise Refusal(N_("{reason} (1 entrant has not checked in.)"), reason=reason) from None
+                raise Refusal(N_("{reason} ({count} entrants have not checked in.)"), reason=reason,
+                              count=len(no_shows)) from None
             rng = random.Random(secrets.randbits(62))
             lots = list(range(1, len(players) + 1))
             rng.shuffle(lots)
@@ -526,7 +539,7 @@ class TournamentService:
             now_place = [p for p in await self.store.tournaments.round_places(record.id, place.round)
                          if p.position == place.position]
             if not now_place or now_place[0].status != "pending":
-                raise Refusal("That table is already seated.")
+                raise Refusal(N_("That table is already seated."))
             place = now_place[0]
             entrants = {e.id: e for e in await self.store.tournaments.entrants(record.id)}
             seats = []
@@ -549,7 +562,7 @@ class TournamentService:
                     host_id=record.organiser_id, seats=seats, snapshot=canonical(engine.dump(state)),
                     turn_time=record.turn_time, timers=timers)
             except StaleVersion:
-                raise Refusal("That table is already seated.") from None
+                raise Refusal(N_("That table is already seated.")) from None
         self.tables.on_timers(None)
         return await self.tables.reload(table_id)
 
@@ -592,20 +605,22 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "registration":
-                raise Refusal(f"**{escape_name(record.name)}** has not started: use `/tournament leave` instead.")
+                raise Refusal(N_("**{name}** has not started: use `/tournament leave` instead."),
+                              name=escape_name(record.name))
             if record.status != "playing":
-                raise Refusal(f"**{escape_name(record.name)}** is {record.status}.")
+                raise Refusal(N_("**{name}** is {status}."),
+                              name=escape_name(record.name), status=Phrase(record.status))
             mine = [e for e in await self.store.tournaments.entrants(tournament_id) if e.user_id == user_id]
             if not mine or mine[0].left in NEVER_PLAYED:
-                raise Refusal(f"You are not entered in **{escape_name(record.name)}**.")
+                raise Refusal(N_("You are not entered in **{name}**."), name=escape_name(record.name))
             if not mine[0].active:
-                raise Refusal(f"You have already left **{escape_name(record.name)}**.")
+                raise Refusal(N_("You have already left **{name}**."), name=escape_name(record.name))
             try:
                 places = await self.withdraw(record, mine[0])
             except TournamentChanged:
-                raise Refusal(f"You have already left **{escape_name(record.name)}**.") from None
-        return await self.forfeit_at(places, mine[0], f"🚪 **{escape_name(mine[0].name)}** dropped from the "
-                                                      "tournament and forfeits.")
+                raise Refusal(N_("You have already left **{name}**."), name=escape_name(record.name)) from None
+        return await self.forfeit_at(places, mine[0], said(N_("🚪 **{name}** dropped from the tournament and "
+                                                              "forfeits."), name=escape_name(mine[0].name)))
 
     async def withdraw(self, record: TournamentRecord, entrant: EntrantRecord,
                         reason: str = "drop") -> list[PlaceRecord]:
@@ -631,16 +646,17 @@ class TournamentService:
         yet seated (its thread never opened) is drawn without play."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            await self.require_organiser(record, user_id, is_manager, "end a round", roles)
+            await self.require_organiser(record, user_id, is_manager, N_("end a round"), roles)
             if record.status != "playing":
-                raise Refusal(f"**{escape_name(record.name)}** is not being played ({record.status}).")
+                raise Refusal(N_("**{name}** is not being played ({status})."), name=escape_name(record.name),
+                              status=Phrase(record.status))
             rounds = await self.store.tournaments.tournament_rounds(tournament_id)
             current = rounds[-1]
             if record.round_time is None or current.due is None:
-                raise Refusal("This tournament has no `round_time`, so a round ends when its last table does.")
+                raise Refusal(N_("This tournament has no `round_time`, so a round ends when its last table does."))
             if current.due > self.store.now():
-                raise Refusal(f"Round {current.number} runs until <t:{int(current.due)}:f> (<t:{int(current.due)}:R>);"
-                              " `/tournament advance` can end it after that.")
+                raise Refusal(N_("Round {number} runs until <t:{when}:f> (<t:{when}:R>); `/tournament advance` can "
+                                 "end it after that."), number=current.number, when=int(current.due))
             await self._settle_pending(record)
             for place in await self.store.tournaments.round_places(tournament_id, current.number):
                 if place.status == "pending":
@@ -653,8 +669,8 @@ class TournamentService:
         for place in places:
             assert place.table_id is not None
             notice = await self.tables.end_as_draw(
-                place.table_id, f"⏱️ Round {current.number}'s time is up: this table ends as a **draw**, "
-                                "every side sharing first place.")
+                place.table_id, said(N_("⏱️ Round {number}'s time is up: this table ends as a **draw**, every side "
+                                        "sharing first place."), number=current.number))
             if notice is not None:
                 notices.append(notice)
         return notices
@@ -664,7 +680,7 @@ class TournamentService:
         """Cancel the event; its tables still in play are closed."""
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
-            await self.require_organiser(record, user_id, is_manager, "cancel the tournament", roles)
+            await self.require_organiser(record, user_id, is_manager, N_("cancel the tournament"), roles)
             with lost_race():
                 await self.store.tournaments.cancel_tournament(tournament_id, record.revision)
             places = [p for p in await self.store.tournaments.round_places(tournament_id)
@@ -687,7 +703,11 @@ class TournamentService:
         pure, dropped = self.pure_entrants(state)
         stage = main_stage(Format(state.record.format))
         history = [PlayedRound(r.results, r.byes) for r in self.played(state) if r.stage == stage]
-        return state, standings(pure, history, dropped)
+        if len(pure) <= INLINE_UP_TO:
+            return state, standings(pure, history, dropped)
+        # A large field's tie-breakers take tens of ms (1,024 entrants over 10 rounds: about 55): in a thread,
+        # which gives the loop its turns, as the pairings of large fields go to a worker.
+        return state, await asyncio.to_thread(standings, pure, history, dropped)
 
     async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]] | DoubleRows, str] | None:
         """The elimination bracket (the event's, or a 2-player top cut's once it began) with names: a list

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from engines import GAME_IDS, GAME_TITLES, get_engine
 from host.tournaments.models import Format
-from host.tournaments.refusals import TournamentRefusal
+from host.tournaments.refusals import Phrase, TournamentRefusal
+from i18n import N_
 
 
 @dataclass(frozen=True)
@@ -50,56 +51,64 @@ def make_settings(game: str, format: str | Format, table_size: int | None = None
                   rounds: int | None = None, top_cut_format: str | None = None) -> Settings:
     """Checked settings for ``/tournament new``; raises ``TournamentRefusal`` with the reason."""
     if game not in GAME_IDS:
-        raise TournamentRefusal(f"Unknown game {game!r}. Choose one of: {', '.join(GAME_IDS)}.")
+        raise TournamentRefusal(N_("Unknown game {game}. Choose one of: {games}."), game=repr(game),
+                                games=", ".join(GAME_IDS))
     try:
         fmt = Format(format)
     except ValueError:
-        raise TournamentRefusal(
-            f"Unknown format {format!r}. Choose one of: {', '.join(f.value for f in Format)}.") from None
+        raise TournamentRefusal(N_("Unknown format {format}. Choose one of: {formats}."), format=repr(format),
+                                formats=", ".join(f.value for f in Format)) from None
     engine = get_engine(game)
     title = GAME_TITLES[game]
     size = default_table_size(game) if table_size is None else table_size
     if not engine.min_players <= size <= engine.max_players:
-        limits = (f"always {engine.min_players}" if engine.min_players == engine.max_players
-                  else f"{engine.min_players} to {engine.max_players}")
-        raise TournamentRefusal(f"{title} seats {limits} players at a table, so table_size {size} cannot be used.")
+        limits = (Phrase(N_("always {low}"), low=engine.min_players) if engine.min_players == engine.max_players
+                  else Phrase(N_("{low} to {high}"), low=engine.min_players, high=engine.max_players))
+        raise TournamentRefusal(N_("{title} seats {limits} players at a table, so table_size {size} cannot be used."),
+                                title=title, limits=limits, size=size)
     if fmt is Format.ROUND_ROBIN and size > 2:
         raise TournamentRefusal(
-            f"Round robin is for 2-player tables, and {title} tables of {size} are pods. "
-            "Use format swiss for pods: it pairs every round by points and avoids repeated pods.")
+            N_("Round robin is for 2-player tables, and {title} tables of {size} are pods. "
+               "Use format swiss for pods: it pairs every round by points and avoids repeated pods."),
+            title=title, size=size)
     if fmt in BRACKETS and size > 2:
-        kind = "Single" if fmt is Format.SINGLE_ELIMINATION else "Double"
-        raise TournamentRefusal(
-            f"{kind} elimination is for 2-player tables, and {title} tables of {size} are pods. "
-            f"Use format swiss with top_cut:{size}: the top {size} of the standings then play one final table.")
+        text = (N_("Single elimination is for 2-player tables, and {title} tables of {size} are pods. "
+                   "Use format swiss with top_cut:{size}: the top {size} of the standings then play one final table.")
+                if fmt is Format.SINGLE_ELIMINATION else
+                N_("Double elimination is for 2-player tables, and {title} tables of {size} are pods. "
+                   "Use format swiss with top_cut:{size}: the top {size} of the standings then play one final table."))
+        raise TournamentRefusal(text, title=title, size=size)
     if top_cut:
         if fmt is not Format.SWISS:
-            raise TournamentRefusal("top_cut is for Swiss events; leave it out for this format.")
+            raise TournamentRefusal(N_("top_cut is for Swiss events; leave it out for this format."))
         if size == 2 and (top_cut < 2 or top_cut & (top_cut - 1)):
             raise TournamentRefusal(
-                f"top_cut must be 0 or a power of two (2, 4, 8, 16, …) at 2-player tables, not {top_cut}.")
+                N_("top_cut must be 0 or a power of two (2, 4, 8, 16, …) at 2-player tables, not {top_cut}."),
+                top_cut=top_cut)
         if size > 2 and top_cut != size:
             raise TournamentRefusal(
-                f"With tables of {size}, top_cut must be 0 or {size} (the top {size} play one final table), "
-                f"not {top_cut}.")
+                N_("With tables of {size}, top_cut must be 0 or {size} (the top {size} play one final table), "
+                   "not {top_cut}."), size=size, top_cut=top_cut)
     elif top_cut < 0:
-        raise TournamentRefusal("top_cut cannot be negative.")
+        raise TournamentRefusal(N_("top_cut cannot be negative."))
     if top_cut_format is not None:
         if top_cut_format not in TOP_CUT_FORMATS:
-            raise TournamentRefusal(f"top_cut_format is {' or '.join(TOP_CUT_FORMATS)}, not {top_cut_format!r}.")
+            raise TournamentRefusal(N_("top_cut_format is {formats}, not {given}."),
+                                    formats=" or ".join(TOP_CUT_FORMATS), given=repr(top_cut_format))
         if not top_cut:
-            raise TournamentRefusal("top_cut_format is for a Swiss event's top cut: give top_cut too.")
+            raise TournamentRefusal(N_("top_cut_format is for a Swiss event's top cut: give top_cut too."))
         if size > 2 and top_cut_format == "double":
             raise TournamentRefusal(
-                f"A double-elimination cut is for 2-player tables; with tables of {size} the cut is one final table.")
+                N_("A double-elimination cut is for 2-player tables; with tables of {size} the cut is one final "
+                   "table."), size=size)
     if rounds is not None:
         if fmt is Format.SINGLE_ELIMINATION:
-            raise TournamentRefusal("Single elimination plays ⌈log₂ N⌉ rounds for N entrants; leave rounds out.")
+            raise TournamentRefusal(N_("Single elimination plays ⌈log₂ N⌉ rounds for N entrants; leave rounds out."))
         if fmt is Format.DOUBLE_ELIMINATION:
-            raise TournamentRefusal("Double elimination plays until every entrant but one has lost twice; "
-                                    "leave rounds out.")
+            raise TournamentRefusal(N_("Double elimination plays until every entrant but one has lost twice; "
+                                       "leave rounds out."))
         if rounds < 1:
-            raise TournamentRefusal("rounds must be at least 1.")
+            raise TournamentRefusal(N_("rounds must be at least 1."))
     teams = getattr(engine, "teams", None)
     return Settings(game=game, format=fmt, table_size=size, min_table=engine.min_players, top_cut=top_cut,
                     rounds=rounds, teams=tuple(tuple(t) for t in teams) if teams else None,
@@ -126,12 +135,17 @@ def check_start(settings: Settings, entrants: int) -> int:
     event cannot start with ``entrants`` entrants."""
     need = needed_entrants(settings)
     if entrants < need:
-        why = f" (top_cut is {settings.top_cut})" if settings.top_cut > settings.table_size else ""
+        if settings.top_cut > settings.table_size:
+            raise TournamentRefusal(
+                N_("This tournament needs at least {need} entrants to start (top_cut is {top_cut}); it has "
+                   "{entrants}. {more} more must join (or the organiser can use /tournament addbot)."),
+                need=need, top_cut=settings.top_cut, entrants=entrants, more=need - entrants)
         raise TournamentRefusal(
-            f"This tournament needs at least {need} entrants to start{why}; it has {entrants}. "
-            f"{need - entrants} more must join (or the organiser can use /tournament addbot).")
+            N_("This tournament needs at least {need} entrants to start; it has {entrants}. {more} more must join "
+               "(or the organiser can use /tournament addbot)."), need=need, entrants=entrants, more=need - entrants)
     if settings.top_cut > entrants:  # unreachable through need, kept for callers that skip it
-        raise TournamentRefusal(f"top_cut {settings.top_cut} is larger than the field of {entrants}.")
+        raise TournamentRefusal(N_("top_cut {top_cut} is larger than the field of {entrants}."),
+                                top_cut=settings.top_cut, entrants=entrants)
     return rounds_for(settings, entrants)
 
 
@@ -147,6 +161,7 @@ def rounds_for(settings: Settings, entrants: int) -> int:
         full = round_robin_rounds(entrants)
         if settings.rounds is not None and settings.rounds > full:
             raise TournamentRefusal(
-                f"A round robin of {entrants} entrants has {full} rounds; rounds:{settings.rounds} is too many.")
+                N_("A round robin of {entrants} entrants has {full} rounds; rounds:{rounds} is too many."),
+                entrants=entrants, full=full, rounds=settings.rounds)
         return settings.rounds or full
     return settings.rounds or log2_rounds(entrants)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from data.tournaments import EntrantRecord, PenaltyRecord, PlaceRecord, RoundRecord, TournamentChanged, TournamentRecord
 from engines import GAME_TITLES
 from host.errors import Refusal
+from i18n import N_
 
 
 @dataclass
@@ -82,4 +83,4 @@ def lost_race() -> Iterator[None]:
     try:
         yield
     except TournamentChanged:
-        raise Refusal("The tournament changed just now; try again.") from None
+        raise Refusal(N_("The tournament changed just now; try again.")) from None

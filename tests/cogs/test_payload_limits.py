@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import i18n
 from cogs.menu import NAV
 from cogs.presenter import Outgoing, hand_message, lobby_message, table_message
 from data.store import SeatRecord, TableRecord
@@ -40,8 +41,8 @@ def table_record(game: str, players: int) -> TableRecord:
                        version=123456, snapshot=None, host_id=1000, posted_version=0, seats=seats)
 
 
-async def panel_violations(info: HandPanel, prefix: str = "", depth: int = 0) -> list[str]:
-    out = await hand_message(info, prefix)
+async def panel_violations(info: HandPanel, prefix: str = "", depth: int = 0, lang: str = "en") -> list[str]:
+    out = await hand_message(info, prefix, lang=lang)
     data = payload(out)
     bad = message_violations(data, f"{info.picture.game} panel {prefix or '(top)'}")
     assert depth < 6, "sub-menus nest too deep"
@@ -49,14 +50,16 @@ async def panel_violations(info: HandPanel, prefix: str = "", depth: int = 0) ->
         for child in row["components"]:
             for option in child.get("options", []):
                 if option["value"].startswith(NAV):
-                    bad += await panel_violations(info, option["value"][len(NAV):], depth + 1)
+                    bad += await panel_violations(info, option["value"][len(NAV):], depth + 1, lang)
     return bad
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
 @pytest.mark.parametrize("game", GAME_IDS)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31))
-async def test_every_panel_of_a_random_game_fits(game: str, seed: int) -> None:
+async def test_every_panel_of_a_random_game_fits(game: str, lang: str, seed: int) -> None:
+    """In each language: the move labels, the game's lines and the panels' words as that language says them."""
     engine = get_engine(game)
     players = engine.max_players
     table = table_record(game, players)
@@ -69,11 +72,13 @@ async def test_every_panel_of_a_random_game_fits(game: str, seed: int) -> None:
         to_act = engine.to_act(state)
         if steps % 7 == 0:  # every state would be slow: images are drawn for each panel
             for seat in to_act:
-                choices = [(a, fill_names(engine.describe(state, a), names)) for a in engine.legal_actions(state, seat)]
+                choices = [(a, fill_names(i18n.say_text(lang, engine.describe(state, a)), names))
+                           for a in engine.legal_actions(state, seat)]
                 info = table_views.hand_panel(table, seat, state, choices)
-                bad += await panel_violations(info)
-            shown = table_views.table_message(table, state, ["**x** did y"] * 40, {}, None)
-            bad += message_violations(payload(await table_message(shown)), "table message")
+                bad += await panel_violations(info, lang=lang)
+            lines = [*(["**x** did y"] * 38), *engine.events(state)]
+            shown = table_views.table_message(table, state, lines, {}, None)
+            bad += message_violations(payload(await table_message(shown, lang)), "table message")
         seat = to_act[0]
         state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
         steps += 1

@@ -81,3 +81,33 @@ def test_payload_comparison_ignores_what_discord_adds_and_sees_what_changed() ->
     assert not commands_match(wanted, [{**registered[0], "description": "other"}])
     assert not commands_match(wanted, [{**registered[0], "options": []}])
     assert not commands_match(wanted, [*registered, {"name": "ping", "type": 1, "description": "p"}])
+
+
+def _without_localizations(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_localizations(v) for k, v in value.items()
+                if k not in ("name_localizations", "description_localizations")}
+    if isinstance(value, list):
+        return [_without_localizations(v) for v in value]
+    return value
+
+
+async def test_a_restart_with_translated_commands_does_not_sync_where_discord_hides_localizations(
+        world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord answers GET …/commands without the localizations unless asked ``with_localizations=true``
+    (SimCord always gives them): the French and Ukrainian names must not make every start a sync."""
+    from simcord.http import router
+    from simcord.http.routes import commands as routes
+
+    def like_discord(ctx: Any) -> Any:
+        found = routes.get_global_commands(ctx)
+        asked = str(ctx.params.get("with_localizations", "")).lower() == "true"
+        return found if asked else _without_localizations(found)
+
+    monkeypatch.setitem(router._ROUTES, "GET", [(template, like_discord if handler is routes.get_global_commands
+                                                 else handler) for template, handler in router._ROUTES["GET"]])
+    env = world.env
+    assert any("name_localizations" in c for c in routes.get_global_commands(router.RequestContext(env.backend, {})))
+    mark = len(env.http_requests)
+    await env.restart_bot(create_bot())
+    assert reads(env, mark) == 1 and syncs(env, mark) == 0

@@ -261,3 +261,24 @@ async def test_a_table_whose_players_all_forfeited_on_time_posts_only_its_result
     assert len(posts) - last_forfeit == 2, posts[last_forfeit:]
     assert "Game over" in posts[-1]
     assert moves > rows(db_path, "SELECT MAX(version) FROM seat_events WHERE kind = 'timeout'")[0][0] + 2
+
+
+async def test_a_tournament_table_whose_players_all_dropped_posts_only_its_result(world: Any, db_path: str) -> None:
+    alice, bob = world.members["alice"], world.members["bob"]
+    await configure(world, tournament_creators="everyone")
+    await alice.slash(world.channel, "tournament new", game="pentawar", format="swiss", table_size=4, rounds=1)
+    for member in (alice, bob):
+        await member.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament addbot", count=2)
+    await alice.slash(world.channel, "tournament start")
+    [thread] = world.channel.threads
+    await alice.slash(world.channel, "tournament drop")
+    posts = len(table_messages(thread))
+    moves = rows(db_path, "SELECT COUNT(*) FROM actions")[0][0]
+    await bob.slash(world.channel, "tournament drop")  # nobody is left: the bots play on to the end
+    await world.env.advance_time(5)
+    assert rows(db_path, "SELECT status FROM game_tables") == [("finished",)]
+    assert rows(db_path, "SELECT COUNT(*) FROM actions")[0][0] > moves + 2, "the bots played the game out"
+    # Bob's drop and the result: no table message for any bot move in between.
+    assert len(table_messages(thread)) == posts + 2, [m.content for m in table_messages(thread)[posts:]]
+    assert "Game over" in latest_table_message(thread).content

@@ -298,3 +298,24 @@ async def test_thread_tables_tell_a_refusing_parent_channel_their_results_once_a
         assert "Game over" in latest_table_message(thread).content
     sent = [r for r in requests_to(world.env, world.channel.id, mark) if r.method == "POST"]
     assert len(sent) == 1, [(r.method, r.path) for r in sent]
+
+
+async def test_clicks_in_a_channel_that_still_refuses_the_bot_send_it_nothing(world: Any, db_path: str) -> None:
+    """An interaction's answer goes through its webhook even where the bot may not post: it proves nothing about
+    the channel, so members' commands there must not each cost a refused post (Discord's invalid-request ban)."""
+    mover, other = await two_player(world, turn_time="10m")
+    deny_the_bot(world, world.channel.id, "send_messages")
+    mark = len(world.env.http_requests)
+    await play_own_move(world, mover)
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+    assert len(requests_to(world.env, world.channel.id, mark)) == 1
+    for _ in range(5):
+        status = await other.slash(world.channel, "game status")
+        assert "Discord refused my messages" in answer_text(status), answer_text(status)
+    assert len(requests_to(world.env, world.channel.id, mark)) == 1, "no request until the hourly try"
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+    # Once the server lets the bot post, the next interaction there resumes the table at once.
+    world.env.backend.delete_overwrite(world.channel.id, world.env.bot.user.id)
+    await other.slash(world.channel, "game status")
+    assert rows(db_path, "SELECT paused FROM game_tables") == [(0,)]
+    assert "can post here again" in latest_table_message(world.channel).content

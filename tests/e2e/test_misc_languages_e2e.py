@@ -79,6 +79,9 @@ async def test_profile_and_game_rules_speak_the_members_language(world: Any, mem
         assert set(fields) == ({"Joueurs", "Vos coups", "Options de la table"} if lang == "fr"
                                else {"Гравці", "Ваші ходи", "Параметри столу"})
         read += [t for t in texts(rules) if t != rules.response.embeds[0].description]  # the engines' summary
+        if game == "king_pedro":  # the title's descriptive part, as the commands' choices say it
+            assert rules.response.embeds[0].title.startswith(
+                {"fr": "King Pedro canadien et ukrainien", "uk": "Канадсько-український Кінг Педро"}[lang])
     assert english_left(read, lang) == []
     assert any(("un nombre entier de 1 à 262" if lang == "fr" else "ціле число від 1 до 262") in t for t in read)
 

@@ -70,3 +70,22 @@ async def test_the_view_is_republished_when_the_bot_sends_anything(simcord_env: 
         unchanged = preview._python.revision
         await follower.look()
         assert preview._python.revision == unchanged  # nothing new, nothing republished
+
+
+async def test_the_sandbox_speaks_the_servers_and_the_members_language(simcord_env: Any,
+                                                                      member_locales: dict[int, str]) -> None:
+    from tests.languages import english_left
+
+    world = await sandbox.build_world(simcord_env, simcord_env.bot, locale="fr")
+    welcome = world.home.history()[0].content
+    assert "**alice** gère ce serveur" in welcome and english_left([welcome], "fr") == []
+    async with simcord_env.preview(world.home, viewers=world.members, layout="channel") as preview:
+        await sandbox.follow(simcord_env, preview, world, simcord_env.bot)
+        bob = world.members[1]
+        member_locales[bob.id] = "uk"
+        refused = await bob.slash(world.home, "sandbox go", place="nowhere")
+        assert refused.ephemeral and answer_text(refused) == \
+            "Я не знаю такого місця. Виберіть #games або гілку з підказок."
+        moved = await bob.slash(world.home, "sandbox go", place=str(world.home.id))
+        said = answer_text(moved)
+        assert said.startswith("Переношу цей перегляд до ") and english_left([said], "uk") == []

@@ -11,6 +11,7 @@ import discord
 import pytest
 
 import i18n
+from engines import GAME_TITLES
 from tests.e2e.driver import components
 from tests.e2e.test_reliability_e2e import answer_text
 from tests.languages import english_left
@@ -118,3 +119,63 @@ async def test_a_french_member_reads_french_answers_at_an_english_servers_tourna
     redrawn = clicked.response.embeds[0]
     assert redrawn.fields[-1].name == "Entrants (2)" and "Organiser:" in (redrawn.description or "")
     assert english_left([joined, answer_text(twice)], "fr") == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_tournament_refusals_speak_the_members_language_words_inside_them_too(
+        world: Any, member_locales: dict[int, str], lang: str) -> None:
+    """A refusal is private: the member's language, at an English server. The words a refusal holds (the action
+    refused, a status, the reason a start failed) are translated with it."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    member_locales[alice.id] = member_locales[bob.id] = lang
+    none = await bob.slash(world.channel, "tournament join")
+    assert answer_text(none) == i18n.t(lang, "There is no tournament in this channel. An organiser opens one with "
+                                             "`/tournament new`.")
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=2, name="Cup")
+    early = answer_text(await bob.slash(world.channel, "tournament drop"))
+    assert early == i18n.t(lang, "**{name}** has not started: use `/tournament leave` instead.", name="Cup")
+    not_yours = answer_text(await bob.slash(world.channel, "tournament start"))
+    assert not_yours == i18n.t(lang, "Only the organiser, a member with Manage Server or one with the server's "
+                                     "tournament organiser role can {what}.",
+                               what=i18n.t(lang, "start the tournament"))
+    too_few = answer_text(await alice.slash(world.channel, "tournament start"))
+    assert too_few == i18n.t(lang, "This tournament needs at least {need} entrants to start; it has {entrants}. "
+                                   "{more} more must join (or the organiser can use /tournament addbot).",
+                             need=2, entrants=0, more=2)
+    bad = answer_text(await alice.slash(world.channel, "tournament new", game="king_pedro", format="round_robin"))
+    assert english_left([none.response.content, early, not_yours, too_few, bad], lang) == []
+    assert bad == i18n.t(lang, "Round robin is for 2-player tables, and {title} tables of {size} are pods. Use format "
+                               "swiss for pods: it pairs every round by points and avoids repeated pods.",
+                         title=GAME_TITLES["king_pedro"], size=4)
+
+
+async def test_a_drop_is_told_at_the_table_in_the_servers_language(world: Any, member_locales: dict[int, str],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A drop is the channel's news: the public answer and the table's thread name speak the server's language
+    (Ukrainian), and the note the tournament gives the table is said from a message id, so the table message
+    shows it in that language too."""
+    mona = manager(world)
+    await mona.slash(world.channel, "config set", setting="language", value="uk")
+    alice, bob = world.members["alice"], world.members["bob"]
+    member_locales[bob.id] = "fr"  # the member's own language does not change what the channel reads
+    await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=1, name="Кубок")
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament start")
+    thread = world.channel.threads[-1]
+    assert thread.name == "Кубок · " + i18n.t("uk", "round {round} · table {table}", round=1, table=1)
+    flow = world.env.bot.services.tournament_flow
+    told: list[Any] = []
+    shown = flow.show_notices
+
+    async def keep(notices: Any) -> None:
+        told.extend(notices)
+        await shown(notices)
+
+    monkeypatch.setattr(flow, "show_notices", keep)
+    dropped = await bob.slash(world.channel, "tournament drop")
+    assert not dropped.response.flags.ephemeral
+    assert dropped.response.content.startswith(f"🚪 <@{bob.id}> виходить із **Кубок**")
+    lines = [line for notice in told for line in notice.lines]
+    assert lines and lines[0] == "🚪 **bob** dropped from the tournament and forfeits."  # English for the log
+    assert i18n.say_text("uk", lines[0]) == "🚪 **bob** виходить із турніру; технічна поразка."

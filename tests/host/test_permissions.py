@@ -48,3 +48,12 @@ def test_a_refusal_names_every_missing_permission_and_nothing_granted() -> None:
     for label in ("View Channel", "**Send Messages**", "Read Message History", "Create Public Threads"):
         assert label not in text
     permissions.require(set(permissions.PERMISSIONS), "open a tournament", thread=True, scheduled=True)
+
+
+def test_can_post_needs_send_messages_in_a_channel_and_in_threads_in_a_thread() -> None:
+    base = {"view_channel", "embed_links", "attach_files"}
+    assert permissions.can_post(base | {"send_messages"}, in_thread=False)
+    assert not permissions.can_post(base | {"send_messages_in_threads"}, in_thread=False)
+    assert permissions.can_post(base | {"send_messages_in_threads"}, in_thread=True)
+    assert not permissions.can_post(base | {"send_messages"}, in_thread=True)
+    assert not permissions.can_post({"send_messages", "embed_links", "attach_files"}, in_thread=False)

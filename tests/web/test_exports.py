@@ -13,7 +13,7 @@ import pytest
 from data.store import Store
 from host.tournaments.models import Entrant, PlayedRound, TableResult
 from host.tournaments.standings import standings
-from host.web import PublicSite
+from host.web import LeaderboardPage, LeaderLine, PublicSite, leaderboard_csv
 from tests.web.helpers import GUILD, PUBLIC, bot_event, client, pages_on, service
 
 pytestmark = pytest.mark.asyncio
@@ -71,3 +71,30 @@ async def test_exports_equal_the_standings_from_the_results_rows(store: Store) -
             response = await c.get(f"/s/{GUILD}/tournaments/{event}/export.{fmt}")
             assert response.status == 200
             assert await response.read() == (await site.export(None, event, fmt, check=False))[0]
+
+
+FORMULAS = ['=HYPERLINK("http://evil.example","click")', "+1+1", "-2+3", "@SUM(A1:A9)", "\tTab"]
+
+
+async def test_a_name_that_starts_a_formula_is_text_in_every_csv(store: Store) -> None:
+    """CSV injection: a spreadsheet opening the export must show each hostile name as written, not run it."""
+    tables = service(store)
+    await store.web.set_channel_public(GUILD, PUBLIC, True)
+    event = await bot_event(store, tables, players=len(FORMULAS), rounds=1)
+    ids = [r["id"] for r in await store.db.all("SELECT id FROM entrants WHERE tournament_id = ? ORDER BY id",
+                                                (event,))]
+    async with store.db.transaction() as tx:
+        for entrant, name in zip(ids, FORMULAS, strict=True):
+            await tx.execute("UPDATE entrants SET name = ? WHERE id = ?", (name, entrant))
+    site = PublicSite(store)
+    text = (await site.export(None, event, "csv", check=False))[0].decode()
+    cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
+    for name in FORMULAS:
+        assert "'" + name in cells, (name, text)
+    assert not [c for c in cells if c.startswith(("=", "+", "@", "\t"))], text
+    # The JSON is no spreadsheet: names stay as written there.
+    got = json.loads((await site.export(None, event, "json", check=False))[0])
+    assert sorted(s["name"] for s in got["standings"]) == sorted(FORMULAS)
+    board = leaderboard_csv(LeaderboardPage(GUILD, "pedwar", "Pedwar", [
+        LeaderLine(1, FORMULAS[0], 7, -1.5, 20.0, 7.0, 5)])).decode()
+    assert list(csv.reader(io.StringIO(board)))[1] == ["1", "'" + FORMULAS[0], "-1.50", "20.0000", "7.0000", "5"]

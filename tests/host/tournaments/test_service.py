@@ -4,12 +4,14 @@ by bots, results recorded from the tables, the next round paired automatically, 
 from __future__ import annotations
 
 import itertools
+import threading
 from collections import Counter
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
+import host.tournaments.service as service_module
 from data.store import Store
 from host import Refusal, TableService
 from host.tournaments.models import TableResult
@@ -174,3 +176,24 @@ async def test_after_a_restart_each_process_catches_up_only_its_own_guilds_tourn
     await fresh.resume_work(lambda guild: shard_of[guild or 0] == 0)
     assert len((await fresh.state(ids[2 << 22])).rounds) == 2, "its own guild's round moved on"
     assert len((await fresh.state(ids[1 << 22])).rounds) == 1, "another process's guild was left alone"
+
+
+async def test_a_large_fields_standings_are_computed_off_the_event_loop(store: Store,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """1,024 entrants' tie-breakers take tens of ms: past the inline size they run in a thread, not on the loop."""
+    where: list[bool] = []
+    computed = service_module.standings
+
+    def watched(*args: Any) -> Any:
+        where.append(threading.current_thread() is threading.main_thread())
+        return computed(*args)
+
+    monkeypatch.setattr(service_module, "standings", watched)
+    svc = await service(store)
+    tid = await new_event(svc)
+    await svc.add_bots(tid, 1, False, 8, "easy")
+    _, small = await svc.standings(tid)
+    monkeypatch.setattr(service_module, "INLINE_UP_TO", 4, raising=False)
+    _, large = await svc.standings(tid)
+    assert where == [True, False], where
+    assert [row.entrant for row in small] == [row.entrant for row in large] and len(large) == 8

@@ -1,0 +1,92 @@
+"""The web pages speak their server's language (its ``language`` setting, as its channels do): ``<html lang>``,
+the pages' words from the catalogues, numbers and dates the language's way; English stays the default."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+
+from data.store import Store
+from host.web import PublicSite
+from tests.languages import english_left
+from tests.web.helpers import GUILD, pages_on, service
+from tests.web.test_routes import urls, world
+
+pytestmark = pytest.mark.asyncio
+
+
+
+async def pages(store: Store, lang: str) -> dict[str, str]:
+    from tests.web.helpers import client
+
+    ids = await world(store)
+    await pages_on(store)
+    await store.settings.set_guild_setting(GUILD, "language", lang, 1)
+    version = (await store.tables.get_table(ids["table"])).version
+    found = {}
+    async with client(store) as c:
+        for url in urls(ids, version):
+            response = await c.get(url)
+            assert response.status == 200, url
+            if response.content_type == "text/html":
+                found[url] = await response.text()
+    assert len(found) == 7  # server, table and its part, tournament and its part, leaderboard, player
+    return found
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_every_page_speaks_the_servers_language(store: Store, lang: str) -> None:
+    for url, page in (await pages(store, lang)).items():
+        if not url.endswith("/part"):
+            assert f'<html lang="{lang}">' in page, url
+        # The table page's moves, status line and picture's alt text are said again from their messages too.
+        assert english_left([html.unescape(page)], lang) == [], url
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_page_words_numbers_and_reasons_in_the_servers_language(store: Store, lang: str) -> None:
+    shown = await pages(store, lang)
+    server = next(page for url, page in shown.items() if url == f"/s/{GUILD}")
+    assert {"fr": "Tables en cours", "uk": "Столи в грі"}[lang] in server
+    # King Pedro's title keeps its name and translates its descriptive part, as the commands' choices do
+    assert {"fr": "King Pedro canadien et ukrainien", "uk": "Канадсько-український Кінг Педро"}[lang] in server
+    assert "Canadian and Ukrainian" not in server
+    event = next(page for url, page in shown.items() if "/tournaments/" in url and not url.endswith("/part"))
+    # OPP as a percentage the language's way: 50,0 % in French, 50,0% in Ukrainian; never 50.0%
+    assert re.search(r"\d+,\d\s?%", html.unescape(event)) and not re.search(r"\d+\.\d%", event)
+    tables = service(store)
+    table_id = int(re.search(r"/tables/(\d+)", server).group(1))  # type: ignore[union-attr]
+    assert await tables.close_deleted(table_id) is not None
+    from tests.web.helpers import client
+
+    async with client(store) as c:
+        page = html.unescape(await (await c.get(f"/s/{GUILD}/tables/{table_id}")).text())
+    assert {"fr": "Cette table a été abandonnée : salon supprimé.",
+            "uk": "Цей стіл покинуто: канал видалено."}[lang] in page
+
+
+async def test_auto_follows_the_servers_discord_language_when_the_bot_knows_it(store: Store) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from web.app import make_app
+
+    await world(store)
+    await pages_on(store)
+    for known, expected in ((None, "en"), ("uk", "uk"), ("fr-CA", "fr"), ("de", "en")):
+        site = PublicSite(store, locale_of=lambda guild_id, known=known: known)
+        async with TestClient(TestServer(make_app(site))) as c:
+            assert f'<html lang="{expected}">' in await (await c.get(f"/s/{GUILD}")).text(), known
+    await store.settings.set_guild_setting(GUILD, "language", "fr", 1)  # a set language wins over Discord's
+    async with TestClient(TestServer(make_app(PublicSite(store, locale_of=lambda _: "uk")))) as c:
+        assert '<html lang="fr">' in await (await c.get(f"/s/{GUILD}")).text()
+
+
+async def test_the_bots_pages_follow_a_servers_discord_language(world: Any) -> None:
+    """bot.py gives the site the guilds' Discord languages: with ``auto``, a French server's pages are French."""
+    site = world.env.bot.get_cog("ProfileCog").site
+    canadian = world.env.create_guild("Québec", preferred_locale="fr")
+    assert await site.language(canadian.id) == "fr"
+    assert await site.language(world.guild.id) == "en"  # SimCord's default, en-US
