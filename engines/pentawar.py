@@ -29,6 +29,7 @@ from data.editions import pentawar as edition
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
+from i18n import N_
 
 KINDS: tuple[str, ...] = edition.KINDS
 KIND_SET = frozenset(KINDS)
@@ -216,7 +217,7 @@ class PentawarEngine:
     title = edition.TITLE
     min_players = edition.MIN_PLAYERS
     max_players = edition.MAX_PLAYERS
-    summary = (
+    summary = N_(
         "**Pentawar** — 2-5 players, 40 dragons: ten kinds, four of each.\n"
         "Five dragons form the **pentawar**, a star: positions 0-4, each *across* from the two "
         "positions it is not next to.\n"
