@@ -15,8 +15,9 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs.answers import token_expired
+from cogs.answers import reply
 from cogs.locales import member_language
+from cogs.presenter import Outgoing
 from host import Refusal, StaleClick, permissions
 from host.metrics import Recorder
 from i18n import N_, t
@@ -36,16 +37,9 @@ def awaiting_answer(interaction: discord.Interaction) -> bool:
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
-    """A private note: the response if none was sent yet, the deferred message filled in, else a follow-up."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(text[:2000], ephemeral=True)
-    elif token_expired(interaction):  # past Discord's 15 minutes a follow-up fails: a private note is dropped
-        interaction.extras.pop("deferred", None)
-        log.info("a private note to user %s was dropped: its interaction expired", interaction.user.id)
-    elif interaction.extras.pop("deferred", False):
-        await interaction.edit_original_response(content=text[:2000])
-    else:
-        await interaction.followup.send(text[:2000], ephemeral=True)
+    """A private note: the response if none was sent yet, the deferred message filled in, else a follow-up
+    (past Discord's 15 minutes, dropped). The one answering path, ``cogs.answers.reply``, does each."""
+    await reply(interaction, Outgoing(text[:2000]), ephemeral=True)
 
 
 def refusal_text(refusal: Refusal, lang: str) -> str:

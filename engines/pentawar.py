@@ -29,7 +29,7 @@ from data.editions import pentawar as edition
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
-from i18n import N_
+from i18n import N_, message_of, msg, said
 
 KINDS: tuple[str, ...] = edition.KINDS
 KIND_SET = frozenset(KINDS)
@@ -133,8 +133,15 @@ def _places(keys: list[tuple[int, int, int]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > k) for k in keys]
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _ordinal(n: int) -> Any:
+    """A place as a message: "1st", "2nd", "3rd", "4th" in English, the reader's way elsewhere."""
+    first = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
+    return msg(first[n]) if n in first else msg(N_("{n}th"), n=n)
+
+
+def _kind(kind: str) -> Any:
+    """A dragon kind's name as a message (the glossary's names)."""
+    return msg(NAMES[kind])
 
 
 def _targets(st: State, seat: int) -> list[tuple[int, int, str]]:
@@ -208,8 +215,8 @@ def _turn_actions(st: State, seat: int) -> list[str]:
     return out
 
 
-def _src_text(src: str) -> str:
-    return "from hand" if src == "hand" else "from the tableau"
+def _src_text(src: str) -> Any:
+    return msg("from hand") if src == "hand" else msg("from the tableau")
 
 
 class PentawarEngine:
@@ -313,9 +320,11 @@ class PentawarEngine:
             if s.deck:
                 up = s.deck.pop()
                 s.tableau.append(up)
-                s.events.append(f"{_a(up, True)} is turned face up into the tableau.")
+                s.events.append(said("An {kind} is turned face up into the tableau.", kind=_kind(up))
+                                if _a(up).startswith("an ") else
+                                said("A {kind} is turned face up into the tableau.", kind=_kind(up)))
             else:
-                s.events.append(f"{_p(seat)} draws the last card of the deck.")
+                s.events.append(said("{player} draws the last card of the deck.", player=_p(seat)))
             self._end_turn(s)
         elif verb == "wing":
             _take(s, seat, parts[1], parts[2])
@@ -343,7 +352,7 @@ class PentawarEngine:
             if _kill_actions(s, seat):
                 s.phase = ALTER_KILL
             else:
-                s.events.append("No kill is possible against the new pentawar: the turn ends.")
+                s.events.append(said("No kill is possible against the new pentawar: the turn ends."))
                 self._end_turn(s)
         else:  # skip, pass
             self._end_turn(s)
@@ -353,13 +362,13 @@ class PentawarEngine:
         s.phase = TURN
         if not s.deck:
             if s.n < edition.RESHUFFLE_FROM_PLAYERS:
-                self._finish(s, "the deck ran out")
+                self._finish(s, said("the deck ran out"))
                 return
             if s.reshuffled:
-                self._finish(s, "the deck ran out a second time")
+                self._finish(s, said("the deck ran out a second time"))
                 return
             if not s.discard:
-                self._finish(s, "the deck ran out and the discard pile is empty")
+                self._finish(s, said("the deck ran out and the discard pile is empty"))
                 return
             s.reshuffled = True
             rng = Rng(s.rng)
@@ -368,27 +377,30 @@ class PentawarEngine:
             s.rng = rng.state
             s.deck = deck
             s.discard = []
-            s.events.append(f"The deck ran out: the discard pile ({len(deck)} cards) is shuffled into a new deck.")
+            s.events.append(said("The deck ran out: the discard pile ({count} cards) is shuffled into a new deck.",
+                                 count=len(deck)))
         s.turn = (s.turn + 1) % s.n
         s.turn_no += 1
         if _wing_count(s.wings[s.turn]) == WING_SIZE:
-            self._finish(s, f"{_p(s.turn)} starts a turn with 5 dragons in the flight wing")
+            self._finish(s, said("{player} starts a turn with 5 dragons in the flight wing", player=_p(s.turn)))
 
     def _finish(self, s: State, reason: str) -> None:
         s.phase = OVER
         s.end_reason = reason
-        s.events.append(f"Game over: {reason}.")
+        s.events.append(said("Game over: {reason}.", reason=message_of(reason)))
         keys = [_standing(s, seat) for seat in range(s.n)]
         places = _places(keys)
         for seat in sorted(range(s.n), key=lambda x: (places[x], x)):
             wing, in_war, hand = keys[seat]
-            s.events.append(f"{_ordinal(places[seat])}: {_p(seat)} with {wing} in the flight wing, "
-                            f"{in_war} of them in the pentawar, {hand} in hand.")
+            s.events.append(said("{place}: {player} with {wing} in the flight wing, {in_war} of them in the pentawar, "
+                                 "{hand} in hand.", place=_ordinal(places[seat]), player=_p(seat), wing=wing,
+                                 in_war=in_war, hand=hand))
         winners = [_p(seat) for seat in range(s.n) if places[seat] == 1]
         if len(winners) == 1:
-            s.events.append(f"{winners[0]} wins.")
+            s.events.append(said("{player} wins.", player=winners[0]))
         else:
-            s.events.append(f"{', '.join(winners[:-1])} and {winners[-1]} share the victory.")
+            s.events.append(said("{players} and {last} share the victory.", players=", ".join(winners[:-1]),
+                                 last=winners[-1]))
 
     def _why(self, st: State, seat: int, action: Any) -> str:
         """A readable reason why ``action`` is not legal now."""
@@ -527,18 +539,25 @@ class PentawarEngine:
 
     def _status(self, st: State) -> str:
         if st.phase == OVER:
-            reason = st.end_reason or ""
+            reason: Any = st.end_reason or ""
             if "5 dragons" in reason:
-                reason = "a player starts a turn with 5 dragons in the flight wing"
-            return f"Game over: {reason}"
+                reason = said("a player starts a turn with 5 dragons in the flight wing")
+            return said("Game over: {reason}", reason=message_of(reason))
         if st.phase == ALTER:
-            return f"Alter war: placing {_a(st.pending[1])} on the pentawar"
+            kind = st.pending[1]
+            if _a(kind).startswith("an "):
+                return said("Alter war: placing an {kind} on the pentawar", kind=_kind(kind))
+            return said("Alter war: placing a {kind} on the pentawar", kind=_kind(kind))
         if st.phase == ALTER_KILL:
-            return "Alter war: optional kill against the new pentawar"
-        extra = ""
+            return said("Alter war: optional kill against the new pentawar")
+        deck, discard = len(st.deck), len(st.discard)
         if st.n >= edition.RESHUFFLE_FROM_PLAYERS:
-            extra = ", reshuffled once" if st.reshuffled else ", one reshuffle left"
-        return f"Turn {st.turn_no}: deck {len(st.deck)}, discard {len(st.discard)}{extra}"
+            if st.reshuffled:
+                return said("Turn {turn}: deck {deck}, discard {discard}, reshuffled once", turn=st.turn_no, deck=deck,
+                            discard=discard)
+            return said("Turn {turn}: deck {deck}, discard {discard}, one reshuffle left", turn=st.turn_no, deck=deck,
+                        discard=discard)
+        return said("Turn {turn}: deck {deck}, discard {discard}", turn=st.turn_no, deck=deck, discard=discard)
 
     def describe(self, state: State, action: str) -> str:
         return self._label(state, action, actor=True)
@@ -552,31 +571,36 @@ class PentawarEngine:
         try:
             if verb == "gather":
                 if len(st.deck) == 1:
-                    return "Gather forces: draw the last card" if actor else "gathers forces: draws the last card"
-                return ("Gather forces: draw a card, turn one into the tableau" if actor
-                        else "gathers forces: draws a card, turns one into the tableau")
+                    return (said("Gather forces: draw the last card") if actor
+                            else said("gathers forces: draws the last card"))
+                return (said("Gather forces: draw a card, turn one into the tableau") if actor
+                        else said("gathers forces: draws a card, turns one into the tableau"))
             if verb == "wing":
-                what = f"{NAMES[parts[2]]} {_src_text(parts[1])}"
-                where = f"place {parts[3]} (row {ROW_OF[PLACE_INDEX[parts[3]]]})"
-                return f"Strengthen: {what} to {where}" if actor else f"strengthens the flight wing: {what} to {where}"
+                what = msg("{kind} {source}", kind=_kind(parts[2]), source=_src_text(parts[1]))
+                where = msg("place {place} (row {row})", place=parts[3], row=ROW_OF[PLACE_INDEX[parts[3]]])
+                return (said("Strengthen: {what} to {where}", what=what, where=where) if actor
+                        else said("strengthens the flight wing: {what} to {where}", what=what, where=where))
             if verb == "kill":
                 victim, i = int(parts[3]), PLACE_INDEX[parts[4]]
                 target = st.wings[victim][i]
-                tname = NAMES[target] if target else "empty place"
-                what = f"{_p(victim)}'s {tname} (row {ROW_OF[i]}) with {NAMES[parts[2]]} {_src_text(parts[1])}"
-                return f"Kill {what}" if actor else f"kills {what}"
+                tname = _kind(target) if target else msg("empty place")
+                what = msg("{player}'s {target} (row {row}) with {kind} {source}", player=_p(victim), target=tname,
+                           row=ROW_OF[i], kind=_kind(parts[2]), source=_src_text(parts[1]))
+                return said("Kill {what}", what=what) if actor else said("kills {what}", what=what)
             if verb == "alter":
-                what = f"{NAMES[parts[2]]} {_src_text(parts[1])}"
-                return f"Alter war with {what}" if actor else f"alters the war with {what}"
+                what = msg("{kind} {source}", kind=_kind(parts[2]), source=_src_text(parts[1]))
+                return (said("Alter war with {what}", what=what) if actor
+                        else said("alters the war with {what}", what=what))
             if verb == "replace":
                 pos = int(parts[1])
-                new = NAMES[st.pending[1]] if st.pending else "it"
-                what = f"{new} on position {pos}, replacing the {NAMES[st.war[pos]]}"
-                return f"Put {what}" if actor else f"puts {what}"
+                new = _kind(st.pending[1]) if st.pending else msg("it")
+                what = msg("{kind} on position {position}, replacing the {old}", kind=new, position=pos,
+                           old=_kind(st.war[pos]))
+                return said("Put {what}", what=what) if actor else said("puts {what}", what=what)
             if verb == "skip":
-                return "No kill: end the turn" if actor else "makes no kill"
+                return said("No kill: end the turn") if actor else said("makes no kill")
             if verb == "pass":
-                return "Pass (no legal action)" if actor else "passes (no legal action)"
+                return said("Pass (no legal action)") if actor else said("passes (no legal action)")
         except (IndexError, KeyError, ValueError, TypeError):
             pass
         return action[:100]

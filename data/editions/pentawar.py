@@ -7,6 +7,8 @@ a sigil shape, all distinct, so that dragons are easy to tell apart on a phone.
 
 from __future__ import annotations
 
+from i18n import N_
+
 TITLE = "Pentawar"
 
 #: Card codes, one per dragon kind, in display order.
@@ -23,16 +25,16 @@ DECK_SIZE = len(DECK)
 
 #: Human names.
 NAMES: dict[str, str] = {
-    "citrine": "Citrine",
-    "sun": "Sun",
-    "forest": "Forest",
-    "shadow": "Shadow",
-    "ruby": "Ruby",
-    "sapphire": "Sapphire",
-    "storm": "Storm",
-    "frost": "Frost",
-    "ember": "Ember",
-    "moon": "Moon",
+    "citrine": N_("Citrine"),
+    "sun": N_("Sun"),
+    "forest": N_("Forest"),
+    "shadow": N_("Shadow"),
+    "ruby": N_("Ruby"),
+    "sapphire": N_("Sapphire"),
+    "storm": N_("Storm"),
+    "frost": N_("Frost"),
+    "ember": N_("Ember"),
+    "moon": N_("Moon"),
 }
 
 #: Distinct two-letter marks printed big on the cards.

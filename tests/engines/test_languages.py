@@ -13,7 +13,7 @@ from i18n import Said, say_text
 from tests.languages import english_left
 
 #: The titles whose engines say every line from a message id (the others still write English only).
-CONVERTED = ("do_over", "king_pedro", "pedwar", "ogre_cheerleaders")
+CONVERTED = ("do_over", "king_pedro", "pedwar", "ogre_cheerleaders", "pentawar")
 
 
 def said_texts(game: str, seeds: int = 3, steps: int = 250) -> list[str]:
