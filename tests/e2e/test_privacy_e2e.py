@@ -35,6 +35,12 @@ async def open_game(host: Any, guest: Any, channel: Any) -> None:
     assert "The game begins" in answer_text(started), answer_text(started)
 
 
+def private(result: Any) -> bool:
+    """Answered, and only privately: the first response and every follow-up (a deferred answer's edit too)."""
+    answers = [m for m in (result.response, *result.followups) if m is not None]
+    return bool(answers) and all(m.flags.ephemeral for m in answers)
+
+
 def listed(text: str, table_id: int) -> bool:
     return f"table #{table_id} " in text or text.rstrip().endswith(f"table #{table_id}")
 
@@ -45,7 +51,7 @@ async def history_answers(member: Any, channel: Any, table: int) -> tuple[str, s
     replay = await member.slash(channel, "game replay", move=0, table=str(table))
     for result in (log, replay):
         assert result.acknowledged
-        assert (result.response is None or result.response.ephemeral or result.response.flags.ephemeral)
+        assert private(result), answer_text(result)  # every answer, the deferred one's follow-up included
     return tuple(answer_text(r).replace(str(table), "N") for r in (log, replay))  # type: ignore[return-value]
 
 
