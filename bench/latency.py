@@ -131,6 +131,25 @@ async def open_click_table(env: Any, channel: Any, members: list[Any]) -> Any:
     return {m.id: m for m in (alice, bob)}
 
 
+async def measured(env: Any, harness: Any, mark: int, clicked: int, channels: list[Any], due: float) -> None:
+    """Wait, in real time, until the click has its first response and every table its post after ``due``.
+
+    Not ``env.settle()``: in its window SimCord runs every virtual timer due within it, and the clocked
+    tables' members never act, so every seat times out again a minute later, then bots stand in, until the
+    100 games end: 17 virtual minutes, 50-160 real seconds at ``speed`` 10 (load 3-6), none of it measured,
+    and the whole run lost when a loaded machine stretched it past the window. What is still in flight
+    finishes on the virtual clock in the ``advance_time`` that follows."""
+    from tests.latency import Latency
+
+    limit = time.perf_counter() + env.settle_timeout
+    while time.perf_counter() < limit:
+        answered = clicked in Latency(calls=harness.calls[mark:]).first_responses()
+        if answered and len(post_delays(env, channels, due)) == len(channels):
+            return
+        await asyncio.sleep(0.05)  # real time: the harness's fast timers drive the burst meanwhile
+    raise TimeoutError(f"the click or a table's post was not in after {env.settle_timeout:.0f} real seconds")
+
+
 async def burst(kind: str, count: int, latency: float, *, with_click: bool = False, sweep: bool = False) -> Burst:
     import simcord
 
@@ -211,7 +230,7 @@ async def burst(kind: str, count: int, latency: float, *, with_click: bool = Fal
                             if world is not None:
                                 await every_command(world)
                             else:
-                                await env.settle()
+                                await measured(env, harness, mark, clicked, channels, due)
                         finally:
                             env.settle_timeout = 300
                         firsts = Latency(calls=harness.calls[mark:]).first_responses()

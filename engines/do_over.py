@@ -21,7 +21,7 @@ from data.editions import do_over as edition
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
-from i18n import msg, said, said_n
+from i18n import N_, msg, said, said_n
 
 CODES: tuple[str, ...] = edition.CODES
 NCODES = len(CODES)
@@ -169,7 +169,7 @@ class DoOverEngine:
     def __init__(self) -> None:
         self.default_options: Options = {"allow_voluntary_take": True, "max_turns": 1000}
 
-    summary = (
+    summary = N_(
         "**Do Over!** — be the first to get rid of all your cards.\n"
         "- Cards: 1 to 11 (four each), 4 Bomb, 4 Do Over!, 2 Reverse. 2–6 players.\n"
         "- Each player has a Reserve of 3 piles (one card face down, one face up on it) and a Hand of 3.\n"

@@ -224,7 +224,7 @@ class PentawarEngine:
     title = edition.TITLE
     min_players = edition.MIN_PLAYERS
     max_players = edition.MAX_PLAYERS
-    summary = (
+    summary = N_(
         "**Pentawar** — 2-5 players, 40 dragons: ten kinds, four of each.\n"
         "Five dragons form the **pentawar**, a star: positions 0-4, each *across* from the two "
         "positions it is not next to.\n"

@@ -39,6 +39,11 @@ def _utcnow() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+def _unhurried(call_at: Any) -> Any:
+    """The call_at under the harness's speed-up, if ``call_at`` is one."""
+    return getattr(call_at, "unhurried", call_at)
+
+
 #: Discord's global limit: requests per second per bot, interaction responses excepted.
 GLOBAL_PER_SECOND = 50
 
@@ -83,6 +88,9 @@ class Latency:
     _limits: list[_Limit] = field(default_factory=list)
     _window: collections.deque[float] = field(default_factory=collections.deque)
     _saved: list[tuple[Any, str, Any]] = field(default_factory=list)
+    #: The runtimes whose call_at is sped up, and their loops: put back as they were at exit.
+    _runtimes: list[Any] = field(default_factory=list)
+    _loops: list[Any] = field(default_factory=list)
 
     # -------------------------------------------------------------- set-up
 
@@ -120,39 +128,60 @@ class Latency:
     def _fast_timers(self) -> None:
         """Virtual timers fire ``speed`` times sooner in real time (SimCord's real-time fallback, which
         schedules each virtual timer with its runtime's ``call_at``), in every bot attached from now on."""
-        from simcord import _runtime
+        from simcord import _dpy_internals, _runtime
 
-        original = _runtime._Runtime
+        original_runtime, original_clocks = _runtime._Runtime, _dpy_internals.acquire_clocks
         harness = self
 
-        def runtime(*fields: Any) -> Any:
-            made = original(*fields)
-            harness.attach_runtime(made)
-            return made
+        def runtime(create_task: Any, call_soon: Any, call_later: Any, call_at: Any, *rest: Any) -> Any:
+            # A restarted bot's runtime is built from the loop's methods, which detaching the bot before it
+            # set back from that bot's runtime: its call_at was ours. Built on it as it is, each restart would
+            # speed every timer up ``speed`` times more, SimCord's own settle windows included.
+            return original_runtime(create_task, call_soon, call_later, _unhurried(call_at), *rest)
 
-        self._saved.append((_runtime, "_Runtime", original))
+        def acquire_clocks(env: Any) -> None:
+            # By now SimCord holds the loop's own call_at for the timers that are not the bot's (its settle
+            # windows): only the bot's virtual timers, which go through the runtime, are sped up.
+            original_clocks(env)
+            harness.attach(env)
+
+        self._saved += [(_runtime, "_Runtime", original_runtime), (_dpy_internals, "acquire_clocks", original_clocks)]
         _runtime._Runtime = runtime
+        _dpy_internals.acquire_clocks = acquire_clocks
 
     def attach(self, env: Any) -> None:
         """Speed up the timers of a bot that is already attached to ``env`` (see ``speed``)."""
         if self.speed != 1.0 and env._runtime is not None:
+            self._loops.append(env._loop)
             self.attach_runtime(env._runtime)
 
     def attach_runtime(self, runtime: Any) -> None:
         from simcord import _dpy_internals
 
-        call_at, speed = runtime.call_at, self.speed
+        # Sped up once however often it is attached: wrapping a wrapper would square the speed.
+        call_at, speed = _unhurried(runtime.call_at), self.speed
 
         def sooner(when: float, *rest: Any, **kwargs: Any) -> Any:
             now = _dpy_internals.real_monotonic()
             return call_at(now + max(0.0, when - now) / speed, *rest, **kwargs)
 
+        sooner.unhurried = call_at  # type: ignore[attr-defined]
         runtime.call_at = sooner
+        self._runtimes.append(runtime)
 
     def __exit__(self, *exc: object) -> None:
         while self._saved:
             cls, name, original = self._saved.pop()
             setattr(cls, name, original)
+        # SimCord puts a runtime's call_at back on the loop when it detaches that runtime's bot: left sped up,
+        # it would hurry every later timer on the loop, the next bot's and SimCord's settle windows included
+        # (bench.latency's third run in one process saw its 5 s start-up window end after 50 ms, at 100 times).
+        for runtime in self._runtimes:
+            runtime.call_at = _unhurried(runtime.call_at)
+        for loop in self._loops:
+            loop.call_at = _unhurried(loop.call_at)
+        self._runtimes.clear()
+        self._loops.clear()
 
     # ---------------------------------------------------------------- calls
 

@@ -48,7 +48,7 @@ from engines.king_pedro.rules import (
     pretty,
 )
 from engines.rng import Rng, seed_state
-from i18n import msg, said, said_n
+from i18n import N_, msg, said, said_n
 
 
 def _not_a_card(code: str) -> str:
@@ -63,7 +63,7 @@ class KingPedroEngine:
     #: The partnerships, partners opposite: team 0 is seats 0 & 2, team 1 seats 1 & 3 (``seat % 2``).
     #: The host reads this to seat human partners together when bots fill the other seats.
     teams: tuple[tuple[int, int], ...] = TEAMS
-    summary = (
+    summary = N_(
         "**Canadian and Ukrainian King Pedro**: 4 players, partners opposite (seats 1 & 3 against 2 & 4).\n"
         "- Deal 9 each. Bid 30-62 (or pass for good); three passes end it, four passes mean a redeal.\n"
         "- The bidder names trump. Trumps are that suit plus the **other five** (the 5 of the same colour), "

@@ -16,7 +16,8 @@ from i18n import N_, message_of, msg, msg_n, said, said_n
 SIDE = flow.SIDE
 ENDS = ("L", "R")
 
-SUMMARY = """\
+#: Marked for the catalogues: /game rules shows it in the member's language.
+SUMMARY = N_("""\
 **Ogre Cheerleaders** (2-4 players). 40 cards: four teams (O, S, C, U), numbers 1-10; a card is worth its number.
 - **Setup:** 4 cards each, 4 face up in a row (the **field**), 1 face up on the **bench**.
 - **Turn:** play a card from your hand at either end of the field and resolve its effect, as far as it can be.
@@ -36,7 +37,7 @@ player has had one more turn. Most points wins; tie-break: more scored cards.
 - **Stalemate:** 4 turns in a row with the same number played, nothing scored and the deck unchanged: \
 everyone ties.
 - Table option `max_turns` (default 500): the game ends there and is scored as it stands.
-"""
+""")
 
 PROMPTS = {
     "play": N_("play a card from your hand"),

@@ -22,8 +22,10 @@ from engines.pedwar import views as V
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
 from engines.pedwar.state import dump as _dump
 from engines.pedwar.state import load as _load
+from i18n import N_
 
-SUMMARY = """\
+#: Marked for the catalogues: /game rules shows it in the member's language.
+SUMMARY = N_("""\
 **Pedwar** — 2 to 4 players collect Object cards (4 colours, numbers 1-8, two Wilds each) with Maneuver cards.
 Your turn has five phases:
 1. **Discard** any Maneuver cards (keep at least one): every 3 pips discarded gives an extra action.
@@ -38,7 +40,7 @@ The game ends the moment the last Object card is turned face up.
 **Scoring:** Straight (4+ in a row) 1 per numbered card, Straight Flush (one colour) 2, \
 Four of a Kind (one of each colour) 3; Wilds stand in and score 0. Each card on your hidden Goal: 3.
 Ties: tied players draw Maneuver cards, OP > 5 > 4 > 3 > 2+ > 1+.
-Actions: `discard:4`, `bid:R5:2+,5`, `raise:R5:OP`, `pass`, `done`."""
+Actions: `discard:4`, `bid:R5:2+,5`, `raise:R5:OP`, `pass`, `done`.""")
 
 
 class PedwarEngine:

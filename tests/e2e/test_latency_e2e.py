@@ -3,6 +3,7 @@ each table's timers on their own, and later moves folded into a table's next pos
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -208,3 +209,33 @@ async def test_an_answer_due_after_the_15_minute_token_is_not_sent_on_the_dead_t
     assert [r for r in caplog.records if "dropped: its interaction expired" in r.getMessage()]
     first = harness.first_responses()
     assert [status for _, status in first.values()] == [200]  # the deferral itself landed in time
+
+
+async def test_the_harness_hurries_the_bot_s_timers_once_across_restarts_and_leaves_the_loop_as_it_was(
+        world: Any) -> None:
+    """``speed`` hurries the bot's virtual timers through its runtime's ``call_at``, which SimCord puts back on
+    the loop when it detaches the bot. A restart used to build the next runtime on the hurried one (ten times
+    more each time, SimCord's own settle windows too), and the speed-up outlived the harness: bench.latency's
+    third run in one process saw its 5 s start-up window close after 50 ms and stopped with "bot did not settle
+    while advancing time". Read from each timer's due instant on the real clock, no sleeping."""
+    from simcord import _dpy_internals
+
+    loop, env = asyncio.get_running_loop(), world.env
+
+    def seconds_until(call_at: Any, delay: float = 100.0) -> float:
+        now = _dpy_internals.real_monotonic()
+        handle = call_at(now + delay, lambda: None)
+        handle.cancel()
+        return round(handle.when() - now)
+
+    with Latency(speed=10.0) as harness:
+        harness.attach(env)
+        harness.attach(env)  # attached twice (the fixture and a bench both may): still ten times
+        assert seconds_until(env._runtime.call_at) == 10
+        for _ in range(2):
+            await env.restart_bot(create_bot())
+            assert seconds_until(env._runtime.call_at) == 10  # the restarted bot's timers: ten times, not 100
+            assert seconds_until(loop.call_at) == 100  # the loop's other timers (SimCord's settle windows)
+    assert seconds_until(env._runtime.call_at) == 100  # what SimCord puts back on the loop at detach
+    await env.restart_bot(create_bot())
+    assert seconds_until(env._runtime.call_at) == seconds_until(loop.call_at) == 100
