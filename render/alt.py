@@ -12,6 +12,9 @@ from typing import Any
 
 import i18n
 from data.editions import do_over as do_over_edition
+from data.editions.king_pedro import SUIT_NAMES
+from data.editions.king_pedro import SUIT_SYMBOLS as SIGNS
+from data.editions.pentawar import NAMES as PENTAWAR_NAMES
 from i18n import DEFAULT, N_, say_text, tn
 from render.common import finished
 from render.words import count, ordinal
@@ -57,8 +60,8 @@ def _places(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
              places=", ".join(f"{_ordinal(lang, outcome[s])} {_name(names, s, lang)}" for s in order))
 
 
-def _cards(k: int) -> str:
-    return count(k, "card")
+def _cards(k: int, lang: str = DEFAULT) -> str:
+    return count(k, "card") if lang == DEFAULT else tn(lang, "{n} card", "{n} cards", k)
 
 
 def _kp_card(code: str) -> str:
@@ -90,82 +93,116 @@ def _do_over(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> lis
     return out
 
 
-def _pedwar(view: dict[str, Any], names: list[str]) -> list[str]:
+def _pedwar(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> list[str]:
     out = []
     if view.get("active") is not None and not view.get("over") and view.get("placings") is None:
-        out.append(f"Turn {view.get('turn', '?')}, {_name(names, view['active'])} is the active player.")
-    out.append("Scores: " + ", ".join(f"{_name(names, p['seat'])} {p.get('score', 0)}"
-                                      f" ({_cards(len(p.get('collection', [])))} collected)"
-                                      for p in view.get("players", [])) + ".")
+        active = _name(names, view["active"], lang)
+        out.append(i18n.t(lang, "Turn {turn}, {name} is the active player.", turn=view.get("turn", "?"), name=active))
+    scores = ", ".join(i18n.t(lang, "{name} {score} ({cards} collected)", name=_name(names, p["seat"], lang),
+                              score=p.get("score", 0),
+                         cards=_cards(len(p.get("collection", [])), lang)) for p in view.get("players", []))
+    out.append(i18n.t(lang, "Scores: {scores}.", scores=scores))
     row = []
     for slot in view.get("row", []):
-        card = slot.get("card") or "taken"
-        bid = ""
+        card = slot.get("card") or i18n.t(lang, "taken")
         if slot.get("bids"):
             b = slot["bids"][-1]
-            bid = f", high bid {b.get('value')} by {_name(names, b.get('seat'))}"
-        row.append(f"{card}{bid}")
+            row.append(i18n.t(lang, "{card}, high bid {value} by {name}", card=card, value=b.get("value"),
+                         name=_name(names, b.get("seat"), lang)))
+        else:
+            row.append(card)
     if row:
-        out.append("Row: " + "; ".join(row) + ".")
+        out.append(i18n.t(lang, "Row: {slots}.", slots="; ".join(row)))
     return out
 
 
-def _king_pedro(view: dict[str, Any], names: list[str]) -> list[str]:
+def _kp_card_in(lang: str, code: str) -> str:
+    # English names a card in words ("ace of spades"); the other languages write its code with the suit's sign
+    # ("A♠"), as the glossary asks of buttons.
+    if lang == DEFAULT:
+        return _kp_card(code)
+    return code[:-1] + SIGNS.get(code[-1], code[-1])
+
+
+def _king_pedro(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> list[str]:
     out = []
     teams = view.get("teams", [])
     scores = view.get("scores", [])
-    for t, members in enumerate(teams):
-        who = " and ".join(_name(names, s) for s in members)
-        out.append(f"{who}: {count(scores[t] if t < len(scores) else 0, 'point')}.")
-    out[-1:] = [out[-1] + f" Target {view['target']}."] if out and view.get("target") else out[-1:]
+    for team, members in enumerate(teams):
+        who = i18n.t(lang, "{first} and {second}", first=_name(names, members[0], lang),
+                     second=_name(names, members[1], lang)) \
+            if len(members) == 2 else ", ".join(_name(names, s, lang) for s in members)
+        points = scores[team] if team < len(scores) else 0
+        out.append(i18n.t(lang, "{team}: {points}.", team=who, points=count(points, "point") if lang == DEFAULT
+                     else i18n.tn(lang, "{n} point", "{n} points", points)))
+    if out and view.get("target"):
+        out[-1] = i18n.t(lang, "{scores} Target {target}.", scores=out[-1], target=view["target"])
     if view.get("trump"):
         bidder = view.get("bidder")
-        line = f"Trump {SUITS.get(view['trump'], view['trump'])}, bid {view.get('bid')} by {_name(names, bidder)}"
+        suit = (SUITS.get(view["trump"], view["trump"]) if lang == DEFAULT
+                else i18n.t(lang, SUIT_NAMES.get(view["trump"], "")))
+        line = i18n.t(lang, "Trump {suit}, bid {bid} by {name}", suit=suit, bid=view.get("bid"),
+                      name=_name(names, bidder, lang))
         if view.get("phase") == "playing" and bidder is not None and teams:
-            team = next((t for t, m in enumerate(teams) if bidder in m), 0)
+            team = next((i for i, m in enumerate(teams) if bidder in m), 0)
             got = view.get("round_points", [0, 0])[team]
-            line += f", {got} of {view.get('bid')} made so far"
+            line = i18n.t(lang, "{line}, {got} of {bid} made so far", line=line, got=got, bid=view.get("bid"))
         out.append(line + ".")
     elif view.get("auction"):
         last = view["auction"][-1]
-        out.append(f"Bidding: {_name(names, last[0])} {'passes' if last[1] == 'pass' else 'bids ' + str(last[1])}.")
+        out.append(i18n.t(lang, "Bidding: {name} passes.", name=_name(names, last[0], lang)) if last[1] == "pass"
+                   else i18n.t(lang, "Bidding: {name} bids {bid}.", name=_name(names, last[0], lang), bid=last[1]))
     trick = view.get("trick", [])
     if trick:
-        plays = [f"{_name(names, seat)} {_kp_card(card)}" for seat, card in trick]
-        out.append("Trick so far: " + ", ".join(plays) + ".")
+        plays = ", ".join(f"{_name(names, seat, lang)} {_kp_card_in(lang, card)}" for seat, card in trick)
+        out.append(i18n.t(lang, "Trick so far: {plays}.", plays=plays))
     elif view.get("last_trick") and view.get("last_trick_winner") is not None:
-        out.append(f"Last trick won by {_name(names, view['last_trick_winner'])}.")
+        out.append(i18n.t(lang, "Last trick won by {name}.", name=_name(names, view["last_trick_winner"], lang)))
     return out
 
 
-def _ogre(view: dict[str, Any], names: list[str]) -> list[str]:
+def _ogre(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> list[str]:
     field = view.get("field", [])
-    out = [f"Field, left to right, {_cards(len(field))}: " + (", ".join(field) if field else "empty") + "."]
+    out = [i18n.t(lang, "Field, left to right, {cards}: {field}.", cards=_cards(len(field), lang),
+             field=", ".join(field) if field else i18n.t(lang, "empty"))]
     scores = view.get("scores", [])
-    out.append("Scores: " + ", ".join(f"{_name(names, s)} {p}" for s, p in enumerate(scores)) + ".")
-    out.append(f"Deck {view.get('deck_count', 0)}, bench {view.get('bench_count', 0)}"
-               + (f", bench top {view['bench_top']}" if view.get("bench_top") else "") + ".")
+    shown = ", ".join(f"{_name(names, s, lang)} {p}" for s, p in enumerate(scores))
+    out.append(i18n.t(lang, "Scores: {scores}.", scores=shown))
+    deck, bench = view.get("deck_count", 0), view.get("bench_count", 0)
+    out.append(i18n.t(lang, "Deck {deck}, bench {bench}, bench top {top}.", deck=deck, bench=bench,
+                      top=view["bench_top"])
+               if view.get("bench_top") else i18n.t(lang, "Deck {deck}, bench {bench}.", deck=deck, bench=bench))
     ls = view.get("last_scoring")
     if ls and ls.get("seat") is not None:
-        out.append(f"Last scored by {_name(names, ls['seat'])}.")
+        out.append(i18n.t(lang, "Last scored by {name}.", name=_name(names, ls["seat"], lang)))
     return out
 
 
-def _pentawar(view: dict[str, Any], names: list[str]) -> list[str]:
-    out = ["Pentawar, positions 0 to 4: " + ", ".join(view.get("pentawar", [])) + "."]
+def _pentawar(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> list[str]:
+
+    def kind(code: object) -> str:
+        # English names a dragon by its code ("sun"), as ever; another language by the glossary's name.
+        return str(code) if lang == DEFAULT else i18n.t(lang, PENTAWAR_NAMES.get(str(code), str(code)))
+
+    war = ", ".join(kind(k) for k in view.get("pentawar", []))
+    out = [i18n.t(lang, "Pentawar, positions 0 to 4: {kinds}.", kinds=war)]
     altered = view.get("altered")  # the last Alter war, until the next turn's first action
     if altered:
-        out.append(f"War altered by {_name(names, altered.get('seat'))}: position {altered.get('position')} is now "
-                   f"{altered.get('kind')}, replacing {altered.get('replaced')}.")
+        out.append(i18n.t(lang, "War altered by {name}: position {position} is now {kind}, replacing {replaced}.",
+                     name=_name(names, altered.get("seat"), lang), position=altered.get("position"),
+                     kind=kind(altered.get("kind")), replaced=kind(altered.get("replaced"))))
     wings = view.get("wings", [])
     parts = []
     for s, wing in enumerate(wings):
-        kinds = [v["kind"] for v in wing.values() if v]
-        parts.append(f"{_name(names, s)} {len(kinds)} ({', '.join(kinds)})" if kinds else f"{_name(names, s)} 0")
-    out.append("Dragons in the flight wing: " + "; ".join(parts) + ".")
+        kinds = [kind(v["kind"]) for v in wing.values() if v]
+        name = _name(names, s, lang)
+        parts.append(f"{name} {len(kinds)} ({', '.join(kinds)})" if kinds else f"{name} 0")
+    out.append(i18n.t(lang, "Dragons in the flight wing: {wings}.", wings="; ".join(parts)))
     if view.get("tableau"):
-        out.append("Tableau: " + ", ".join(view["tableau"]) + ".")
-    out.append(f"Deck {view.get('deck_count', 0)}, discard {view.get('discard_count', 0)}.")
+        tableau = ", ".join(kind(k) for k in view["tableau"])
+        out.append(i18n.t(lang, "Tableau: {kinds}.", kinds=tableau))
+    out.append(i18n.t(lang, "Deck {deck}, discard {discard}.", deck=view.get("deck_count", 0),
+                      discard=view.get("discard_count", 0)))
     return out
 
 
@@ -177,7 +214,9 @@ _GAMES: dict[str, Callable[[dict[str, Any], list[str]], list[str]]] = {
     "pentawar": _pentawar,
 }
 #: The titles whose facts are told in the reader's language.
-_SAID: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {"do_over": _do_over}
+_SAID: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {
+    "do_over": _do_over, "pedwar": _pedwar, "king_pedro": _king_pedro, "ogre_cheerleaders": _ogre,
+    "pentawar": _pentawar}
 TITLES = {"do_over": "Do Over!", "pedwar": "Pedwar", "king_pedro": "King Pedro",
           "ogre_cheerleaders": "Ogre Cheerleaders", "pentawar": "Pentawar"}
 
