@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+import i18n
 from cogs.access import ChannelAccess
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
@@ -35,12 +36,17 @@ from host.settings import ServerSettings
 from host.shards import Shards
 from host.table_feed import TableFeed, TableRecord, TimerRecord, log_lines  # noqa: F401 - cogs.game reads it here
 from host.tasks import Tasks
-from i18n import N_, t
 from render.markup import escape_name, unbold
 
 log = logging.getLogger(__name__)
 
-LOBBY_CLOSED = N_("Everyone left, so the table is closed.")
+LOBBY_CLOSED = i18n.N_("Everyone left, so the table is closed.")
+#: A lobby's notes, message ids with the member's name as ``{player}``.
+JOINED = i18n.N_("{player} joined.")
+LEFT = i18n.N_("{player} left.")
+BOT_SAT = i18n.N_("A bot sat down.")
+#: The line a table starts with, in its lobby's answer and its first table message.
+BEGINS = i18n.N_("The game begins! Seats: {seats}")
 
 
 async def fetch_channel(bot: commands.Bot, channel_id: int) -> Any:
@@ -67,7 +73,7 @@ class TableFlow:
         self.speakers = Speakers(bot, settings, languages)
         self.notices = Notices(bot, self.feed, settings=settings, speakers=self.speakers)
         # The lobby messages are edited when a table's game ends, so the poster is built with them.
-        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot), self.speakers)
+        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot), language=self.channel_lang)
         #: ``on_finished`` is told when a table's final message went out (a tournament table's round may be
         #: over); ``recorder`` how long each table post took.
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
@@ -75,6 +81,10 @@ class TableFlow:
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
+
+    async def channel_lang(self, guild_id: int | None) -> str:
+        """What a server's channels read: its ``language`` setting (``auto``: its Discord language)."""
+        return await self.speakers.channel(guild_id)
 
     async def fire(self, timers: list[TimerRecord]) -> list[TimerRecord]:
         return await self.timers.fire(timers)
@@ -122,10 +132,10 @@ class TableFlow:
                 # A thread table's channel still exists: the people there learn why the table ended.
                 try:
                     channel = await self.channel_of(parent)
-                    lang = await self.speakers.channel(closed.guild_id)
-                    await channel.send("🗑️ " + t(lang, "Table #{table} ({title}) was closed as abandoned: channel "
-                                                       "deleted (its thread is gone).", table=closed.id,
-                                                 title=get_engine(closed.game).title),
+                    lang = await self.channel_lang(closed.guild_id)  # the channel reads it: the server's language
+                    await channel.send(i18n.t(lang, "🗑️ Table #{table} ({game}) was closed as abandoned: channel "
+                                                    "deleted (its thread is gone).", table=closed.id,
+                                              game=i18n.title(lang, get_engine(closed.game).title)),
                                        allowed_mentions=discord.AllowedMentions.none())
                 except discord.HTTPException as exc:
                     log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
@@ -217,27 +227,27 @@ class TableFlow:
         if control.action == "start":
             await self.start(interaction, table.id)
             return
-        lang = await self.speakers.channel(table.guild_id)  # the lobby message is the channel's
-        name = escape_name(user.display_name)
         changes: dict[str, tuple[Callable[[], Awaitable[LobbyChange]], str]] = {
-            "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id),
-                     t(lang, "{name} joined.", name=name)),
-            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id),
-                      t(lang, "{name} left.", name=name)),
+            "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id), JOINED),
+            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id), LEFT),
             "addbot": (lambda: self.tables.add_bot(table.channel_id, user.id, is_manager(interaction), table.id),
-                       t(lang, "A bot sat down.")),
+                       BOT_SAT),
         }
         if control.action not in changes:
             raise Refusal(BAD_CONTROL)
         change, note = changes[control.action]
-        await self.lobby_changed(interaction, await change(), note)
+        await self.lobby_changed(interaction, await change(), note, player=escape_name(user.display_name))
 
-    async def lobby_changed(self, interaction: discord.Interaction, change: LobbyChange, note: str) -> None:
-        """Show a committed lobby change: the lobby message edited in place, or a new one (``note`` is in the
-        channel's language)."""
-        lang = await self.speakers.channel(change.table.guild_id)
-        out = (Outgoing(f"{note} {t(lang, LOBBY_CLOSED)}") if change.closed
-               else lobby_message(self.tables.lobby(change.table), note, lang))
+    async def lobby_changed(self, interaction: discord.Interaction, change: LobbyChange, note: str,
+                            **params: object) -> None:
+        """Show a committed lobby change: the lobby message edited in place, or a new one.
+
+        ``note`` is a message id with its ``params``: the lobby is the channel's, so it reads the server's
+        language."""
+        lang = await self.channel_lang(change.table.guild_id)
+        said = i18n.t(lang, note, **params)
+        out = (Outgoing(f"{said} {i18n.t(lang, LOBBY_CLOSED)}") if change.closed
+               else lobby_message(self.tables.lobby(change.table), said, lang))
         message = interaction.message
         edited = None
         if message is not None and not message.flags.ephemeral:
@@ -249,7 +259,7 @@ class TableFlow:
         else:
             posted = await reply(interaction, out, ephemeral=False, want_message=not change.closed)
             if posted is not None:
-                await self.lobbies.remember(change.table.id, posted)
+                await self.lobbies.remember(change.table.id, posted, lang=lang)
         if change.closed:
             await self.lobbies.settle(change.table, edited=edited.id if edited else None)
 
@@ -257,18 +267,17 @@ class TableFlow:
         table = await self.tables.start(interaction.channel_id or 0, interaction.user.id, is_manager(interaction),
                                         table_id)
         seats = ", ".join(f"{s.position + 1}. {escape_name(s.name)}" for s in table.seats)
-        lang = await self.speakers.channel(table.guild_id)
-        begins = t(lang, "The game begins! Seats: {seats}", seats=seats)
         message = interaction.message
         answered = True
         edited = None
+        lang = await self.channel_lang(table.guild_id)  # the start is the channel's news
         try:
             if message is not None and not message.flags.ephemeral:
-                started = lobby_message(self.tables.lobby(table), t(lang, SETTLED_NOTES["playing"]), lang)
+                started = lobby_message(self.tables.lobby(table), i18n.t(lang, SETTLED_NOTES["playing"]), lang)
                 await interaction.response.edit_message(**started.edit_kwargs())
                 edited = message.id
             else:
-                await interaction.response.send_message(begins)
+                await interaction.response.send_message(i18n.t(lang, BEGINS, seats=seats))
         except Exception:
             # The game has started whatever became of the answer: the table still needs its message,
             # and the first player the ping and the clock that come with it.
@@ -276,9 +285,9 @@ class TableFlow:
             answered = False
         await self.lobbies.settle(table, edited=edited)
         to_act = get_engine(table.game).to_act(await self.tables.state(table))
-        await self.post_table(table, [begins], interaction.channel, to_act)
+        await self.post_table(table, [i18n.t(lang, BEGINS, seats=seats)], interaction.channel, to_act)
         if not answered:
-            raise Refusal(N_("The game has started (seats: {seats}); the table message is in the channel."),
+            raise Refusal(i18n.N_("The game has started (seats: {seats}); the table message is in the channel."),
                           seats=seats)
 
     # ------------------------------------------------------------------ hands
@@ -320,5 +329,5 @@ class TableFlow:
             answered = False
         await self.show_step(outcome, interaction.channel)
         if not answered:
-            raise Refusal(N_("{note}: your move was made, but its answer could not be shown. "
-                             "Open **Hand / act** on the table message to go on."), note=note)
+            raise Refusal(i18n.N_("{note}: your move was made, but its answer could not be shown. "
+                                  "Open **Hand / act** on the table message to go on."), note=note)
