@@ -111,7 +111,7 @@ class GameCog(commands.Cog):
                        title=new.title))
         if not new.in_own_thread:
             posted = await reply(interaction, lobby_message(lobby, note, lang), ephemeral=False, want_message=True)
-            await self.flow.lobbies.remember(lobby.table_id, posted)
+            await self.flow.lobbies.remember(lobby.table_id, posted, lang=lang)
             return
         await self._lobby_in_thread(interaction, target, lobby, note, lang)
 
@@ -131,7 +131,7 @@ class GameCog(commands.Cog):
                 await thread.delete()
             raise Refusal(N_("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
                              "this channel. No table was opened; try `thread:false`.")) from None
-        await self.flow.lobbies.remember(lobby.table_id, posted)
+        await self.flow.lobbies.remember(lobby.table_id, posted, lang=lang)
         told = f"{note} " + t(lang, "It plays in {thread}: join there.", thread=thread.mention)
         await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)
         try:  # the channel learns of it too (the answer after a private deferral is private)

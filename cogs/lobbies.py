@@ -52,8 +52,6 @@ class LobbyMessages:
         if message is None:
             return
         try:
-            guild = message.guild.id if message.guild is not None else None
-            lang = await self.speakers.channel(guild) if self.speakers is not None else i18n.DEFAULT
             for older in await self.tables.add_lobby_message(table_id, message.id):
                 # Past the newest few, a lobby message is retired now, so that none is left inviting.
                 await message.channel.get_partial_message(older).edit(content=i18n.t(lang, NEWER_LOBBY), embed=None,
