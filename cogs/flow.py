@@ -21,7 +21,7 @@ from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager, refusal_text
 from cogs.lobbies import SETTLED_NOTES, LobbyMessages
-from cogs.locales import member_language
+from cogs.locales import channel_language, member_language
 from cogs.menu import NAV
 from cogs.notices import Notices, table_link
 from cogs.posting import TablePoster
@@ -39,7 +39,13 @@ from render.markup import escape_name, unbold
 
 log = logging.getLogger(__name__)
 
-LOBBY_CLOSED = "Everyone left, so the table is closed."
+LOBBY_CLOSED = i18n.N_("Everyone left, so the table is closed.")
+#: A lobby's notes, message ids with the member's name as ``{player}``.
+JOINED = i18n.N_("{player} joined.")
+LEFT = i18n.N_("{player} left.")
+BOT_SAT = i18n.N_("A bot sat down.")
+#: The line a table starts with, in its lobby's answer and its first table message.
+BEGINS = i18n.N_("The game begins! Seats: {seats}")
 
 
 async def fetch_channel(bot: commands.Bot, channel_id: int) -> Any:
@@ -63,7 +69,7 @@ class TableFlow:
         self.tasks = tasks or Tasks()
         self.notices = Notices(bot, self.feed, settings=settings)
         # The lobby messages are edited when a table's game ends, so the poster is built with them.
-        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot))
+        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot), language=self.channel_lang)
         #: ``on_finished`` is told when a table's final message went out (a tournament table's round may be
         #: over); ``recorder`` how long each table post took.
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
@@ -71,6 +77,12 @@ class TableFlow:
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
+
+    async def channel_lang(self, guild_id: int | None) -> str:
+        """What a server's channels read: its ``language`` setting (``auto``: its Discord language)."""
+        if self.settings is None or guild_id is None:
+            return i18n.DEFAULT
+        return channel_language(await self.settings.get(guild_id), self.bot.get_guild(guild_id))
 
     async def fire(self, timers: list[TimerRecord]) -> list[TimerRecord]:
         return await self.timers.fire(timers)
@@ -118,8 +130,10 @@ class TableFlow:
                 # A thread table's channel still exists: the people there learn why the table ended.
                 try:
                     channel = await self.channel_of(parent)
-                    await channel.send(f"🗑️ Table #{closed.id} ({get_engine(closed.game).title}) was closed as "
-                                       "abandoned: channel deleted (its thread is gone).",
+                    lang = await self.channel_lang(closed.guild_id)  # the channel reads it: the server's language
+                    await channel.send(i18n.t(lang, "🗑️ Table #{table} ({game}) was closed as abandoned: channel "
+                                                    "deleted (its thread is gone).", table=closed.id,
+                                              game=i18n.title(lang, get_engine(closed.game).title)),
                                        allowed_mentions=discord.AllowedMentions.none())
                 except discord.HTTPException as exc:
                     log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
@@ -212,22 +226,26 @@ class TableFlow:
             await self.start(interaction, table.id)
             return
         changes: dict[str, tuple[Callable[[], Awaitable[LobbyChange]], str]] = {
-            "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id),
-                     f"{escape_name(user.display_name)} joined."),
-            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id),
-                      f"{escape_name(user.display_name)} left."),
+            "join": (lambda: self.tables.join(table.channel_id, user.id, user.display_name, table.id), JOINED),
+            "leave": (lambda: self.tables.leave(table.channel_id, user.id, table.id), LEFT),
             "addbot": (lambda: self.tables.add_bot(table.channel_id, user.id, is_manager(interaction), table.id),
-                       "A bot sat down."),
+                       BOT_SAT),
         }
         if control.action not in changes:
             raise Refusal(BAD_CONTROL)
         change, note = changes[control.action]
-        await self.lobby_changed(interaction, await change(), note)
+        await self.lobby_changed(interaction, await change(), note, player=escape_name(user.display_name))
 
-    async def lobby_changed(self, interaction: discord.Interaction, change: LobbyChange, note: str) -> None:
-        """Show a committed lobby change: the lobby message edited in place, or a new one."""
-        out = (Outgoing(f"{note} {LOBBY_CLOSED}") if change.closed
-               else lobby_message(self.tables.lobby(change.table), note))
+    async def lobby_changed(self, interaction: discord.Interaction, change: LobbyChange, note: str,
+                            **params: object) -> None:
+        """Show a committed lobby change: the lobby message edited in place, or a new one.
+
+        ``note`` is a message id with its ``params``: the lobby is the channel's, so it reads the server's
+        language."""
+        lang = await self.channel_lang(change.table.guild_id)
+        said = i18n.t(lang, note, **params)
+        out = (Outgoing(f"{said} {i18n.t(lang, LOBBY_CLOSED)}") if change.closed
+               else lobby_message(self.tables.lobby(change.table), said))
         message = interaction.message
         edited = None
         if message is not None and not message.flags.ephemeral:
@@ -239,7 +257,7 @@ class TableFlow:
         else:
             posted = await reply(interaction, out, ephemeral=False, want_message=not change.closed)
             if posted is not None:
-                await self.lobbies.remember(change.table.id, posted)
+                await self.lobbies.remember(change.table.id, posted, lang=lang)
         if change.closed:
             await self.lobbies.settle(change.table, edited=edited.id if edited else None)
 
@@ -250,13 +268,14 @@ class TableFlow:
         message = interaction.message
         answered = True
         edited = None
+        lang = await self.channel_lang(table.guild_id)  # the start is the channel's news
         try:
             if message is not None and not message.flags.ephemeral:
-                started = lobby_message(self.tables.lobby(table), SETTLED_NOTES["playing"])
+                started = lobby_message(self.tables.lobby(table), i18n.t(lang, SETTLED_NOTES["playing"]))
                 await interaction.response.edit_message(**started.edit_kwargs())
                 edited = message.id
             else:
-                await interaction.response.send_message(f"The game begins! Seats: {seats}")
+                await interaction.response.send_message(i18n.t(lang, BEGINS, seats=seats))
         except Exception:
             # The game has started whatever became of the answer: the table still needs its message,
             # and the first player the ping and the clock that come with it.
@@ -264,9 +283,10 @@ class TableFlow:
             answered = False
         await self.lobbies.settle(table, edited=edited)
         to_act = get_engine(table.game).to_act(await self.tables.state(table))
-        await self.post_table(table, [f"The game begins! Seats: {seats}"], interaction.channel, to_act)
+        await self.post_table(table, [i18n.t(lang, BEGINS, seats=seats)], interaction.channel, to_act)
         if not answered:
-            raise Refusal(f"The game has started (seats: {seats}); the table message is in the channel.")
+            raise Refusal(i18n.N_("The game has started (seats: {seats}); the table message is in the channel."),
+                          seats=seats)
 
     # ------------------------------------------------------------------ hands
 
@@ -307,5 +327,5 @@ class TableFlow:
             answered = False
         await self.show_step(outcome, interaction.channel)
         if not answered:
-            raise Refusal(f"{note}: your move was made, but its answer could not be shown. "
-                          "Open **Hand / act** on the table message to go on.")
+            raise Refusal(i18n.N_("{note}: your move was made, but its answer could not be shown. "
+                                  "Open **Hand / act** on the table message to go on."), note=note)

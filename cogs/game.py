@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import defer, reply
-from cogs.flow import TableFlow
+from cogs.flow import BOT_SAT, JOINED, LEFT, TableFlow
 from cogs.guard import Guard, bot_permissions, is_manager, tell
 from cogs.locales import member_language, rules_file
 from cogs.long_games import log_message, mine_text, replay_message, tables_text
@@ -149,20 +149,21 @@ class GameCog(commands.Cog):
     async def _lobby_change(self, interaction: discord.Interaction,
                             change: Callable[[], Awaitable[LobbyChange]], note: str) -> None:
         async def work() -> None:
-            await self.flow.lobby_changed(interaction, await change(), note)
+            # The note is a message id; the flow shows it in the server's language with the member's name.
+            await self.flow.lobby_changed(interaction, await change(), note,
+                                          player=escape_name(interaction.user.display_name))
 
         await self.guard.run(interaction, work)
 
     @game.command(name="join", description="Take a seat at this channel's table")
     async def game_join(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.join(
-            interaction.channel_id or 0, interaction.user.id, interaction.user.display_name),
-            f"{escape_name(interaction.user.display_name)} joined.")
+            interaction.channel_id or 0, interaction.user.id, interaction.user.display_name), JOINED)
 
     @game.command(name="leave", description="Leave this channel's table before it starts")
     async def game_leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_change(interaction, lambda: self.tables.leave(
-            interaction.channel_id or 0, interaction.user.id), f"{escape_name(interaction.user.display_name)} left.")
+            interaction.channel_id or 0, interaction.user.id), LEFT)
 
     @game.command(name="addbot", description="Fill a seat with a bot player (host or Manage Server)")
     @app_commands.describe(level="easy plays by rules of thumb; normal and hard search (default: the server's)")
@@ -174,7 +175,7 @@ class GameCog(commands.Cog):
             return await self.tables.add_bot(interaction.channel_id or 0, interaction.user.id,
                                              is_manager(interaction), level=level.value if level else None)
 
-        await self._lobby_change(interaction, change, "A bot sat down.")
+        await self._lobby_change(interaction, change, BOT_SAT)
 
     @game.command(name="start", description="Deal the cards (host or Manage Server)")
     async def game_start(self, interaction: discord.Interaction) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+import i18n
 from cogs.presenter import lobby_message
 from host import TableService
 from host.clock import lost_access
@@ -23,28 +24,38 @@ from host.table_feed import TableRecord
 log = logging.getLogger(__name__)
 
 #: The line above a lobby's embed once its table has gone on, by the table's status.
+#: Message ids: a lobby is the channel's, so they are shown in the server's language.
 SETTLED_NOTES = {
-    "playing": "The game has started.",
-    "finished": "🏁 The game is over.",
-    "abandoned": "This table was closed.",
+    "playing": i18n.N_("The game has started."),
+    "finished": i18n.N_("🏁 The game is over."),
+    "abandoned": i18n.N_("This table was closed."),
 }
 #: What a lobby message past the newest few says: only those are edited at the start and the close.
-NEWER_LOBBY = "⬇️ This lobby has a newer message below."
+NEWER_LOBBY = i18n.N_("⬇️ This lobby has a newer message below.")
+
+
+async def _english(guild_id: int | None) -> str:
+    return i18n.DEFAULT
 
 
 class LobbyMessages:
-    def __init__(self, tables: TableService, channel_of: Callable[[int], Awaitable[Any]]) -> None:
+    def __init__(self, tables: TableService, channel_of: Callable[[int], Awaitable[Any]], *,
+                 language: Callable[[int | None], Awaitable[str]] = _english) -> None:
         self.tables = tables
         self.channel_of = channel_of
+        #: A server's channel language, from its guild id.
+        self.language = language
 
-    async def remember(self, table_id: int, message: discord.Message | None) -> None:
-        """``message`` is a lobby message of the table: one to edit when the table goes on."""
+    async def remember(self, table_id: int, message: discord.Message | None, *, lang: str = i18n.DEFAULT) -> None:
+        """``message`` is a lobby message of the table: one to edit when the table goes on. ``lang`` is the
+        channel's language, for the older messages it retires."""
         if message is None:
             return
         try:
             for older in await self.tables.add_lobby_message(table_id, message.id):
                 # Past the newest few, a lobby message is retired now, so that none is left inviting.
-                await message.channel.get_partial_message(older).edit(content=NEWER_LOBBY, embed=None, view=None)
+                await message.channel.get_partial_message(older).edit(content=i18n.t(lang, NEWER_LOBBY), embed=None,
+                                                                     view=None)
         except Exception:  # the lobby itself is posted; only an edit of it is lost
             log.warning("could not remember the lobby message of table %s", table_id, exc_info=True)
 
@@ -60,7 +71,9 @@ class LobbyMessages:
             message_ids = await self.tables.lobby_messages_of(table.id)
             if not message_ids:
                 return
-            out = lobby_message(self.tables.lobby(table), SETTLED_NOTES.get(table.status, ""))
+            note = SETTLED_NOTES.get(table.status)
+            lang = await self.language(table.guild_id)
+            out = lobby_message(self.tables.lobby(table), i18n.t(lang, note) if note else "")
             channel = await self.channel_of(table.channel_id)
             for message_id in message_ids:
                 if message_id == edited:

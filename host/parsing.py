@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from host.errors import Refusal
+from i18n import N_
 from render.markup import in_code
 
 _DIGITS = re.compile(r"[0-9]{1,19}")
@@ -37,10 +38,11 @@ def parse_options(text: str | None) -> dict[str, Any]:
     for part in (text or "").replace(",", " ").split():
         key, sep, raw = part.partition("=")
         if not sep or not key or not raw or "=" in raw:
-            raise Refusal("Options look like `name=value`, e.g. `max_turns=300`; "
-                          f"I couldn't read `{in_code(part[:40])}`.")
+            raise Refusal(N_("Options look like `name=value`, e.g. `max_turns=300`; I couldn't read `{part}`."),
+                          part=in_code(part[:40]))
         if not _KEY.fullmatch(key):
-            raise Refusal(f"`{in_code(key[:40])}` isn't an option name; see `/game rules` for the game's options.")
+            raise Refusal(N_("`{key}` isn't an option name; see `/game rules` for the game's options."),
+                          key=in_code(key[:40]))
         low = raw.lower()
         if low in ("true", "yes", "on"):
             options[key] = True
@@ -49,7 +51,8 @@ def parse_options(text: str | None) -> dict[str, Any]:
         else:
             number = whole_number(raw, 1, MAX_OPTION)
             if number is None:
-                raise Refusal(f"Option `{key}` needs true/false or a whole number from 1 to {MAX_OPTION:,}; "
-                              f"`{in_code(raw[:40])}` isn't one.")
+                # MAX_OPTION is written in the message itself, so each language writes the number its way.
+                raise Refusal(N_("Option `{key}` needs true/false or a whole number from 1 to 100,000; "
+                                 "`{value}` isn't one."), key=key, value=in_code(raw[:40]))
             options[key] = number
     return options

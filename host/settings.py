@@ -118,12 +118,18 @@ HELP_VALUES = (("max_bot_delay", MAX_BOT_DELAY), ("ceiling", ENTRANTS_CEILING), 
                ("cooldown_default", DEFAULT_NEW_COOLDOWN))
 
 
+#: require_play_here's refusal for each thing it is asked about: a whole sentence, so that it translates.
+PLAY_ELSEWHERE = {"Tables": N_("Tables can't be opened here. This server plays in {allowed}.")}
+GAME_CHANNELS_FORM = N_("`game_channels` is `any`, or channels (#mentions or ids) separated by spaces.")
+
+
 def normalise(name: str, value: str) -> str:
     """Check ``value`` for ``name`` and return its stored form; a bad value raises Refusal."""
     raw = value.strip()
     low = raw.lower()
     if name not in NAMES:
-        raise Refusal(f"There is no setting `{in_code(name[:40])}`. The settings are: {', '.join(NAMES)}.")
+        raise Refusal(N_("There is no setting `{name}`. The settings are: {names}."), name=in_code(name[:40]),
+                      names=", ".join(NAMES))
     if name == "turn_time":
         seconds = parse_duration(raw, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1])
         return "off" if seconds is None else str(seconds)
@@ -140,7 +146,7 @@ def normalise(name: str, value: str) -> str:
     if name == "bot_delay":
         number = whole_number(raw, 0, MAX_BOT_DELAY)
         if number is None:
-            raise Refusal(f"`bot_delay` is a whole number of seconds from 0 to {MAX_BOT_DELAY}.")
+            raise Refusal(N_("`bot_delay` is a whole number of seconds from 0 to {most}."), most=MAX_BOT_DELAY)
         return str(number)
     if name == "timezone":
         return check_timezone(raw)
@@ -148,7 +154,8 @@ def normalise(name: str, value: str) -> str:
         low_bound, high_bound = NUMBER_BOUNDS[name]
         number = whole_number(raw, low_bound, high_bound)
         if number is None:
-            raise Refusal(f"`{name}` is a whole number from {low_bound} to {high_bound:,}.")
+            raise Refusal(N_("`{name}` is a whole number from {low} to {high}."), name=name, low=low_bound,
+                          high=high_bound)
         return str(number)
     if name == "tournament_creators":
         return _choice(name, low, TOURNAMENT_CREATORS)
@@ -157,7 +164,7 @@ def normalise(name: str, value: str) -> str:
             return "none"
         number = whole_number(raw.strip("<@&>"), 1, 2**63 - 1)
         if number is None:
-            raise Refusal("`tournament_organiser_role` is a role (a mention or its id), or `none`.")
+            raise Refusal(N_("`tournament_organiser_role` is a role (a mention or its id), or `none`."))
         return str(number)
     if name == "language":
         return _choice(name, low, (*i18n.languages(), i18n.AUTO))
@@ -167,10 +174,10 @@ def normalise(name: str, value: str) -> str:
     for part in raw.replace(",", " ").split():
         number = whole_number(part.strip("<#>"), 1, 2**63 - 1)
         if number is None:
-            raise Refusal("`game_channels` is `any`, or channels (#mentions or ids) separated by spaces.")
+            raise Refusal(GAME_CHANNELS_FORM)
         ids.append(number)
     if not ids:
-        raise Refusal("`game_channels` is `any`, or channels (#mentions or ids) separated by spaces.")
+        raise Refusal(GAME_CHANNELS_FORM)
     return " ".join(str(i) for i in dict.fromkeys(ids))
 
 
@@ -182,8 +189,8 @@ def check_timezone(raw: str) -> str:
             raise ValueError(name)
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise Refusal(f"`{in_code(name[:60])}` is not a time zone I know. Use an IANA name such as `UTC`, "
-                      "`Europe/Paris` or `America/New_York`.") from None
+        raise Refusal(N_("`{name}` is not a time zone I know. Use an IANA name such as `UTC`, `Europe/Paris` or "
+                         "`America/New_York`."), name=in_code(name[:60])) from None
     return name
 
 
@@ -271,7 +278,8 @@ class ServerSettings:
         settings = await self.get(guild_id)
         if not settings.allows_channel(channel_id):
             allowed = " ".join(f"<#{c}>" for c in settings.game_channels)
-            raise Refusal(f"{what} can't be opened here. This server plays in {allowed}.")
+            raise Refusal(PLAY_ELSEWHERE.get(what, N_("{what} can't be opened here. This server plays in {allowed}.")),
+                          what=what, allowed=allowed)
         return settings
 
     @staticmethod
