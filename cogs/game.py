@@ -276,7 +276,8 @@ class GameCog(commands.Cog):
     async def _notice(self, interaction: discord.Interaction, change: Awaitable[SeatNotice]) -> None:
         """Answer a seat change publicly with its lines, then post the table as it stands."""
         notice = await change
-        await interaction.response.send_message("\n".join(notice.lines)[:2000],
+        lang = await self.flow.speakers.channel(interaction.guild_id)  # a public answer: the server's language
+        await interaction.response.send_message("\n".join(said(lang, line) for line in notice.lines)[:2000],
                                                 allowed_mentions=discord.AllowedMentions(
                                                     users=[discord.Object(u) for u in notice.mentions]))
         # The lines were the answer; the table messages follow.

@@ -18,7 +18,7 @@ from host.errors import Refusal
 from host.outcomes import LOBBY_TIMED_OUT, forfeit_win
 from host.rated import rating_plan
 from host.results import ActOutcome
-from i18n import N_
+from i18n import N_, msg, said, said_n
 from render.markup import escape_name
 
 #: Timeouts in a row after which a bot plays the seat for the rest of the game.
@@ -58,8 +58,8 @@ def _count_timeout(table: TableRecord, seat: int) -> tuple[list[SeatRecord], lis
     if seats[seat].timeouts >= TAKEOVER_AFTER:
         seats[seat].stand_in = STAND_IN
         events.append((seat, "stand_in", record.user_id, None))
-        lines.append(f"🤖 **{escape_name(record.name)}** timed out {TAKEOVER_AFTER} times in a row, so a bot plays "
-                     "their seat from now on. `/game return` takes it back.")
+        lines.append(said("🤖 **{player}** timed out {n} times in a row, so a bot plays their seat from now on. "
+                          "`/game return` takes it back.", player=escape_name(record.name), n=TAKEOVER_AFTER))
     return seats, events, lines
 
 
@@ -102,7 +102,7 @@ class SeatChanges:
         """The member's seat at a game in play, refusing a member with none, or whose seat was forfeited."""
         seat = self.tables.seat_of(table, user_id)
         if seat is None:
-            raise Refusal("You are not playing at this table.")
+            raise Refusal(N_("You are not playing at this table."))
         if table.seats[seat].stand_in == FORFEITED:
             raise Refusal(gone)
         return seat
@@ -111,7 +111,7 @@ class SeatChanges:
         try:
             await self.store.tables.change_table(table.id, table.revision, **change)
         except StaleVersion:
-            raise Refusal("The table changed just now; look again and retry.") from None
+            raise Refusal(N_("The table changed just now; look again and retry.")) from None
         finally:
             self.tables.forget(table.id)
         self.tables.on_timers(None)
@@ -180,7 +180,8 @@ class SeatChanges:
                       for _, s, kind, _, _, at in await self.store.tables.seat_events(table.id))
         if not counted and table.on_timeout == "forfeit":
             return await self._forfeit(table, seat, "timeout", None,
-                                       f"⏰ Time ran out for **{escape_name(table.seats[seat].name)}**, who forfeits.")
+                                       said("⏰ Time ran out for **{player}**, who forfeits.",
+                                            player=escape_name(table.seats[seat].name)))
         return table, state, seat, counted
 
     async def reminder(self, timer: TimerRecord) -> Reminder | None:
@@ -228,20 +229,22 @@ class SeatChanges:
             after = await self._commit_change(table, seats=seats, timers=timers, results=results, events=events,
                                               rating=rating_plan(engine, changed, win))
             winners = [s.name for s in seats if win[s.position] == 1]
-            return SeatNotice(after, [line, f"🏁 **{' and '.join(winners)}** win{'s' if len(winners) == 1 else ''}."],
-                              over=True)
+            names: object = (winners[0] if len(winners) == 1 else msg("{a} and {b}", a=winners[0], b=winners[1])
+                              if len(winners) == 2 else " and ".join(winners))
+            return SeatNotice(after, [line, said_n("🏁 **{names}** wins.", "🏁 **{names}** win.", len(winners),
+                                                   names=names)], over=True)
         timers = plan_turn(changed, to_act, to_act, now, self.tables.delay_for(table.guild_id))
         after = await self._commit_change(table, seats=seats, timers=timers, events=events)
-        return SeatNotice(after, [line, f"A bot plays **{escape_name(seats[seat].name)}**'s seat to the end; "
-                                        "the seat is placed last."])
+        return SeatNotice(after, [line, said("A bot plays **{player}**'s seat to the end; the seat is placed last.",
+                                             player=escape_name(seats[seat].name))])
 
     async def resign(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            seat = self._own_seat(table, user_id, "You have already left this game.")
+            seat = self._own_seat(table, user_id, N_("You have already left this game."))
             return await self._forfeit(table, seat, "resign", user_id,
-                                       f"🏳️ **{escape_name(table.seats[seat].name)}** resigns.")
+                                       said("🏳️ **{player}** resigns.", player=escape_name(table.seats[seat].name)))
 
     async def drop_seat(self, table_id: int, user_id: int, line: str) -> SeatNotice | None:
         """A player who drops from a tournament forfeits their seat at once, as with a resignation."""
@@ -273,42 +276,42 @@ class SeatChanges:
                              new_id: int, new_name: str, table_id: int | None = None,
                              new_is_bot: bool = False) -> SeatNotice:
         if new_is_bot:
-            raise Refusal("A seat goes to a member, not a bot; the table's own bots play timed-out seats.")
+            raise Refusal(N_("A seat goes to a member, not a bot; the table's own bots play timed-out seats."))
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
             self.tables.require_host(table, user_id, is_manager, "replace a player")
             seat = self.tables.seat_of(table, player_id)
             if seat is None:
-                raise Refusal(f"<@{player_id}> has no seat at this table.")
+                raise Refusal(N_("{member} has no seat at this table."), member=f"<@{player_id}>")
             if self.tables.seat_of(table, new_id) is not None:
-                raise Refusal(f"<@{new_id}> already has a seat at this table.")
+                raise Refusal(N_("{member} already has a seat at this table."), member=f"<@{new_id}>")
             if table.seats[seat].stand_in == FORFEITED:
-                raise Refusal("That seat was forfeited; a bot plays it to the end.")
+                raise Refusal(N_("That seat was forfeited; a bot plays it to the end."))
             seats = [replace(s) for s in table.seats]
             old_name = seats[seat].name
             seats[seat] = replace(seats[seat], user_id=new_id, name=new_name, timeouts=0, stand_in=PLAYER)
             timers = await self._retimed(table, seats, seat)
             after = await self._commit_change(table, seats=seats, timers=timers,
                                               events=[(seat, "replace", new_id, user_id)])
-            return SeatNotice(after, [f"🔁 <@{new_id}> takes over **{escape_name(old_name)}**'s seat (seat "
-                                      f"{seat + 1}). "
-                                      "Open your hand with **Hand / act**."], mentions=[new_id])
+            return SeatNotice(after, [said("🔁 {member} takes over **{player}**'s seat (seat {seat}). Open your hand "
+                                           "with **Hand / act**.", member=f"<@{new_id}>",
+                                           player=escape_name(old_name), seat=seat + 1)], mentions=[new_id])
 
     async def take_back(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            seat = self._own_seat(table, user_id, "You left this game; a bot plays your seat to the end.")
+            seat = self._own_seat(table, user_id, N_("You left this game; a bot plays your seat to the end."))
             if table.seats[seat].stand_in != STAND_IN:
-                raise Refusal("You are playing your seat already.")
+                raise Refusal(N_("You are playing your seat already."))
             seats = [replace(s) for s in table.seats]
             seats[seat] = replace(seats[seat], stand_in=PLAYER, timeouts=0)
             timers = await self._retimed(table, seats, seat)
             after = await self._commit_change(table, seats=seats, timers=timers,
                                               events=[(seat, "return", user_id, user_id)])
-            return SeatNotice(after, [f"🙋 **{escape_name(seats[seat].name)}** is back and plays their own seat "
-                                      "again."])
+            return SeatNotice(after, [said("🙋 **{player}** is back and plays their own seat again.",
+                                           player=escape_name(seats[seat].name))])
 
     async def _retimed(self, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
         """Timers after ``seat`` changed hands: its clock starts afresh if it is to act."""
@@ -330,10 +333,11 @@ class SeatChanges:
             table = await self._playing(channel_id, table_id)
             self.tables.require_host(table, user_id, is_manager, "pause the table")
             if table.paused:
-                raise Refusal("This table is already paused. `/game resume` restarts its clocks.")
+                raise Refusal(N_("This table is already paused. `/game resume` restarts its clocks."))
             timers = paused_plan(await self.store.timers.timers_of(table.id), self.store.now())
             after = await self._commit_change(table, paused=True, timers=timers)
-            return SeatNotice(after, ["⏸️ The table is paused: no clock runs and no bot moves until `/game resume`."])
+            return SeatNotice(after, [N_("⏸️ The table is paused: no clock runs and no bot moves until "
+                                         "`/game resume`.")])
 
     async def resume(self, channel_id: int, user_id: int, is_manager: bool,
                      table_id: int | None = None) -> SeatNotice:
@@ -342,10 +346,10 @@ class SeatChanges:
             table = await self._playing(channel_id, table_id)
             self.tables.require_host(table, user_id, is_manager, "resume the table")
             if not table.paused:
-                raise Refusal("This table isn't paused.")
+                raise Refusal(N_("This table isn't paused."))
             timers = resumed_plan(await self.store.timers.timers_of(table.id), self.store.now())
             after = await self._commit_change(table, paused=False, timers=timers)
-            return SeatNotice(after, ["▶️ The table plays on: each waiting seat has the time it had left."])
+            return SeatNotice(after, [N_("▶️ The table plays on: each waiting seat has the time it had left.")])
 
     # ------------------------------------------------- the bot lost the channel
 

@@ -279,3 +279,25 @@ async def test_an_english_member_at_a_ukrainian_servers_table_gets_english_priva
     assert "ви — **bob**" in panels["bob"].content and not english_left([panels["bob"].content], "uk")
     status = await world.members["alice"].slash(world.channel, "game status")
     assert status.ephemeral and "To act:" in status.response.content  # her own copy, in her language
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_seat_changes_speak_the_servers_language(world: Any, member_locales: dict[int, str], lang: str) -> None:
+    """/game pause, resume and resign answer the channel in its language, and the table message after them."""
+    await speak(world, member_locales, lang)
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar")
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game addbot")
+    await alice.slash(world.channel, "game start")
+    since = len(world.env.http_requests)
+    paused = await alice.slash(world.channel, "game pause")
+    assert paused.response.content.startswith("⏸️ ") and not paused.ephemeral
+    again = await alice.slash(world.channel, "game pause")
+    assert again.ephemeral and t(lang, "This table is already paused. `/game resume` restarts its clocks.") == \
+        again.response.content
+    await alice.slash(world.channel, "game resume")
+    resigned = await bob.slash(world.channel, "game resign")
+    assert t(lang, "🏳️ **{player}** resigns.", player="bob") in resigned.response.content
+    left = leaks(sent_requests(world.env, since), lang)
+    assert not left, "\n".join(left[:20])
