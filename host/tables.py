@@ -131,7 +131,7 @@ class TableService:
                 where = ", ".join(f"table #{table_id} in <#{thread_id}>" for table_id, thread_id in threads)
                 raise Refusal(f"This channel's tables play in their own threads: {where}. "
                               "Use the command there.")
-            raise Refusal("There is no table in this channel. Start one with `/game new`.")
+            raise Refusal(i18n.N_("There is no table in this channel. Start one with `/game new`."))
         return table
 
     async def get(self, table_id: int) -> TableRecord:
@@ -142,7 +142,7 @@ class TableService:
         table = await self.store.tables.get_table(table_id)
         if table is None:
             self._records.pop(table_id, None)
-            raise Refusal("That table does not exist.")
+            raise Refusal(i18n.N_("That table does not exist."))
         self._records[table_id] = table
         return table
 
@@ -247,10 +247,11 @@ class TableService:
     def _gone(self, table: TableRecord) -> Refusal:
         """The truth about a table that is no longer a lobby, for a lobby change that lost a race."""
         if table.status == "abandoned":
-            return Refusal(f"Table #{table.id} was just closed. Start a new one with `/game new`.")
+            return Refusal(i18n.N_("Table #{table} was just closed. Start a new one with `/game new`."), table=table.id)
         if table.status == "finished":
-            return Refusal(f"The game at table #{table.id} is over. Start a new one with `/game new`.")
-        return Refusal("The game has already started.")
+            return Refusal(i18n.N_("The game at table #{table} is over. Start a new one with `/game new`."),
+                           table=table.id)
+        return Refusal(i18n.N_("The game has already started."))
 
     async def _edit_lobby(self, table_id: int,
                           edit: Callable[[TableRecord, list[SeatRecord]], int | None]) -> LobbyChange:
@@ -284,9 +285,9 @@ class TableService:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
             engine = self.engine_of(table)
             if any(s.user_id == user_id for s in seats):
-                raise Refusal("You are already at this table.")
+                raise Refusal(i18n.N_("You are already at this table."))
             if len(seats) >= engine.max_players:
-                raise Refusal(f"The table is full ({engine.max_players} seats).")
+                raise Refusal(i18n.N_("The table is full ({n} seats)."), n=engine.max_players)
             seats.append(SeatRecord(len(seats), user_id, name, False))
 
         return await self._edit_lobby(table_id or (await self.require_table(channel_id)).id, edit)
@@ -294,7 +295,7 @@ class TableService:
     async def leave(self, channel_id: int, user_id: int, table_id: int | None = None) -> LobbyChange:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> int | None:
             if not any(s.user_id == user_id for s in seats):
-                raise Refusal("You are not at this table.")
+                raise Refusal(i18n.N_("You are not at this table."))
             seats[:] = [s for s in seats if s.user_id != user_id]
             humans = [s for s in seats if not s.is_bot]
             return humans[0].user_id if humans and table.host_id == user_id else None
@@ -307,7 +308,7 @@ class TableService:
             self.require_host(table, user_id, is_manager, "add bot players")
             engine = self.engine_of(table)
             if len(seats) >= engine.max_players:
-                raise Refusal(f"The table is full ({engine.max_players} seats).")
+                raise Refusal(i18n.N_("The table is full ({n} seats)."), n=engine.max_players)
             taken = {s.name.split(" (")[0] for s in seats}
             name = next(n for n in BOT_NAMES if n not in taken)
             chosen = level or self.level_for(table.guild_id)
@@ -335,8 +336,9 @@ class TableService:
             n = len(table.seats)
             if n < engine.min_players:
                 need = engine.min_players - n
-                raise Refusal(f"{engine.title} needs at least {engine.min_players} players: "
-                              f"{need} more must `/game join`, or the host can `/game addbot`.")
+                raise Refusal(i18n.N_("{title} needs at least {least} players: {need} more must `/game join`, "
+                                      "or the host can `/game addbot`."), title=engine.title,
+                              least=engine.min_players, need=need)
             seats = self._seating(engine, table)
             state = engine.new_game(n, table.seed, table.options)
             seated = replace(table, seats=seats)
@@ -447,10 +449,10 @@ class TableService:
         """A seat's private panel; its move labels speak ``lang`` (the member's language)."""
         table = await self.get(table_id)
         if table.status == "lobby":
-            raise Refusal("The game has not started yet.")
+            raise Refusal(i18n.N_("The game has not started yet."))
         seat = self.seat_of(table, user_id)
         if seat is None:
-            raise Refusal("You are not playing at this table. You can watch the table messages.")
+            raise Refusal(i18n.N_("You are not playing at this table. You can watch the table messages."))
         engine = self.engine_of(table)
         state = await self.state(table)
         names = seat_names(table)
@@ -510,7 +512,7 @@ class TableService:
                 raise StaleClick(table.id)
             seat = self.seat_of(table, user_id)
             if seat is None:
-                raise Refusal("You are not playing at this table.")
+                raise Refusal(i18n.N_("You are not playing at this table."))
             if table.seats[seat].bot_plays:
                 raise Refusal(bot_plays_note(table.seats[seat]))
             return await self.apply(table, seat, action)
@@ -559,11 +561,11 @@ class TableService:
     @staticmethod
     def require_playing(table: TableRecord) -> None:
         if table.status == "lobby":
-            raise Refusal("The game has not started yet.")
+            raise Refusal(i18n.N_("The game has not started yet."))
         if table.status == "finished":
-            raise Refusal("This game is over. Start a new one with `/game new`.")
+            raise Refusal(i18n.N_("This game is over. Start a new one with `/game new`."))
         if table.status == "abandoned":
-            raise Refusal("This table was abandoned. Start a new one with `/game new`.")
+            raise Refusal(i18n.N_("This table was abandoned. Start a new one with `/game new`."))
 
     async def apply(self, table: TableRecord, seat: int, action: str, *, by_bot: bool = False,
                      prefix: str = "", seats: list[SeatRecord] | None = None,
@@ -575,10 +577,10 @@ class TableService:
         to_act = engine.to_act(state)
         if seat not in to_act:
             waiting = ", ".join(escape_name(names[s]) for s in to_act) or "nobody"
-            raise Refusal(f"It's not your turn. Waiting for {waiting}.")
+            raise Refusal(i18n.N_("It's not your turn. Waiting for {names}."), names=waiting)
         if action not in engine.legal_actions(state, seat):
-            raise Refusal(f"`{action[:80]}` isn't a legal move for you right now. "
-                          "Open your hand or start typing in `/play` to see your choices.")
+            raise Refusal(i18n.N_("`{action}` isn't a legal move for you right now. "
+                                  "Open your hand or start typing in `/play` to see your choices."), action=action[:80])
         try:
             label = engine.public_label(state, seat, action)
             new_state = engine.apply(state, seat, action)
