@@ -301,3 +301,22 @@ async def test_seat_changes_speak_the_servers_language(world: Any, member_locale
     assert t(lang, "🏳️ **{player}** resigns.", player="bob") in resigned.response.content
     left = leaks(sent_requests(world.env, since), lang)
     assert not left, "\n".join(left[:20])
+
+
+async def test_table_refusals_speak_the_members_language(world: Any, member_locales: dict[int, str]) -> None:
+    """At an English server's table, a French member is refused in French, privately; an English one in English."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    member_locales[bob.id] = "fr"
+    await alice.slash(world.channel, "game new", game="pentawar")
+    await bob.slash(world.channel, "game join")
+    twice = await bob.slash(world.channel, "game join")
+    assert twice.ephemeral and twice.response.content == "Vous êtes déjà à cette table."
+    assert (await alice.slash(world.channel, "game join")).response.content == "You are already at this table."
+    early = await bob.slash(world.channel, "game start")
+    assert early.ephemeral and not english_left([early.response.content], "fr")
+    await alice.slash(world.channel, "game addbot")
+    await alice.slash(world.channel, "game start")
+    waiting = [m for m in (alice, bob) if m.id not in to_act(latest_table_message(world.channel), "en")]
+    refused = await waiting[0].slash(world.channel, "play", action="x")
+    expected = "Ce n'est pas votre tour." if waiting[0] is bob else "It's not your turn."
+    assert refused.ephemeral and refused.response.content.startswith(expected)
