@@ -7,6 +7,7 @@ from typing import Any
 import discord
 from simcord.results import to_discord_message
 
+import i18n
 from bench._common import configure as configure_server
 
 
@@ -28,7 +29,8 @@ def table_messages(channel: Any) -> list[discord.Message]:
 
 
 def hand_button_id(message: Any) -> str:
-    return next(c["custom_id"] for c in components(message) if c.get("label") == "Hand / act")
+    """The table message's **Hand / act** button, in whatever language the server reads."""
+    return next(c["custom_id"] for c in components(message) if str(c.get("custom_id", "")).startswith("dh:h:"))
 
 
 def choices_in(panel: Any) -> list[tuple[str, str | None, str]]:
@@ -65,9 +67,12 @@ def latest_table_message(channel: Any) -> discord.Message:
 
 
 def seats_to_act(message: discord.Message) -> list[int]:
-    """User ids mentioned after 'To act:' in a table message."""
-    _, sep, tail = message.content.partition("To act:")
-    return [int(x) for x in MENTION.findall(tail)] if sep else []
+    """User ids mentioned after 'To act:' (in the server's language) in a table message."""
+    for lang in i18n.languages():
+        _, sep, tail = message.content.partition(i18n.t(lang, "To act:"))
+        if sep:
+            return [int(x) for x in MENTION.findall(tail)]
+    return []
 
 
 async def open_hand(member: Any, message: Any) -> Any:
