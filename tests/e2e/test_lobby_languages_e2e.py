@@ -24,11 +24,13 @@ WORDS = {
            "bot": "Un bot s'est assis à la table.", "closed": "carol a quitté la table. Tout le monde est parti : "
                                                             "la table est fermée.",
            "started": "La partie a commencé.", "begins": "La partie commence ! Places : 1. ",
-           "deleted": "🗑️ La table n° 3 (Pentawar) a été fermée comme abandonnée : salon supprimé"},
+           "deleted": "🗑️ La table n° 3 (Pentawar) a été fermée comme abandonnée : salon supprimé",
+           "table 1": "table n° 1"},
     "uk": {"joined": "bob сідає за стіл.", "left": "bob виходить з-за столу.", "bot": "За стіл сів бот.",
            "closed": "carol виходить з-за столу. Усі пішли, тож стіл закрито.",
            "started": "Гра почалася.", "begins": "Гра починається! Місця: 1. ",
-           "deleted": "🗑️ Стіл №3 (Pentawar) закрито як покинутий: канал видалено"},
+           "deleted": "🗑️ Стіл №3 (Pentawar) закрито як покинутий: канал видалено",
+           "table 1": "стіл № 1"},
 }
 
 
@@ -66,7 +68,7 @@ async def test_lobby_notes_the_start_and_a_deleted_thread_speak_the_servers_lang
     assert words["bot"] in answer_text(added)
     await alice.click(lobby_of(world.channel, 1), custom_id=lobby_button(lobby_of(world.channel, 1), "start"))
     # Every lobby message of the table now says, in the server's language, that its game has started.
-    started = [m for m in stored_messages(world.channel) if m.embeds and "#1" in (m.embeds[0].title or "")]
+    started = [m for m in stored_messages(world.channel) if m.embeds and words["table 1"] in (m.embeds[0].title or "")]
     assert started and all(words["started"] in m.content for m in started), [m.content for m in started]
 
     other = world.guild.create_text_channel("more")
@@ -147,7 +149,8 @@ async def test_a_lobby_of_an_abandoned_or_finished_table_says_so_in_the_servers_
     await alice.slash(world.channel, "game new", game="pedwar")
     await alice.slash(world.channel, "game abandon")
     closed = {"fr": "Cette table a été fermée.", "uk": "Цей стіл закрито."}[lang]
-    first = [m for m in stored_messages(world.channel) if m.embeds and "#1" in (m.embeds[0].title or "")]
+    number = WORDS[lang]["table 1"]
+    first = [m for m in stored_messages(world.channel) if m.embeds and number in (m.embeds[0].title or "")]
     assert first and all(m.content == closed for m in first), [m.content for m in first]
 
     other = world.guild.create_text_channel("more")
@@ -156,5 +159,6 @@ async def test_a_lobby_of_an_abandoned_or_finished_table_says_so_in_the_servers_
     await bob.slash(other, "game start")
     await alice.slash(other, "game resign")
     over = {"fr": "🏁 La partie est terminée.", "uk": "🏁 Гру закінчено."}[lang]
-    second = [m for m in stored_messages(other) if m.embeds and "#2" in (m.embeds[0].title or "")]
+    number = {"fr": "table n° 2", "uk": "стіл № 2"}[lang]
+    second = [m for m in stored_messages(other) if m.embeds and number in (m.embeds[0].title or "")]
     assert second and all(m.content == over for m in second), [m.content for m in second]
