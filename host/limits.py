@@ -26,7 +26,7 @@ class Cooldowns:
     """
 
     def __init__(self, now: Callable[[], float]) -> None:
-        # The store's clock is the bot's (Discord's time, which SimCord's virtual clock moves), never time.time().
+        # The store's clock, built on discord.utils.utcnow, so SimCord's virtual clock moves cooldowns too.
         self._now = now
         self._last: dict[tuple[int, int, str], float] = {}
         #: What ``take`` replaced, so that ``give_back`` can undo it.
