@@ -87,7 +87,7 @@ class GameCog(commands.Cog):
 
     async def _open_checked(self, interaction: discord.Interaction, new: NewTable) -> None:
         channel = interaction.channel
-        permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
+        permissions.require(bot_permissions(interaction), permissions.OPEN_TABLE, thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
