@@ -20,7 +20,11 @@ def _discord_now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-class ChannelAccess:
+class LostChannels:
+    """The channels that refused the bot and the servers that removed it: whether a request may go there now.
+
+    Not ``host.privacy.ChannelAccess``, what Discord lets one *member* see in a channel."""
+
     def __init__(self, now: Callable[[], float] = _discord_now) -> None:
         self.now = now
         #: Channel id -> when a request there was last refused, or last let through as a probe.

@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 
 import i18n
-from cogs.access import ChannelAccess
+from cogs.access import LostChannels
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager, refusal_text
@@ -108,7 +108,7 @@ class TableFlow:
     # ------------------------------------------------------- a changing server
 
     @property
-    def access(self) -> ChannelAccess:
+    def access(self) -> LostChannels:
         return self.poster.access
 
     async def reached(self, channel_id: int, *, regain: bool = True) -> None:

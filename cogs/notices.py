@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import discord
 from discord.ext import commands
 
-from cogs.access import ChannelAccess
+from cogs.access import LostChannels
 from cogs.locales import Speakers
 from cogs.presenter import link, reminder_message
 from engines import get_engine
@@ -33,7 +33,7 @@ DMS_CLOSED = 50007
 
 
 class Notices:
-    def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None,
+    def __init__(self, bot: commands.Bot, feed: TableFeed, access: LostChannels | None = None,
                  settings: ServerSettings | None = None, speakers: Speakers | None = None) -> None:
         self.bot = bot
         #: Reminders and notes in the channel speak the server's language, a DM the member's.
@@ -42,7 +42,7 @@ class Notices:
         #: Whose servers turned reminders off (None: every server gets them).
         self.settings = settings
         self._dm_refused: set[int] = set()
-        self.access = access or ChannelAccess()
+        self.access = access or LostChannels()
         #: Pauses a table whose channel refused the bot (set by the table poster).
         self.lose: Callable[[TableRecord], Awaitable[None]] | None = None
 

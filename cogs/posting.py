@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord.ext import commands
 
-from cogs.access import PROBE_EVERY, ChannelAccess
+from cogs.access import PROBE_EVERY, LostChannels
 from cogs.locales import Speakers
 from cogs.notices import Notices
 from cogs.presenter import table_message
@@ -88,7 +88,7 @@ class _Want:
 
 class TablePoster:
     def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
-                 tasks: Tasks, access: ChannelAccess | None = None, *, lobbies: LobbyMessages | None = None,
+                 tasks: Tasks, access: LostChannels | None = None, *, lobbies: LobbyMessages | None = None,
                  on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
                  recorder: Recorder | None = None, speakers: Speakers | None = None) -> None:
         self.bot = bot
