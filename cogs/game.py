@@ -324,8 +324,8 @@ class GameCog(commands.Cog):
     @app_commands.describe(table="An older table of this server, by number")
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
         async def work() -> None:
+            number = parse_table_number(table)  # a bad number is refused at once, before "thinking…"
             await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
-            number = parse_table_number(table)
             moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0, number,
                                                    await self._sight_of_table(interaction, number))
             text, file = log_message(moves, member_language(interaction))
@@ -338,8 +338,8 @@ class GameCog(commands.Cog):
     async def game_replay(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000],
                           table: str | None = None) -> None:
         async def work() -> None:
+            number = parse_table_number(table)  # a bad number is refused at once, before "thinking…"
             await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
-            number = parse_table_number(table)
             frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move, number,
                                                  await self._sight_of_table(interaction, number))
             await reply(interaction, await replay_message(frame, member_language(interaction)), ephemeral=True)
