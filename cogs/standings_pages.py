@@ -14,7 +14,7 @@ from fractions import Fraction
 import regex
 
 from host.read_models import Percent, Points, StandingRow
-from i18n import DEFAULT, N_, number, t, tn
+from i18n import DEFAULT, N_, number, plural_n, t, tn
 from render.markup import escape_name
 
 DESCRIPTION_LIMIT = 4096
@@ -68,8 +68,9 @@ def standing_line(row: StandingRow, name: str, lang: str = DEFAULT) -> str:
     byes = " + " + tn(lang, "{n} bye", "{n} byes", row.byes) if row.byes else ""
     dropped = t(lang, " (dropped)") if row.dropped else ""
     shown = format_points_in(lang, row.points)
-    # ½ pts, 1 pt, 1½ pts: one point is singular, any other amount (fractions too) plural.
-    pts = t(lang, "{points} pt", points=shown) if row.points == 1 else t(lang, "{points} pts", points=shown)
+    # Each language's plural for the amount, fractions too: "½ pts, 1 pt, 1½ pts" in English, "0 pt, 1,5 pt,
+    # 2 pts" in French (under 2 is singular).
+    pts = tn(lang, "{points} pt", "{points} pts", plural_n(lang, row.points), points=shown)
     return (f"{row.place}. **{safe_name(name)}**{dropped} — {pts} · "
             f"OPP {format_percent(row.opp, lang)} · OOPP {format_percent(row.oopp, lang)}"
             f" · {games}{byes}")
