@@ -95,8 +95,7 @@ def check_bot_entrants(max_bot_entrants: int, present: int, adding: int, name: s
     """Refuse bot entrants past the server's ``max_bot_entrants``."""
     if present + adding > max_bot_entrants:
         left = max(0, max_bot_entrants - present)
-        text = (N_("**{name}** can take 1 more bot entrant: this server allows {most} (the `max_bot_entrants` "
-                   "setting).") if left == 1 else
-                N_("**{name}** can take {left} more bot entrants: this server allows {most} (the `max_bot_entrants` "
-                   "setting)."))
-        raise Refusal(text, name=name, left=left, most=max_bot_entrants)
+        # One counted message: each language's plural for {n}, 0 included (French: "0 bot inscrit").
+        raise Refusal(said_n("**{name}** can take {n} more bot entrant: this server allows {most} (the "
+                             "`max_bot_entrants` setting).", "**{name}** can take {n} more bot entrants: this server "
+                             "allows {most} (the `max_bot_entrants` setting).", left, name=name, most=max_bot_entrants))
