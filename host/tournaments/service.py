@@ -54,7 +54,7 @@ from host.tournaments.settings import Settings, check_start, make_settings, need
 from host.tournaments.standings import standings
 from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
-from i18n import N_, said
+from i18n import N_, said, said_n
 from render.markup import escape_name
 
 __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
@@ -258,7 +258,7 @@ class TournamentService:
     @staticmethod
     def _whose(record: TournamentRecord, ceiling: int) -> Phrase:
         """The limit a full event hit; the server's is named with its setting, as every flood limit is."""
-        entrants = Phrase(N_("1 entrant")) if ceiling == 1 else Phrase(N_("{count} entrants"), count=ceiling)
+        entrants = said_n("{n} entrant", "{n} entrants", ceiling)  # each language's plural (the guard says it)
         if record.max_entrants:
             return Phrase(N_(" ({entrants})"), entrants=entrants)
         return Phrase(N_(": this server allows {entrants} (the `max_entrants_limit` setting)"), entrants=entrants)
@@ -353,7 +353,7 @@ class TournamentService:
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
                 left = max(0, ceiling - len(entrants))  # (``count`` here is the bots asked for)
-                more = Phrase(N_("1 more entrant")) if left == 1 else Phrase(N_("{count} more entrants"), count=left)
+                more = said_n("{n} more entrant", "{n} more entrants", left)
                 raise Refusal(N_("**{name}** can take {more}{limit}."), name=escape_name(record.name), more=more,
                               limit=self._whose(record, ceiling))
             taken = {e.name.split(" (")[0] for e in entrants}
