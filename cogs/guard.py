@@ -20,7 +20,7 @@ from cogs.locales import member_language
 from cogs.presenter import Outgoing
 from host import Refusal, StaleClick, permissions
 from host.metrics import Recorder
-from i18n import N_, t
+from i18n import N_, Said, say_text, t
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +44,12 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 
 def refusal_text(refusal: Refusal, lang: str) -> str:
     """A refusal in the member's language: its message id translated, its placeholders filled."""
-    # A param that is words itself (host.tournaments.refusals.Phrase, a nested refusal) is translated too.
-    params = {key: refusal_text(value, lang) if hasattr(value, "msgid") and hasattr(value, "params") else value
+    if isinstance(refusal.msgid, Said) and not refusal.params:  # said below host (an engine's reason)
+        return say_text(lang, refusal.msgid)
+    # A param that is words itself (host.tournaments.refusals.Phrase, a nested refusal, an engine's reason)
+    # is translated too.
+    params = {key: refusal_text(value, lang) if hasattr(value, "msgid") and hasattr(value, "params")
+              else say_text(lang, value) if isinstance(value, Said) else value
               for key, value in refusal.params.items()}
     try:
         return t(lang, refusal.msgid, **params)
