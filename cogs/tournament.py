@@ -57,12 +57,6 @@ RECORDED = {"warning": N_("Recorded a warning for {member}: {reason}."),
             "disqualify": N_("Recorded a disqualification for {member}: {reason}.")}
 
 
-def can_manage_events(interaction: discord.Interaction) -> bool:
-    """Whether the bot may create and edit this server's scheduled events."""
-    me = interaction.guild.me if interaction.guild is not None else None
-    return bool(me is not None and me.guild_permissions.manage_events)
-
-
 def home_channel(interaction: discord.Interaction) -> int:
     """The tournament's channel: this one, or the channel a table's thread belongs to."""
     channel = interaction.channel
@@ -132,13 +126,9 @@ class TournamentCog(commands.Cog):
             deadline = (None if round_time is None else
                         parse_duration(round_time, low=ROUND_TIME_BOUNDS[0], high=ROUND_TIME_BOUNDS[1],
                                        what="round_time"))
-            # Its tables play in threads of this channel; a start time makes a scheduled event.
+            # Its tables play in threads of this channel; a start time makes a scheduled event (Manage Events).
             permissions.require(bot_permissions(interaction), "open a tournament", thread=True,
                                 scheduled=starts_at is not None)
-            if starts_at is not None and not can_manage_events(interaction):
-                raise Refusal(N_("A tournament with `starts_at` gets a Discord scheduled event, and I lack the "
-                                 "**Manage Events** permission in this server. A server manager can grant it, or "
-                                 "leave `starts_at` out and start the tournament with `/tournament start`."))
             state = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
@@ -358,7 +348,8 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             tournament_id = await self._here(interaction)
             record = await self.service.get(tournament_id)
-            if record.event_id is None and not can_manage_events(interaction):
+            # The first start time makes a scheduled event: the permissions /tournament new checks for one.
+            if record.event_id is None and not set(permissions.EVENTS) <= bot_permissions(interaction):
                 raise Refusal(N_("A tournament with a start time gets a Discord scheduled event, and I lack the "
                                  "**Manage Events** permission in this server."))
             state = await self.service.reschedule(tournament_id, interaction.user.id, is_manager(interaction),
