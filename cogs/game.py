@@ -100,7 +100,7 @@ class GameCog(commands.Cog):
     async def _make_lobby(self, interaction: discord.Interaction, new: NewTable) -> tuple[Any, LobbyMessage]:
         """The lobby of a checked /game new, in the channel or a thread opened for it: (where, lobby)."""
         channel = interaction.channel
-        permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
+        permissions.require(bot_permissions(interaction), permissions.OPEN_TABLE, thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from data.store import Store
-from engines.words import count
-from host.errors import Refusal
-from i18n import N_
+from host.errors import Figure, Refusal
+from i18n import N_, said_n
 
 #: The two commands a cooldown counts apart: a member may open a table and a tournament back to back.
 NEW_TABLE = "/game new"
@@ -42,8 +41,9 @@ class Cooldowns:
         last = self._last.get(key)
         if last is not None and now - last < seconds:
             wait = max(1, int(seconds - (now - last) + 0.999))
-            raise Refusal(f"Slow down: wait {wait}s before your next `{command}`. This server's limit is one every "
-                          f"{seconds}s (the `new_cooldown` setting).")
+            raise Refusal(N_("Slow down: wait {wait}s before your next `{command}`. This server's limit is one "
+                             "every {seconds}s (the `new_cooldown` setting)."), wait=Figure(wait), command=command,
+                          seconds=Figure(seconds))
         self._last[key] = now
         self._before[key] = last
         if len(self._last) > 10_000:  # old entries no longer hold anyone back
@@ -69,14 +69,15 @@ async def check_new_table(store: Store, guild_id: int | None, user_id: int, own_
     server."""
     hosted = await store.tables.open_tables_hosted(guild_id or 0, user_id)
     if hosted >= max_open_tables:
-        raise Refusal(f"You already host {count(hosted, 'open table')} in this server, its limit (the "
-                      "`max_open_tables` setting). Finish or abandon one first.")
+        raise Refusal(N_("You already host {tables} in this server, its limit (the `max_open_tables` setting). "
+                         "Finish or abandon one first."),
+                      tables=said_n("{n} open table", "{n} open tables", hosted))
     if own_thread:
         threads = await store.tables.active_thread_tables(guild_id or 0)
         if threads >= max_thread_tables:
-            raise Refusal(f"This server already has {count(threads, 'active thread table')}, its limit (the "
-                          "`max_thread_tables` setting). Open this table with `thread:false`, or wait for one "
-                          "to end.")
+            raise Refusal(N_("This server already has {tables}, its limit (the `max_thread_tables` setting). Open "
+                             "this table with `thread:false`, or wait for one to end."),
+                          tables=said_n("{n} active thread table", "{n} active thread tables", threads))
 
 
 def check_tournament_creator(creators: str, organiser_role: int | None, is_manager: bool,
