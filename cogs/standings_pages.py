@@ -11,11 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import regex
-
 from host.read_models import Percent, Points, StandingRow
 from i18n import DEFAULT, N_, number, plural_n, t, tn
-from render.markup import escape_name
+from render.markup import escape_name, graphemes, shorten
 
 DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 25
@@ -47,14 +45,9 @@ def format_percent(value: Fraction, lang: str = DEFAULT) -> str:
 
 
 def safe_name(name: str) -> str:
-    """A display name made safe for an embed: markdown and mentions escaped (render.markup), cut by
-    grapheme clusters (never inside an emoji) to ``NAME_LIMIT``."""
-    name = " ".join(name.split())
-    if len(name) > NAME_LIMIT:  # fewer code points than the limit means fewer clusters too
-        clusters = regex.findall(r"\X", name)
-        if len(clusters) > NAME_LIMIT:
-            name = "".join(clusters[:NAME_LIMIT - 1]) + "…"
-    return escape_name(name)
+    """A display name made safe for an embed: markdown and mentions escaped, cut between grapheme clusters
+    (never inside an emoji) to ``NAME_LIMIT`` of them (render.markup)."""
+    return escape_name(shorten(" ".join(name.split()), NAME_LIMIT, graphemes))
 
 
 def format_points_in(lang: str, points: Fraction) -> str:

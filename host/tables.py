@@ -61,6 +61,16 @@ def bot_plays_note(seat: SeatRecord) -> str:
     return i18n.N_("A bot plays your seat after three timeouts in a row. Type `/game return` to take it back.")
 
 
+def engine_reason(engine: Engine, state: Any, seat: int, action: str, names: list[str]) -> str:
+    """Why the rules refuse ``action`` now, in the engine's words (a message, its seats named): engines check
+    legality first in ``apply``, so asking it costs no move."""
+    try:
+        engine.apply(state, seat, action)
+    except IllegalAction as exc:
+        return fill_said(exc.args[0], names) or i18n.said("That move isn't allowed.")
+    return i18n.said("That move isn't allowed.")
+
+
 class TableService:
     def __init__(self, store: Store, *, new_seed: Callable[[], int] | None = None, bot_delay: float = 0.0,
                  delay_for: Callable[[int | None], float] | None = None,
@@ -589,19 +599,19 @@ class TableService:
         if seat not in to_act:
             waiting = ", ".join(escape_name(names[s]) for s in to_act) or "nobody"
             raise Refusal(i18n.N_("It's not your turn. Waiting for {names}."), names=waiting)
+        # The public line is markdown (and kept in the action log as such): names in it are escaped,
+        # and render.markup.plain_text gives them back as written for the picture and the web pages.
+        shown = [escape_name(n) for n in names]
         if action not in engine.legal_actions(state, seat):
+            # The rules' own reason (an engine's message, said in the member's language by the guard) follows.
             raise Refusal(i18n.N_("`{action}` isn't a legal move for you right now. "
-                                  "Open your hand or start typing in `/play` to see your choices."), action=action[:80])
+                                  "Open your hand or start typing in `/play` to see your choices.\n> {reason}"),
+                          action=action[:80], reason=engine_reason(engine, state, seat, action, shown))
         try:
             label = engine.public_label(state, seat, action)
             new_state = engine.apply(state, seat, action)
         except IllegalAction as exc:
-            # The engine's reason keeps its message (an i18n.Said) so the guard says it in the member's language.
-            reason = exc.args[0] if exc.args and exc.args[0] else i18n.N_("That move isn't allowed.")
-            raise Refusal(reason if isinstance(reason, str) else str(reason)) from None
-        # The public line is markdown (and kept in the action log as such): names in it are escaped,
-        # and render.markup.plain_text gives them back as written for the picture and the web pages.
-        shown = [escape_name(n) for n in names]
+            raise Refusal(fill_said(exc.args[0], shown) or i18n.said("That move isn't allowed.")) from None
         events = [fill_said(e, shown) for e in engine.events(new_state)]
         line = move_line(prefix, shown[seat], fill_said(label, shown))
         over = engine.is_over(new_state)
