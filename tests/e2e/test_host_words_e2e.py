@@ -67,3 +67,19 @@ async def test_the_move_log_of_a_french_or_ukrainian_server_reads_in_its_languag
     assert note in text and "Time ran out" not in text, text
     lines = text.splitlines()
     assert not english_left(lines, lang), english_left(lines, lang)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("fr", "il me manque **Créer des fils publics**, **Gérer les fils**"),
+                                             ("uk", "мені бракує дозволів **Створювати публічні гілки**")])
+async def test_the_bots_missing_permissions_are_named_in_the_members_language(
+        world: Any, member_locales: dict[int, str], lang: str, words: str) -> None:
+    me = world.guild.me if hasattr(world.guild, "me") else None
+    if me is None:
+        pytest.skip("SimCord handle has no bot member")
+    locked = world.guild.create_text_channel("locked", overwrites={
+        me: discord.PermissionOverwrite(create_public_threads=False, manage_threads=False)})
+    bob = world.members["bob"]
+    member_locales[bob.id] = lang
+    result = await bob.slash(locked, "game new", game="pentawar", thread=True)
+    assert result.ephemeral and words in answer(result), answer(result)
+    assert not english_left([answer(result)], lang)
