@@ -31,7 +31,7 @@ from host.read_models import (
 )
 from host.replay import rebuild
 from host.settings import ServerSettings
-from host.table_options import listing
+from host.table_options import WITH_OPTIONS, listing
 from host.table_views import clock_view, picture, seat_view
 from host.tables import TableService
 from i18n import N_
@@ -91,7 +91,7 @@ class LongGameService:
         try:
             parsed = parse_options(options)
         except Refusal as refused:  # a malformed option: say which options the game has, with their values
-            raise Refusal(f"{refused} {listing(engine)}") from None
+            raise Refusal(WITH_OPTIONS, refusal=refused, options=listing(engine)) from None
         self.tables.check_new(game_id, parsed)
         clock = (server.turn_time if turn_time is None
                  else parse_duration(turn_time, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1]))
@@ -204,7 +204,9 @@ class LongGameService:
         moves: list[LoggedMove] = []
         # A page at a time: a long game's log is never read in one hold of the event loop.
         async for page in self.store.tables.action_pages(record.id):
-            moves.extend(LoggedMove(a.version, a.at, a.label, tuple(a.events)) for a in page)
+            # Each line said again from its stored message, so the log reads in its reader's language.
+            moves.extend(LoggedMove(a.version, a.at, line_of(a.label, a.label_params),
+                                    tuple(events_of(a.events, a.event_ids))) for a in page)
         return MoveLog(record.id, get_engine(record.game).title, record.status,
                        tuple(seat_view(s) for s in record.seats), tuple(moves), record.end_reason)
 

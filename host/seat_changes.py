@@ -280,7 +280,7 @@ class SeatChanges:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self.tables.require_host(table, user_id, is_manager, "replace a player")
+            self.tables.require_host(table, user_id, is_manager, N_("replace a player"))
             seat = self.tables.seat_of(table, player_id)
             if seat is None:
                 raise Refusal(N_("{member} has no seat at this table."), member=f"<@{player_id}>")
@@ -331,7 +331,7 @@ class SeatChanges:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self.tables.require_host(table, user_id, is_manager, "pause the table")
+            self.tables.require_host(table, user_id, is_manager, N_("pause the table"))
             if table.paused:
                 raise Refusal(N_("This table is already paused. `/game resume` restarts its clocks."))
             timers = paused_plan(await self.store.timers.timers_of(table.id), self.store.now())
@@ -344,7 +344,7 @@ class SeatChanges:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self.tables.require_host(table, user_id, is_manager, "resume the table")
+            self.tables.require_host(table, user_id, is_manager, N_("resume the table"))
             if not table.paused:
                 raise Refusal(N_("This table isn't paused."))
             timers = resumed_plan(await self.store.timers.timers_of(table.id), self.store.now())
