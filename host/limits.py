@@ -99,3 +99,17 @@ def check_bot_entrants(max_bot_entrants: int, present: int, adding: int, name: s
         raise Refusal(said_n("**{name}** can take {n} more bot entrant: this server allows {most} (the "
                              "`max_bot_entrants` setting).", "**{name}** can take {n} more bot entrants: this server "
                              "allows {most} (the `max_bot_entrants` setting).", left, name=name, most=max_bot_entrants))
+
+
+def check_tournament_threads(name: str, tables: int, active: int, max_thread_tables: int) -> None:
+    """Refuse a tournament's start whose first round would seat ``tables`` threads beside the ``active`` thread
+    tables of the server, past its ``max_thread_tables``. Only the start is checked: a tournament under way
+    is never held back (its later rounds seat about as many tables as its first), and a table's place is one
+    thread of its own, never the channel, which holds the sign-up and the pairings."""
+    if tables + active > max_thread_tables:
+        raise Refusal(N_("**{name}** can't start: its first round needs {tables}, each in a thread of its own, and "
+                         "this server already has {active}; together they would pass its limit of {limit} (the "
+                         "`max_thread_tables` setting). A server manager can raise the limit, or fewer entrants "
+                         "can play (`max_entrants`)."), name=name, tables=said_n("{n} table", "{n} tables", tables),
+                      active=said_n("{n} active thread table", "{n} active thread tables", active),
+                      limit=Figure(max_thread_tables))
