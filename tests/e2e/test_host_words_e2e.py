@@ -83,3 +83,33 @@ async def test_the_bots_missing_permissions_are_named_in_the_members_language(
     result = await bob.slash(locked, "game new", game="pentawar", thread=True)
     assert result.ephemeral and words in answer(result), answer(result)
     assert not english_left([answer(result)], lang)
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_seat_changes_are_in_the_log_in_the_servers_language(
+        world: Any, member_locales: dict[int, str], db_path: str, lang: str) -> None:
+    """A resignation and a replacement are stored with the messages of their lines (migration 13): /game log
+    shows them in the language of whoever reads it."""
+    role = world.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    mona = world.guild.add_member(world.env.create_user("mona"), roles=[role])
+    await mona.slash(world.channel, "config set", setting="language", value=lang)
+    alice, bob, carol = world.members["alice"], world.members["bob"], world.members["carol"]
+    await alice.slash(world.channel, "game new", game="pentawar")
+    await bob.slash(world.channel, "game join")
+    await carol.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game start")
+    replaced = await alice.slash(world.channel, "game replace", player=carol, **{"with": mona})
+    assert not replaced.ephemeral, answer(replaced)
+    await bob.slash(world.channel, "game resign")
+    member_locales[alice.id] = lang
+    text = (await (await alice.slash(world.channel, "game log")).response.attachments[0].read()).decode()
+    for line in (t(lang, "🏳️ **{player}** resigns.", player="bob"),
+                 t(lang, "A bot plays **{player}**'s seat to the end; the seat is placed last.", player="bob"),
+                 t(lang, "🔁 {member} takes over **{player}**'s seat (seat {seat}). Open your hand with "
+                         "**Hand / act**.", member=f"<@{mona.id}>", player="carol", seat=0)):
+        plain = line.replace("**", "")  # the file is plain text; below, the part before a seat number
+        assert plain.split("(")[0] in text, (plain, text)
+    lines = text.splitlines()
+    assert not english_left(lines, lang), english_left(lines, lang)
+    english = (await (await bob.slash(world.channel, "game log")).response.attachments[0].read()).decode()
+    assert "🏳️ bob resigns." in english  # bob's client is English: the same log, in English
