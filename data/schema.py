@@ -283,6 +283,11 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN label_params TEXT;
     ALTER TABLE actions ADD COLUMN event_ids TEXT;
     """,
+    # 13: beside a seat change (a resignation, a replacement, a bot taking a seat over…), the lines that told
+    # the table about it, each as the message it was said from (JSON), so /game log shows them in any language.
+    """
+    ALTER TABLE seat_events ADD COLUMN lines TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
