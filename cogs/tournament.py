@@ -28,6 +28,7 @@ from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
+from host.tournaments.settings import MAX_ROUNDS
 from host.tournaments.views import standing_rows
 from i18n import N_, t, tn
 from render.markup import escape_name
@@ -42,7 +43,6 @@ TOP_CUT_FORMAT_CHOICES = [app_commands.Choice(name="Single elimination", value="
                           app_commands.Choice(name="Double elimination", value="double")]
 #: A round may last from a minute to four weeks.
 ROUND_TIME_BOUNDS = (60, 28 * 86400)
-MAX_ROUNDS = 64
 DEFAULT_TURN_TIME = "1d"
 
 
@@ -103,7 +103,8 @@ class TournamentCog(commands.Cog):
         top_cut_format="A 2-player top cut as single (default) or double elimination")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, top_cut_format=TOP_CUT_FORMAT_CHOICES)
     async def tournament_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                             format: app_commands.Choice[str], rounds: int | None = None,
+                             format: app_commands.Choice[str],
+                             rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
                              table_size: int | None = None, top_cut: int | None = None,
                              turn_time: str | None = None, round_time: str | None = None,
                              options: str | None = None, name: str | None = None, starts_at: str | None = None,
@@ -119,8 +120,6 @@ class TournamentCog(commands.Cog):
                 allowed = " ".join(f"<#{c}>" for c in server.game_channels)
                 raise Refusal(N_("Tournaments can't be opened here. This server plays in {allowed}."),
                               allowed=allowed)
-            if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-                raise Refusal(N_("`rounds` is 1 to {most}."), most=MAX_ROUNDS)
             clock = parse_duration(turn_time or DEFAULT_TURN_TIME, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1],
                                    allow_off=False)
             deadline = (None if round_time is None else

@@ -29,7 +29,7 @@ from data.editions import pentawar as edition
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
-from i18n import N_, message_of, msg, said
+from i18n import N_, message_of, msg, said, said_n
 
 KINDS: tuple[str, ...] = edition.KINDS
 KIND_SET = frozenset(KINDS)
@@ -43,6 +43,9 @@ ROWS: tuple[tuple[int, ...], ...] = ((0, 1), (2, 3), (4,))
 COVERERS: tuple[tuple[int, ...], ...] = ((2,), (3,), (4,), (4,), ())
 SOURCES: tuple[str, ...] = ("hand", "tableau")
 WING_SIZE = edition.WING_SIZE
+#: The reshuffle's event as tables logged it before its count took each language's plural: still in the
+#: catalogues, so that a log stored then reads in French and Ukrainian too.
+_LOGGED_RESHUFFLE = N_("The deck ran out: the discard pile ({count} cards) is shuffled into a new deck.")
 
 TURN, ALTER, ALTER_KILL, OVER = "turn", "alter", "alter_kill", "over"
 
@@ -377,8 +380,9 @@ class PentawarEngine:
             s.rng = rng.state
             s.deck = deck
             s.discard = []
-            s.events.append(said("The deck ran out: the discard pile ({count} cards) is shuffled into a new deck.",
-                                 count=len(deck)))
+            s.events.append(said_n("The deck ran out: the discard pile ({n} card) is shuffled into a new deck.",
+                                   "The deck ran out: the discard pile ({n} cards) is shuffled into a new deck.",
+                                   len(deck)))
         s.turn = (s.turn + 1) % s.n
         s.turn_no += 1
         if _wing_count(s.wings[s.turn]) == WING_SIZE:

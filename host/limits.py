@@ -95,8 +95,21 @@ def check_bot_entrants(max_bot_entrants: int, present: int, adding: int, name: s
     """Refuse bot entrants past the server's ``max_bot_entrants``."""
     if present + adding > max_bot_entrants:
         left = max(0, max_bot_entrants - present)
-        text = (N_("**{name}** can take 1 more bot entrant: this server allows {most} (the `max_bot_entrants` "
-                   "setting).") if left == 1 else
-                N_("**{name}** can take {left} more bot entrants: this server allows {most} (the `max_bot_entrants` "
-                   "setting)."))
-        raise Refusal(text, name=name, left=left, most=max_bot_entrants)
+        # One counted message: each language's plural for {n}, 0 included (French: "0 bot inscrit").
+        raise Refusal(said_n("**{name}** can take {n} more bot entrant: this server allows {most} (the "
+                             "`max_bot_entrants` setting).", "**{name}** can take {n} more bot entrants: this server "
+                             "allows {most} (the `max_bot_entrants` setting).", left, name=name, most=max_bot_entrants))
+
+
+def check_tournament_threads(name: str, tables: int, active: int, max_thread_tables: int) -> None:
+    """Refuse a tournament's start whose first round would seat ``tables`` threads beside the ``active`` thread
+    tables of the server, past its ``max_thread_tables``. Only the start is checked: a tournament under way
+    is never held back (its later rounds seat about as many tables as its first), and a table's place is one
+    thread of its own, never the channel, which holds the sign-up and the pairings."""
+    if tables + active > max_thread_tables:
+        raise Refusal(N_("**{name}** can't start: its first round needs {tables}, each in a thread of its own, and "
+                         "this server already has {active}; together they would pass its limit of {limit} (the "
+                         "`max_thread_tables` setting). A server manager can raise the limit, or fewer entrants "
+                         "can play (`max_entrants`)."), name=name, tables=said_n("{n} table", "{n} tables", tables),
+                      active=said_n("{n} active thread table", "{n} active thread tables", active),
+                      limit=Figure(max_thread_tables))

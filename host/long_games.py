@@ -11,7 +11,7 @@ from engines import get_engine
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.errors import Refusal
 from host.limits import NEW_TABLE, check_new_table
-from host.move_lines import events_of, line_of
+from host.move_lines import events_of, line_of, lines_of
 from host.parsing import parse_options, whole_number
 from host.privacy import Sight
 from host.read_models import (
@@ -19,6 +19,7 @@ from host.read_models import (
     PLAYING,
     Bench,
     LobbyMessage,
+    LoggedChange,
     LoggedMove,
     MineRow,
     MoveLog,
@@ -207,8 +208,11 @@ class LongGameService:
             # Each line said again from its stored message, so the log reads in its reader's language.
             moves.extend(LoggedMove(a.version, a.at, line_of(a.label, a.label_params),
                                     tuple(events_of(a.events, a.event_ids))) for a in page)
+        # The seat changes' lines, said again from their stored messages too.
+        changes = tuple(LoggedChange(version, at, tuple(lines_of(lines)))
+                        for version, at, lines in await self.store.tables.seat_lines(record.id))
         return MoveLog(record.id, get_engine(record.game).title, record.status,
-                       tuple(seat_view(s) for s in record.seats), tuple(moves), record.end_reason)
+                       tuple(seat_view(s) for s in record.seats), tuple(moves), record.end_reason, changes)
 
     async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None,
                      sight: Sight | None = None) -> ReplayFrame:

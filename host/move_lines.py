@@ -1,4 +1,5 @@
-"""A move's public line ("**alice** plays Bomb"), kept English in the log and said again in any language.
+"""A move's public line ("**alice** plays Bomb"), kept English in the log and said again in any language; and
+the lines of a seat change (a resignation, a replacement), kept as messages beside its ``seat_events`` row.
 
 The line is English in ``actions.label`` for operators and the log; beside it the log keeps the message it
 was said from (``label_id``: the move's message id; ``label_params``: the line's params, the move's own among
@@ -45,6 +46,20 @@ def line_of(label: str, label_params: str | None) -> str:
         return Said(msg(LINE, **params))
     except (ValueError, TypeError, KeyError):
         return label
+
+
+def stored_lines(lines: Sequence[str]) -> str:
+    """What the log keeps of the lines that told a table about a seat change: each line's message (JSON)."""
+    return json.dumps([message_of(line) for line in lines], ensure_ascii=False)
+
+
+def lines_of(stored: str | None) -> list[str]:
+    """A seat change's stored lines, said again from their messages (none when unreadable)."""
+    try:
+        messages = json.loads(stored or "[]")
+    except ValueError:
+        return []
+    return [Said(m) for m in messages if is_message(m)] if isinstance(messages, list) else []
 
 
 def events_of(events: Sequence[str], event_ids: str | None) -> list[str]:

@@ -597,7 +597,7 @@ class TableService:
         names = seat_names(table)
         to_act = engine.to_act(state)
         if seat not in to_act:
-            waiting = ", ".join(escape_name(names[s]) for s in to_act) or "nobody"
+            waiting: object = ", ".join(escape_name(names[s]) for s in to_act) or Phrase(i18n.N_("nobody"))
             raise Refusal(i18n.N_("It's not your turn. Waiting for {names}."), names=waiting)
         # The public line is markdown (and kept in the action log as such): names in it are escaped,
         # and render.markup.plain_text gives them back as written for the picture and the web pages.

@@ -185,11 +185,13 @@ async def test_a_schema_5_database_gains_the_index_and_both_tournament_migration
     monkeypatch.undo()
     store = await Store.connect(store_target)
     try:
-        assert await store.schema_version() == schema.SCHEMA_VERSION == 13
-        # 13: each server's Discord language as the bot last saw it.
+        assert await store.schema_version() == schema.SCHEMA_VERSION == 14
+        # 14: each server's Discord language as the bot last saw it.
         await store.settings.set_guild_locale(5, "fr")
         await store.settings.set_guild_locale(5, "uk")
         assert await store.settings.guild_locale(5) == "uk" and await store.settings.guild_locale(6) is None
+        # 13: the lines beside each seat change (none stored before it).
+        assert await store.db.all("SELECT lines FROM seat_events") == []
         # 12: the message beside each move's label (none stored before it).
         assert await store.db.all("SELECT label_id, label_params, event_ids FROM actions") == []
         # 11: why a table was abandoned (none stored before it).

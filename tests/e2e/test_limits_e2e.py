@@ -153,6 +153,21 @@ async def test_max_bot_entrants_stops_at_32_until_a_manager_raises_it(world: Any
     assert rows(db_path, "SELECT COUNT(*) FROM entrants WHERE is_bot = 1") == [(33,)]
 
 
+async def test_a_tournament_whose_first_round_passes_max_thread_tables_is_refused_at_its_start(
+        world: Any, db_path: str) -> None:
+    alice = world.members["alice"]
+    await configure(world, tournament_creators="everyone", max_thread_tables=2)
+    await opened(alice, world.channel, "tournament new", game="pedwar", format="swiss")
+    await alice.slash(world.channel, "tournament addbot", count=6)  # round 1: three tables, three threads
+    text = await refused(alice, world.channel, db_path, "tournament start", "max_thread_tables")
+    assert "needs 3 tables" in text and "limit of 2" in text, text
+    assert not world.channel.threads, "no thread was opened"
+    await configure(world, max_thread_tables=3)
+    started = await alice.slash(world.channel, "tournament start")
+    assert "has started" in answer_text(started), answer_text(started)
+    assert rows(db_path, "SELECT COUNT(*) FROM tournament_tables WHERE round = 1") == [(3,)]
+
+
 async def test_a_manager_can_change_every_limit_and_a_bad_value_is_refused(world: Any, db_path: str) -> None:
     values = {"max_open_tables": "9", "max_thread_tables": "0", "tournament_creators": "everyone",
               "max_entrants_limit": "300", "max_bot_entrants": "0", "new_cooldown": "60"}

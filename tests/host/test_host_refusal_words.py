@@ -170,3 +170,18 @@ def test_an_engines_reason_said_from_a_message_reads_in_the_members_language() -
     refusal = Refusal(reason)
     assert str(refusal) == "Table #4 was abandoned by <@1>."
     assert refusal_text(refusal, "fr") == "La table n° 4 a été abandonnée par <@1>."
+
+
+async def test_a_move_when_nobody_is_to_act_says_nobody_in_the_members_language(
+        tables: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    await new(tables)
+    await tables.join(5, 2, "member2")
+    table = await tables.start(5, 1, False)
+    engine = tables.engine_of(table)
+    other = 1 - engine.to_act(await tables.state(table))[0]
+    waiting = await refused(lambda: tables.apply(table, other, "x"))
+    assert "Waiting for member" in str(waiting)
+    monkeypatch.setattr(engine, "to_act", lambda state: [])  # as at a game's end
+    nobody = await refused(lambda: tables.apply(table, 0, "x"))
+    shown(nobody, "It's not your turn. Waiting for nobody.",
+          {"fr": "En attente de personne.", "uk": "Чекаємо на: ніхто."})
