@@ -25,6 +25,7 @@ presenters in ``cogs`` need it, and ``render`` is below both; it imports nothing
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -51,6 +52,8 @@ _BOLD = re.compile(r"(\\.)|\*\*")
 ELLIPSIS = "…"
 
 
+#: Names and lines recur (a table's four players on every move): each is tidied once, not at every use.
+@functools.lru_cache(maxsize=4096)
 def _tidy(name: str) -> str:
     name = unicodedata.normalize("NFC", name).translate(_BIDI)
     name = _SPACE.sub(" ", name).strip()
@@ -100,6 +103,7 @@ def label_name(name: str) -> str:
     return _tidy(name) or "?"
 
 
+@functools.lru_cache(maxsize=4096)
 def escape_name(name: str) -> str:
     """``name`` for a place that renders markdown (content, embeds): as ``label_name``, and every
     markdown character escaped, so it shows exactly as written and formats nothing."""

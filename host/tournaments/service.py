@@ -240,6 +240,10 @@ class TournamentService:
             raise Refusal(N_("This channel already runs a tournament (**{name}**, {status}). Open yours in another "
                              "channel, or wait until this one ends."), name=escape_name(busy.name),
                           status=Phrase(busy.status)) from None
+        except BaseException:
+            if self.settings is not None:  # nothing opened either (a database error, a cancelled command)
+                self.settings.cooldowns.give_back(guild_id, organiser_id, NEW_TOURNAMENT)
+            raise
         self.on_timers()
         return await self.state(tournament_id)
 
