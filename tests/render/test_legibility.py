@@ -50,7 +50,7 @@ def _states(game: str, n: int, seed: int, every: int):
 
 
 #: The titles whose pictures are drawn in the reader's language (the others draw English words only).
-IN_LANGUAGES = ("do_over",)
+IN_LANGUAGES = ("do_over", "king_pedro")
 #: Each title in English, and those drawn in every language in French and Ukrainian too (the longer French
 #: words included).
 DRAWN = [(game, "en") for game in GAME_IDS] + [(game, lang) for game in IN_LANGUAGES for lang in ("fr", "uk")]
