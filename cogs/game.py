@@ -80,14 +80,27 @@ class GameCog(commands.Cog):
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
                                               turn_time, on_timeout, thread, interaction.user.id)
         try:
-            await self._open_checked(interaction, new)
-        except Refusal:  # nothing opened (bot permissions, no thread, a busy channel): the cooldown is given back
+            target, lobby = await self._make_lobby(interaction, new)
+        except BaseException:
+            # No table was opened: a refusal (bot permissions, no thread, a busy channel), Discord's error (the
+            # "thinking…" answer refused) or any other: the cooldown is given back.
             self.long_games.not_opened(interaction.guild_id, interaction.user.id)
             raise
+        lang = await self.flow.speakers.channel(interaction.guild_id)  # the lobby is the channel's
+        note = (f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table." if lang == "en"
+                else t(lang, "{member} opened a **{title}** table.", member=interaction.user.mention,
+                       title=new.title))
+        if not new.in_own_thread:
+            # From here on the table exists (it counts against max_open_tables): a lost answer keeps the cooldown.
+            posted = await reply(interaction, lobby_message(lobby, note, lang), ephemeral=False, want_message=True)
+            await self.flow.lobbies.remember(lobby.table_id, posted, lang=lang)
+            return
+        await self._lobby_in_thread(interaction, target, lobby, note, lang)
 
-    async def _open_checked(self, interaction: discord.Interaction, new: NewTable) -> None:
+    async def _make_lobby(self, interaction: discord.Interaction, new: NewTable) -> tuple[Any, LobbyMessage]:
+        """The lobby of a checked /game new, in the channel or a thread opened for it: (where, lobby)."""
         channel = interaction.channel
-        permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
+        permissions.require(bot_permissions(interaction), permissions.OPEN_TABLE, thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
@@ -105,15 +118,7 @@ class GameCog(commands.Cog):
             if new.in_own_thread:
                 await target.delete()
             raise
-        lang = await self.flow.speakers.channel(interaction.guild_id)  # the lobby is the channel's
-        note = (f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table." if lang == "en"
-                else t(lang, "{member} opened a **{title}** table.", member=interaction.user.mention,
-                       title=new.title))
-        if not new.in_own_thread:
-            posted = await reply(interaction, lobby_message(lobby, note, lang), ephemeral=False, want_message=True)
-            await self.flow.lobbies.remember(lobby.table_id, posted, lang=lang)
-            return
-        await self._lobby_in_thread(interaction, target, lobby, note, lang)
+        return target, lobby
 
     async def _lobby_in_thread(self, interaction: discord.Interaction, thread: Any, lobby: LobbyMessage,
                                note: str, lang: str) -> None:
@@ -127,6 +132,7 @@ class GameCog(commands.Cog):
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
             await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id, THREAD_REFUSED)
+            self.long_games.not_opened(interaction.guild_id, interaction.user.id)  # taken back: no table opened
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
             raise Refusal(N_("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
@@ -318,8 +324,8 @@ class GameCog(commands.Cog):
     @app_commands.describe(table="An older table of this server, by number")
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
         async def work() -> None:
+            number = parse_table_number(table)  # a bad number is refused at once, before "thinking…"
             await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
-            number = parse_table_number(table)
             moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0, number,
                                                    await self._sight_of_table(interaction, number))
             text, file = log_message(moves, member_language(interaction))
@@ -332,8 +338,8 @@ class GameCog(commands.Cog):
     async def game_replay(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000],
                           table: str | None = None) -> None:
         async def work() -> None:
+            number = parse_table_number(table)  # a bad number is refused at once, before "thinking…"
             await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
-            number = parse_table_number(table)
             frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move, number,
                                                  await self._sight_of_table(interaction, number))
             await reply(interaction, await replay_message(frame, member_language(interaction)), ephemeral=True)

@@ -96,3 +96,16 @@ async def test_each_missing_permission_and_privacy_refusal_is_private_within_3s_
     for command, options in (("game log", {}), ("game replay", {"move": 0})):
         await refused(world, latency, db_path, dave, world.channel, command, "There is no table #1 in this server.",
                       table="1", **options)
+
+
+async def test_a_refusal_that_needs_no_rest_call_comes_before_any_defer(world: Any, db_path: str,
+                                                                         latency: Latency) -> None:
+    """Issue 24: /game log and /game replay refuse a table "number" that is none as their first answer, not as
+    the edit of a "thinking…" (one REST call fewer, and no spinner before a refusal)."""
+    latency.default = 1.0
+    for command, options in (("game log", {}), ("game replay", {"move": 0})):
+        mark = len(latency.calls)
+        result = await world.members["alice"].slash(world.channel, command, table="twelve", **options)
+        assert not result.deferred, f"/{command} deferred before refusing"
+        assert result.ephemeral and "`table` is a table number" in answer_text(result), answer_text(result)
+        assert len(latency.calls) - mark == 1, [(c.method, c.path) for c in latency.calls[mark:]]
