@@ -5,6 +5,16 @@ The line is English in ``actions.label`` for operators and the log; beside it th
 was said from (``label_id``: the move's message id; ``label_params``: the line's params, the move's own among
 them; ``event_ids``: each event's message), so that a table message, a replay or ``/game log`` can show an
 old move in whatever language its reader speaks (migration 12).
+
+The names in a stored line and its params are markdown-escaped (``escape_name``), and that stays so on
+purpose, though escaping belongs to presentation: the line *is* the markdown a table message shows, and
+every plain reader (the picture, its alt text, ``/game log``'s file, the web pages) undoes it with
+``render.markup.plain_text``. Storing raw names would leave the rows already written escaped and the new
+ones not, with nothing in a row to tell them apart. A migration could not fix them: in a label older than
+migration 12 nothing says where a name ends and the line's own markdown (``**…**``) begins. So every reader
+would need a marker column and two ways of reading, and a missed escape at one of the half-dozen presenters
+would let a member's name format or spoof the table messages. The gain (a log column without backslashes)
+is not worth that risk.
 """
 
 from __future__ import annotations

@@ -373,3 +373,20 @@ async def test_a_start_whose_first_round_would_pass_max_thread_tables_is_refused
     await svc.tables.abandon(other.channel_id, 9, True, other.id)
     started = await svc.start(tid, 1, False)
     assert len(started.state.round_places(1)) == 6
+
+
+async def test_a_tournament_that_failed_to_open_gives_its_cooldown_back(store: Store,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = service(store)
+    failing = store.tournaments.create_tournament
+
+    async def busy_database(**kw: object) -> int:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(store.tournaments, "create_tournament", busy_database)
+    with pytest.raises(ConnectionError):
+        await new_event(svc)
+    monkeypatch.setattr(store.tournaments, "create_tournament", failing)
+    await new_event(svc)  # at once: nothing opened the first time, so no new_cooldown (3 s) to wait
+    with pytest.raises(Refusal, match="new_cooldown"):
+        await new_event(svc, channel_id=CHANNEL + 1)
