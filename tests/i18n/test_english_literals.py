@@ -1,11 +1,12 @@
 """A cheap complement to ``tests.languages.english_left``, which finds only English that the catalogues know:
 English that never reached them is found here, in the source, before any test plays a game.
 
-Every string literal of the presenting layers (cogs/, web/, bot.py) that reads as English prose (two words or
-more) is one of: a message id given to a catalogue function (``t``, ``tn``, ``N_``…); a command's or option's
-description or a choice's name given to discord.py's decorators, which the slash-command translator translates
-(these must be catalogued); a docstring, a log line or a developer's exception; or a literal listed below with
-why it stays. The web templates' text is read too: outside ``{{ _("…") }}`` only the names listed below stand.
+Every string literal of the presenting layers (cogs/, web/, bot.py) and of host/ (whose refusals and their
+words reach members) that reads as English prose (two words or more) is one of: a message id given to a
+catalogue function (``t``, ``tn``, ``N_``…); a command's or option's description or a choice's name given to
+discord.py's decorators, which the slash-command translator translates (these must be catalogued); a docstring,
+a log line, a metric's help or a developer's exception; or a literal listed below with why it stays. The web
+templates' text is read too: outside ``{{ _("…") }}`` only the names listed below stand.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import i18n
 from i18n.check import read
 
 ROOT = Path(__file__).resolve().parents[2]
-SCOPE = ("cogs", "web", "bot.py")
+SCOPE = ("cogs", "web", "bot.py", "host")
 #: Two words of letters: prose, not an id ("dh:a"), a code ("max_turns=300") or a single name.
 PROSE = re.compile(r"[A-Za-z]{2,}[,.:;!?')]* \(?[A-Za-z]{2,}")
 CATALOGUE_CALLS = {"t", "tp", "tn", "N_", "said", "msg", "said_n", "msg_n", "_", "_n"}
@@ -27,6 +28,8 @@ CATALOGUE_CALLS = {"t", "tp", "tn", "N_", "said", "msg", "said_n", "msg_n", "_",
 TRANSLATOR_CALLS = {"command", "Command", "describe", "Group", "Choice", "choices", "rename", "context_menu"}
 #: Calls whose texts are for operators and developers, never for members.
 OPERATOR_OWNERS = {"log", "logger", "logging", "warnings", "argparse", "parser"}
+#: Constructors whose texts are for operators: the metrics' help, the worker pools' process names.
+OPERATOR_CALLS = {"Counter", "Gauge", "Histogram", "Summary", "WorkerProcesses"}
 
 #: Literals that stay as they are, each with why.
 ALLOWED: dict[tuple[str, str], str] = {
@@ -48,6 +51,12 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("web/app.py", 'attachment; filename=""'): "an HTTP header",
     ("web/app.py", 'attachment; filename="leaderboard-.csv"'): "an HTTP header",
     ("web/live.py", "event: change\ndata: \n\n"): "the server-sent events' wire format",
+    ("host/limits.py", "/game new"): "a command's name, the key of its cooldown",
+    ("host/limits.py", "/tournament new"): "a command's name, the key of its cooldown",
+    **{("host/tables.py", f"Robo {name}"): "a bot player's name: names are not translated"
+       for name in ("Ada", "Bix", "Cog", "Dot", "Eel", "Fox")},
+    ("host/web.py", "# penalties and notes (organisers only)"): "a heading of the export file, whose columns are "
+                                                               "documented English ids",
 }
 #: Words a template shows outside the catalogues: the bot's name and the abbreviations of the standings.
 TEMPLATE_WORDS = {"Deckhand", "JSON", "CSV", "OPP", "OOPP"}
@@ -100,7 +109,7 @@ def literals(tree: ast.AST) -> Iterator[tuple[int, str, str, list[str]]]:
                     kind = "catalogue"
                 elif _name(above) in TRANSLATOR_CALLS:
                     kind = "translator"
-                elif _owner(above) in OPERATOR_OWNERS:
+                elif _owner(above) in OPERATOR_OWNERS or _name(above) in OPERATOR_CALLS:
                     kind = "operator"
             elif isinstance(above, ast.Raise):
                 made = above.exc
