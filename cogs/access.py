@@ -8,19 +8,42 @@ none until it invites the bot back.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
+from host.clock import lost_access
+
 #: After a refusal, the wait before the next request to that channel.
 PROBE_EVERY = 3600.0
+
+
+async def channel_of(bot: discord.Client, channel_id: int) -> Any:
+    """A channel from the cache, else from Discord (which may refuse: 403, 404)."""
+    return bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+
+
+class Delivery(enum.Enum):
+    """What became of a message :meth:`LostChannels.send` was given."""
+
+    SENT = "sent"
+    #: No request went: the channel refused the bot within the hour, or its server removed the bot.
+    SKIPPED = "skipped"
+    #: Discord refused it for good (403, 404): noted, so the channel's next request waits an hour.
+    REFUSED = "refused"
 
 
 def _discord_now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-class ChannelAccess:
+class LostChannels:
+    """The channels that refused the bot and the servers that removed it: whether a request may go there now.
+
+    Not ``host.privacy.ChannelAccess``, what Discord lets one *member* see in a channel."""
+
     def __init__(self, now: Callable[[], float] = _discord_now) -> None:
         self.now = now
         #: Channel id -> when a request there was last refused, or last let through as a probe.
@@ -54,3 +77,21 @@ class ChannelAccess:
     def forget(self, channel_id: int) -> None:
         """The channel was deleted: nothing will be sent there again."""
         self._refused_at.pop(channel_id, None)
+
+    async def send(self, bot: discord.Client, guild_id: int | None, channel_id: int, *args: Any,
+                   **kwargs: Any) -> Delivery:
+        """Send ``channel.send(*args, **kwargs)`` in a channel (cached, else fetched) unless it may not be asked
+        now. A lost-access answer, to the fetch or the send, is noted and told as ``REFUSED``; any other
+        Discord error is raised, for the caller to log or retry."""
+        if not self.claim(guild_id, channel_id):
+            return Delivery.SKIPPED
+        try:
+            channel = await channel_of(bot, channel_id)
+            await channel.send(*args, **kwargs)
+        except discord.HTTPException as exc:
+            if not lost_access(exc):
+                raise
+            self.refused(channel_id)
+            return Delivery.REFUSED
+        self.succeeded(channel_id)
+        return Delivery.SENT

@@ -16,7 +16,7 @@ import discord
 from discord.ext import commands
 
 import i18n
-from cogs.access import ChannelAccess
+from cogs.access import Delivery, LostChannels, channel_of
 from cogs.answers import reply
 from cogs.controls import BAD_CONTROL, Control
 from cogs.guard import Guard, is_manager, refusal_text
@@ -29,7 +29,6 @@ from cogs.presenter import Outgoing, hand_message, lobby_message, move_done_mess
 from cogs.timers import TimerRunner
 from engines import get_engine
 from host import ActOutcome, LobbyChange, Refusal, Reminder, SeatNotice, StaleClick, TableService
-from host.clock import lost_access
 from host.languages import MemberLanguages
 from host.metrics import Recorder
 from host.settings import ServerSettings
@@ -47,11 +46,6 @@ LEFT = i18n.N_("{player} left.")
 BOT_SAT = i18n.N_("A bot sat down.")
 #: The line a table starts with, in its lobby's answer and its first table message.
 BEGINS = i18n.N_("The game begins! Seats: {seats}")
-
-
-async def fetch_channel(bot: commands.Bot, channel_id: int) -> Any:
-    """A channel from the cache, else from Discord."""
-    return bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
 
 
 class TableFlow:
@@ -73,7 +67,7 @@ class TableFlow:
         self.speakers = Speakers(bot, settings, languages)
         self.notices = Notices(bot, self.feed, settings=settings, speakers=self.speakers)
         # The lobby messages are edited when a table's game ends, so the poster is built with them.
-        self.lobbies = LobbyMessages(tables, functools.partial(fetch_channel, bot), language=self.channel_lang)
+        self.lobbies = LobbyMessages(tables, functools.partial(channel_of, bot), language=self.channel_lang)
         #: ``on_finished`` is told when a table's final message went out (a tournament table's round may be
         #: over); ``recorder`` how long each table post took.
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
@@ -108,7 +102,7 @@ class TableFlow:
     # ------------------------------------------------------- a changing server
 
     @property
-    def access(self) -> ChannelAccess:
+    def access(self) -> LostChannels:
         return self.poster.access
 
     async def reached(self, channel_id: int, *, regain: bool = True) -> None:
@@ -128,19 +122,19 @@ class TableFlow:
                 continue
             log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
             parent = closed.parent_id
-            if parent is not None and parent != channel_id and self.access.claim(closed.guild_id, parent):
+            if parent is not None and parent != channel_id:
                 # A thread table's channel still exists: the people there learn why the table ended.
+                lang = await self.channel_lang(closed.guild_id)  # the channel reads it: the server's language
+                text = i18n.t(lang, "🗑️ Table #{table} ({game}) was closed as abandoned: channel deleted (its "
+                                    "thread is gone).", table=closed.id,
+                              game=i18n.title(lang, get_engine(closed.game).title))
                 try:
-                    channel = await self.channel_of(parent)
-                    lang = await self.channel_lang(closed.guild_id)  # the channel reads it: the server's language
-                    await channel.send(i18n.t(lang, "🗑️ Table #{table} ({game}) was closed as abandoned: channel "
-                                                    "deleted (its thread is gone).", table=closed.id,
-                                              game=i18n.title(lang, get_engine(closed.game).title)),
-                                       allowed_mentions=discord.AllowedMentions.none())
-                except discord.HTTPException as exc:
+                    delivery = await self.access.send(self.bot, closed.guild_id, parent, text,
+                                                      allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException:
+                    delivery = None  # a note beside the game: not retried
+                if delivery in (None, Delivery.REFUSED):
                     log.warning("could not tell channel %s that table %s was closed", parent, closed.id)
-                    if lost_access(exc):
-                        self.access.refused(parent)
 
     async def guild_removed(self, guild_id: int) -> None:
         """The server removed the bot: no timer or retry of it asks Discord anything until a re-invite.

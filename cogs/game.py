@@ -27,9 +27,10 @@ from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, perm
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, NewTable, parse_table_number
 from host.outcomes import THREAD_REFUSED
-from host.privacy import Sight, visible_mine, visible_tables
+from host.privacy import visible_mine, visible_tables
 from host.read_models import LobbyMessage
 from host.settings import ServerSettings
+from host.table_feed import TableRecord
 from i18n import N_, t, tn
 from render.markup import escape_name, label_name
 from render.words import article
@@ -80,14 +81,27 @@ class GameCog(commands.Cog):
         new = await self.long_games.check_new(interaction.guild_id, home or 0, in_thread, game_id, options,
                                               turn_time, on_timeout, thread, interaction.user.id)
         try:
-            await self._open_checked(interaction, new)
-        except Refusal:  # nothing opened (bot permissions, no thread, a busy channel): the cooldown is given back
+            target, lobby = await self._make_lobby(interaction, new)
+        except BaseException:
+            # No table was opened: a refusal (bot permissions, no thread, a busy channel), Discord's error (the
+            # "thinking…" answer refused) or any other: the cooldown is given back.
             self.long_games.not_opened(interaction.guild_id, interaction.user.id)
             raise
+        lang = await self.flow.speakers.channel(interaction.guild_id)  # the lobby is the channel's
+        note = (f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table." if lang == "en"
+                else t(lang, "{member} opened a **{title}** table.", member=interaction.user.mention,
+                       title=new.title))
+        if not new.in_own_thread:
+            # From here on the table exists (it counts against max_open_tables): a lost answer keeps the cooldown.
+            posted = await reply(interaction, lobby_message(lobby, note, lang), ephemeral=False, want_message=True)
+            await self.flow.lobbies.remember(lobby.table_id, posted, lang=lang)
+            return
+        await self._lobby_in_thread(interaction, target, lobby, note, lang)
 
-    async def _open_checked(self, interaction: discord.Interaction, new: NewTable) -> None:
+    async def _make_lobby(self, interaction: discord.Interaction, new: NewTable) -> tuple[Any, LobbyMessage]:
+        """The lobby of a checked /game new, in the channel or a thread opened for it: (where, lobby)."""
         channel = interaction.channel
-        permissions.require(bot_permissions(interaction), "open a table", thread=new.in_own_thread)
+        permissions.require(bot_permissions(interaction), permissions.OPEN_TABLE, thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
@@ -105,15 +119,7 @@ class GameCog(commands.Cog):
             if new.in_own_thread:
                 await target.delete()
             raise
-        lang = await self.flow.speakers.channel(interaction.guild_id)  # the lobby is the channel's
-        note = (f"{interaction.user.mention} opened {article(new.title)} **{new.title}** table." if lang == "en"
-                else t(lang, "{member} opened a **{title}** table.", member=interaction.user.mention,
-                       title=new.title))
-        if not new.in_own_thread:
-            posted = await reply(interaction, lobby_message(lobby, note, lang), ephemeral=False, want_message=True)
-            await self.flow.lobbies.remember(lobby.table_id, posted, lang=lang)
-            return
-        await self._lobby_in_thread(interaction, target, lobby, note, lang)
+        return target, lobby
 
     async def _lobby_in_thread(self, interaction: discord.Interaction, thread: Any, lobby: LobbyMessage,
                                note: str, lang: str) -> None:
@@ -127,6 +133,7 @@ class GameCog(commands.Cog):
             # A lobby nobody can see would wait out its lobby_timeout in an empty thread: take both back.
             log.warning("could not post the lobby of table %s in its thread", lobby.table_id, exc_info=True)
             await self.tables.abandon(thread.id, interaction.user.id, True, lobby.table_id, THREAD_REFUSED)
+            self.long_games.not_opened(interaction.guild_id, interaction.user.id)  # taken back: no table opened
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
             raise Refusal(N_("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
@@ -318,10 +325,9 @@ class GameCog(commands.Cog):
     @app_commands.describe(table="An older table of this server, by number")
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
         async def work() -> None:
+            found = await self._history_table(interaction, table)
             await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
-            number = parse_table_number(table)
-            moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0, number,
-                                                   await self._sight_of_table(interaction, number))
+            moves = await self.long_games.log_of(found)
             text, file = log_message(moves, member_language(interaction))
             await reply(interaction, Outgoing(text, [file]), ephemeral=True)
 
@@ -332,18 +338,21 @@ class GameCog(commands.Cog):
     async def game_replay(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000],
                           table: str | None = None) -> None:
         async def work() -> None:
+            found = await self._history_table(interaction, table)
             await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
-            number = parse_table_number(table)
-            frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move, number,
-                                                 await self._sight_of_table(interaction, number))
+            frame = await self.long_games.replay_of(found, move)
             await reply(interaction, await replay_message(frame, member_language(interaction)), ephemeral=True)
 
         await self.guard.run(interaction, work)
 
-    async def _sight_of_table(self, interaction: discord.Interaction, number: int | None) -> Sight:
-        """Whether the member can view the channel of table ``number``: read only when one was named."""
+    async def _history_table(self, interaction: discord.Interaction, table: str | None) -> TableRecord:
+        """The table /game log or /game replay shows: the channel's latest, or number ``table`` if the member
+        can view its channel. Its refusals (a bad number, no table, a hidden one) come before any "thinking…":
+        they need no REST call, but where the member's view of a channel is not cached (sight_of defers then)."""
+        number = parse_table_number(table)
         channel = None if number is None else await self.long_games.table_channel(interaction.guild_id, number)
-        return await sight_of(interaction, [] if channel is None else [channel])
+        sight = await sight_of(interaction, [] if channel is None else [channel])
+        return await self.long_games.history_table(interaction.guild_id, interaction.channel_id or 0, number, sight)
 
     # ------------------------------------------------------------------- play
 

@@ -19,8 +19,9 @@ from cogs.answers import reply
 from cogs.locales import member_language
 from cogs.presenter import Outgoing
 from host import Refusal, StaleClick, permissions
+from host.errors import Figure, GameTitle, Several
 from host.metrics import Recorder
-from i18n import N_, t
+from i18n import N_, Said, number, say_text, t, title
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +43,27 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     await reply(interaction, Outgoing(text[:2000]), ephemeral=True)
 
 
+def _words(value: object, lang: str) -> object:
+    """A refusal's param in ``lang``: words (a Phrase, a nested refusal, an engine's Said, a list of them) are
+    translated, a Figure written the language's way; names and ids stay as they are."""
+    if hasattr(value, "msgid") and hasattr(value, "params"):
+        return refusal_text(value, lang)  # type: ignore[arg-type]
+    if isinstance(value, Said):
+        return say_text(lang, value)
+    if isinstance(value, Several):
+        return value.sep.join(str(_words(item, lang)) for item in value)
+    if isinstance(value, Figure):
+        return number(lang, value)
+    if isinstance(value, GameTitle):
+        return title(lang, value)
+    return value
+
+
 def refusal_text(refusal: Refusal, lang: str) -> str:
     """A refusal in the member's language: its message id translated, its placeholders filled."""
-    # A param that is words itself (host.tournaments.refusals.Phrase, a nested refusal) is translated too.
-    params = {key: refusal_text(value, lang) if hasattr(value, "msgid") and hasattr(value, "params") else value
-              for key, value in refusal.params.items()}
+    if isinstance(refusal.msgid, Said):  # an engine's reason (IllegalAction), said from a message
+        return say_text(lang, refusal.msgid)
+    params = {key: _words(value, lang) for key, value in refusal.params.items()}
     try:
         return t(lang, refusal.msgid, **params)
     except (KeyError, IndexError, ValueError):  # a translation that names a placeholder the refusal lacks

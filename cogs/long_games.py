@@ -58,6 +58,11 @@ def tables_text(tables: ServerTables, lang: str = EN) -> str:
     return "\n".join(parts)
 
 
+def _stamp(at: float) -> str:
+    # A text file is read outside Discord, so a plain UTC time, not a Discord timestamp.
+    return datetime.fromtimestamp(at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def log_message(log: MoveLog, lang: str = EN) -> tuple[str, discord.File]:
     """A table's move list as a text file: its headings in ``lang`` (the member's), each move's public line
     read in that language when it was said from a message."""
@@ -66,11 +71,20 @@ def log_message(log: MoveLog, lang: str = EN) -> tuple[str, discord.File]:
     ended = f"{status}: {reason}" if reason else status
     lines = [t(lang, "{title}, table #{table} ({ended}), seats: {seats}", title=log.title, table=log.table_id,
                ended=ended, seats=", ".join(f"{s.position + 1}. {s.name}" for s in log.seats)), ""]
+    # Each seat change after the move it followed (those before the first move first), with its own time and no
+    # move number: it is not a move.
+    changes: dict[int, list[str]] = {}
+    first = log.moves[0].version if log.moves else None
+    for change in log.changes:
+        at = first - 1 if first is not None and change.version < first else change.version
+        changes.setdefault(at, []).extend(f"      {_stamp(change.at)} UTC  {plain_text(said(lang, line))}"
+                                          for line in change.lines)
+    lines += changes.pop(first - 1, []) if first is not None else []
     for move in log.moves:
-        # A text file is read outside Discord, so a plain UTC time, not a Discord timestamp.
-        stamp = datetime.fromtimestamp(move.at, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
-        lines.append(f"{move.version:>4}  {stamp} UTC  {plain_text(said(lang, move.label))}")
+        lines.append(f"{move.version:>4}  {_stamp(move.at)} UTC  {plain_text(said(lang, move.label))}")
         lines.extend(f"            {plain_text(said(lang, e))}" for e in move.events)
+        lines += changes.pop(move.version, [])
+    lines += [line for rest in changes.values() for line in rest]
     file = discord.File(io.BytesIO("\n".join(lines).encode()), filename=f"table-{log.table_id}-log.txt")
     why = " " + t(lang, "It was abandoned: {reason}.", reason=reason) if reason else ""
     return (tn(lang, "The move list of table #{table} ({n} move), public labels only.",

@@ -8,12 +8,11 @@ from collections.abc import Awaitable, Callable, Sequence
 import discord
 from discord.ext import commands
 
-from cogs.access import ChannelAccess
+from cogs.access import Delivery, LostChannels
 from cogs.locales import Speakers
 from cogs.presenter import link, reminder_message
 from engines import get_engine
 from host import Reminder
-from host.clock import lost_access
 from host.read_models import Where
 from host.settings import ServerSettings
 from host.table_feed import TableFeed, TableRecord
@@ -33,7 +32,7 @@ DMS_CLOSED = 50007
 
 
 class Notices:
-    def __init__(self, bot: commands.Bot, feed: TableFeed, access: ChannelAccess | None = None,
+    def __init__(self, bot: commands.Bot, feed: TableFeed, access: LostChannels | None = None,
                  settings: ServerSettings | None = None, speakers: Speakers | None = None) -> None:
         self.bot = bot
         #: Reminders and notes in the channel speak the server's language, a DM the member's.
@@ -42,7 +41,7 @@ class Notices:
         #: Whose servers turned reminders off (None: every server gets them).
         self.settings = settings
         self._dm_refused: set[int] = set()
-        self.access = access or ChannelAccess()
+        self.access = access or LostChannels()
         #: Pauses a table whose channel refused the bot (set by the table poster).
         self.lose: Callable[[TableRecord], Awaitable[None]] | None = None
 
@@ -81,21 +80,18 @@ class Notices:
 
     async def _tell_dms_off(self, table: TableRecord, user_id: int) -> None:
         log.info("direct messages to user %s are refused (50007): their turn DMs are off", user_id)
-        if not self.access.claim(table.guild_id, table.channel_id):
-            return
         lang = await self.speakers.channel(table.guild_id)
         text = t(lang, "{member}, Discord won't let me send you direct messages, so I've turned your turn DMs off. "
                  "You are still pinged here; `/game notify dm:on` turns them back on once your DMs are open.",
                  member=f"<@{user_id}>")
         try:
-            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
-            assert isinstance(channel, discord.abc.Messageable)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(user_id)]))
-        except discord.HTTPException as exc:
+            delivery = await self.access.send(self.bot, table.guild_id, table.channel_id, text,
+                                              allowed_mentions=discord.AllowedMentions(
+                                                  everyone=False, roles=False, users=[discord.Object(user_id)]))
+        except discord.HTTPException:
+            delivery = None  # a note beside the game: not retried
+        if delivery in (None, Delivery.REFUSED):
             log.warning("could not tell user %s in table %s's channel that their DMs are off", user_id, table.id)
-            if lost_access(exc):
-                self.access.refused(table.channel_id)
 
     async def remind(self, reminders: list[Reminder]) -> None:
         """One reminder message per table and instant, mentioning only the players still to act."""
@@ -103,15 +99,9 @@ class Notices:
             if self.settings is not None and not (await self.settings.get(table.guild_id)).reminders:
                 continue
             await self.notify_turn(table, shown.seats, reminder=True)
-            if not self.access.claim(table.guild_id, table.channel_id):
-                continue  # the channel refused the bot within the hour, or the server removed it
-            try:
-                channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
-                assert isinstance(channel, discord.abc.Messageable)
-                lang = await self.speakers.channel(table.guild_id)
-                await channel.send(**reminder_message(shown, lang).send_kwargs())
-            except discord.HTTPException as exc:
-                if not lost_access(exc) or self.lose is None:
-                    raise
-                self.access.refused(table.channel_id)
+            lang = await self.speakers.channel(table.guild_id)
+            # Skipped when the channel refused the bot within the hour, or the server removed it.
+            delivery = await self.access.send(self.bot, table.guild_id, table.channel_id,
+                                              **reminder_message(shown, lang).send_kwargs())
+            if delivery is Delivery.REFUSED and self.lose is not None:
                 await self.lose(table)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord.ext import commands
 
-from cogs.access import PROBE_EVERY, ChannelAccess
+from cogs.access import PROBE_EVERY, Delivery, LostChannels, channel_of
 from cogs.locales import Speakers
 from cogs.notices import Notices
 from cogs.presenter import table_message
@@ -88,7 +88,7 @@ class _Want:
 
 class TablePoster:
     def __init__(self, bot: commands.Bot, tables: TableService, feed: TableFeed, notices: Notices,
-                 tasks: Tasks, access: ChannelAccess | None = None, *, lobbies: LobbyMessages | None = None,
+                 tasks: Tasks, access: LostChannels | None = None, *, lobbies: LobbyMessages | None = None,
                  on_finished: Callable[[TableRecord], Awaitable[None]] | None = None,
                  recorder: Recorder | None = None, speakers: Speakers | None = None) -> None:
         self.bot = bot
@@ -274,7 +274,7 @@ class TablePoster:
         return channel
 
     async def channel_of(self, channel_id: int) -> Any:
-        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        return await channel_of(self.bot, channel_id)
 
     async def _post_table(self, table: TableRecord, lines: list[str] | None, channel: Any = None,
                           entered: Sequence[int] = (), notes: Sequence[str] = ()) -> None:
@@ -304,19 +304,14 @@ class TablePoster:
         """A thread table's result is also posted in the channel the thread belongs to (unless that channel
         refused the bot within the hour: a tournament's many tables would each ask it again)."""
         parent_id = table.parent_id or 0
-        if not self.access.claim(table.guild_id, parent_id):
-            return
+        where = t(lang, "(in {thread})", thread=f"<#{table.channel_id}>")
         try:
-            parent = await self.channel_of(parent_id)
-            where = t(lang, "(in {thread})", thread=f"<#{table.channel_id}>")
-            await parent.send(f"{text}\n{where}"[:2000],
-                              allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
+            delivery = await self.access.send(self.bot, table.guild_id, parent_id, f"{text}\n{where}"[:2000],
+                                              allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            delivery = None  # the thread has the result: this copy is not retried
+        if delivery in (None, Delivery.REFUSED):
             log.warning("could not post table %s's result in its parent channel", table.id)
-            if lost_access(exc):
-                self.access.refused(parent_id)
-        else:
-            self.access.succeeded(parent_id)
 
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
         """After a move: a new table message when the turn moved on, else the current one brought up to date.

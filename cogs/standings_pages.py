@@ -11,11 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-import regex
-
 from host.read_models import Percent, Points, StandingRow
-from i18n import DEFAULT, N_, number, t, tn
-from render.markup import escape_name
+from i18n import DEFAULT, N_, number, plural_n, t, tn
+from render.markup import escape_name, graphemes, shorten
 
 DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 25
@@ -47,14 +45,9 @@ def format_percent(value: Fraction, lang: str = DEFAULT) -> str:
 
 
 def safe_name(name: str) -> str:
-    """A display name made safe for an embed: markdown and mentions escaped (render.markup), cut by
-    grapheme clusters (never inside an emoji) to ``NAME_LIMIT``."""
-    name = " ".join(name.split())
-    if len(name) > NAME_LIMIT:  # fewer code points than the limit means fewer clusters too
-        clusters = regex.findall(r"\X", name)
-        if len(clusters) > NAME_LIMIT:
-            name = "".join(clusters[:NAME_LIMIT - 1]) + "…"
-    return escape_name(name)
+    """A display name made safe for an embed: markdown and mentions escaped, cut between grapheme clusters
+    (never inside an emoji) to ``NAME_LIMIT`` of them (render.markup)."""
+    return escape_name(shorten(" ".join(name.split()), NAME_LIMIT, graphemes))
 
 
 def format_points_in(lang: str, points: Fraction) -> str:
@@ -68,8 +61,9 @@ def standing_line(row: StandingRow, name: str, lang: str = DEFAULT) -> str:
     byes = " + " + tn(lang, "{n} bye", "{n} byes", row.byes) if row.byes else ""
     dropped = t(lang, " (dropped)") if row.dropped else ""
     shown = format_points_in(lang, row.points)
-    # ½ pts, 1 pt, 1½ pts: one point is singular, any other amount (fractions too) plural.
-    pts = t(lang, "{points} pt", points=shown) if row.points == 1 else t(lang, "{points} pts", points=shown)
+    # Each language's plural for the amount, fractions too: "½ pts, 1 pt, 1½ pts" in English, "0 pt, 1,5 pt,
+    # 2 pts" in French (under 2 is singular).
+    pts = tn(lang, "{points} pt", "{points} pts", plural_n(lang, row.points), points=shown)
     return (f"{row.place}. **{safe_name(name)}**{dropped} — {pts} · "
             f"OPP {format_percent(row.opp, lang)} · OOPP {format_percent(row.oopp, lang)}"
             f" · {games}{byes}")

@@ -28,6 +28,7 @@ from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.parsing import parse_options
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
+from host.tournaments.settings import MAX_ROUNDS
 from host.tournaments.views import standing_rows
 from i18n import N_, t, tn
 from render.markup import escape_name
@@ -42,7 +43,6 @@ TOP_CUT_FORMAT_CHOICES = [app_commands.Choice(name="Single elimination", value="
                           app_commands.Choice(name="Double elimination", value="double")]
 #: A round may last from a minute to four weeks.
 ROUND_TIME_BOUNDS = (60, 28 * 86400)
-MAX_ROUNDS = 64
 DEFAULT_TURN_TIME = "1d"
 
 
@@ -55,12 +55,6 @@ PENALTY_CHOICES = [app_commands.Choice(name="warning", value="warning"),
 RECORDED = {"warning": N_("Recorded a warning for {member}: {reason}."),
             "game_loss": N_("Recorded a game loss for {member}: {reason}."),
             "disqualify": N_("Recorded a disqualification for {member}: {reason}.")}
-
-
-def can_manage_events(interaction: discord.Interaction) -> bool:
-    """Whether the bot may create and edit this server's scheduled events."""
-    me = interaction.guild.me if interaction.guild is not None else None
-    return bool(me is not None and me.guild_permissions.manage_events)
 
 
 def home_channel(interaction: discord.Interaction) -> int:
@@ -109,7 +103,8 @@ class TournamentCog(commands.Cog):
         top_cut_format="A 2-player top cut as single (default) or double elimination")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, top_cut_format=TOP_CUT_FORMAT_CHOICES)
     async def tournament_new(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                             format: app_commands.Choice[str], rounds: int | None = None,
+                             format: app_commands.Choice[str],
+                             rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
                              table_size: int | None = None, top_cut: int | None = None,
                              turn_time: str | None = None, round_time: str | None = None,
                              options: str | None = None, name: str | None = None, starts_at: str | None = None,
@@ -125,20 +120,14 @@ class TournamentCog(commands.Cog):
                 allowed = " ".join(f"<#{c}>" for c in server.game_channels)
                 raise Refusal(N_("Tournaments can't be opened here. This server plays in {allowed}."),
                               allowed=allowed)
-            if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-                raise Refusal(N_("`rounds` is 1 to {most}."), most=MAX_ROUNDS)
             clock = parse_duration(turn_time or DEFAULT_TURN_TIME, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1],
                                    allow_off=False)
             deadline = (None if round_time is None else
                         parse_duration(round_time, low=ROUND_TIME_BOUNDS[0], high=ROUND_TIME_BOUNDS[1],
                                        what="round_time"))
-            # Its tables play in threads of this channel; a start time makes a scheduled event.
+            # Its tables play in threads of this channel; a start time makes a scheduled event (Manage Events).
             permissions.require(bot_permissions(interaction), "open a tournament", thread=True,
                                 scheduled=starts_at is not None)
-            if starts_at is not None and not can_manage_events(interaction):
-                raise Refusal(N_("A tournament with `starts_at` gets a Discord scheduled event, and I lack the "
-                                 "**Manage Events** permission in this server. A server manager can grant it, or "
-                                 "leave `starts_at` out and start the tournament with `/tournament start`."))
             state = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, organiser_id=interaction.user.id,
                 game=game.value, fmt=format.value, rounds=rounds, table_size=table_size, top_cut=top_cut,
@@ -358,7 +347,8 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             tournament_id = await self._here(interaction)
             record = await self.service.get(tournament_id)
-            if record.event_id is None and not can_manage_events(interaction):
+            # The first start time makes a scheduled event: the permissions /tournament new checks for one.
+            if record.event_id is None and not set(permissions.EVENTS) <= bot_permissions(interaction):
                 raise Refusal(N_("A tournament with a start time gets a Discord scheduled event, and I lack the "
                                  "**Manage Events** permission in this server."))
             state = await self.service.reschedule(tournament_id, interaction.user.id, is_manager(interaction),

@@ -283,6 +283,20 @@ MIGRATIONS: list[str] = [
     ALTER TABLE actions ADD COLUMN label_params TEXT;
     ALTER TABLE actions ADD COLUMN event_ids TEXT;
     """,
+    # 13: beside a seat change (a resignation, a replacement, a bot taking a seat over…), the lines that told
+    # the table about it, each as the message it was said from (JSON), so /game log shows them in any language.
+    """
+    ALTER TABLE seat_events ADD COLUMN lines TEXT;
+    """,
+    # 14: each server's Discord language (guild.preferred_locale) as the bot last saw it, so the web pages of a
+    # server whose ``language`` setting is ``auto`` speak it in a process of their own (python -m web).
+    """
+    CREATE TABLE guild_locales (
+        guild_id   INTEGER NOT NULL PRIMARY KEY,
+        locale     TEXT    NOT NULL,
+        seen_at    REAL    NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

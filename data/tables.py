@@ -53,8 +53,9 @@ STAND_IN = 1  # a bot, after three timeouts in a row; the player may /game retur
 FORFEITED = 2  # a bot, for good: the player forfeited or resigned
 
 
-#: A row of ``seat_events`` as written: (seat, kind, the seat's user, the member who made the change).
-SeatEvent = tuple[int, str, int | None, int | None]
+#: A row of ``seat_events`` as written: (seat, kind, the seat's user, the member who made the change), and
+#: optionally the lines that told the table about it (JSON of their messages, host/move_lines.py).
+SeatEvent = tuple[int, str, int | None, int | None] | tuple[int, str, int | None, int | None, str | None]
 
 
 @dataclass
@@ -377,14 +378,21 @@ class TableStore:
             return
         row = await tx.fetchone("SELECT version FROM game_tables WHERE id = ?", (table_id,))
         version = int(row[0]) if row else 0
-        await tx.executemany("INSERT INTO seat_events (table_id, version, seat, kind, user_id, by_user, at)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             [(table_id, version, seat, kind, user, by, now) for seat, kind, user, by in events])
+        await tx.executemany("INSERT INTO seat_events (table_id, version, seat, kind, user_id, by_user, at, lines)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             [(table_id, version, *event[:4], now, event[4] if len(event) > 4 else None)
+                              for event in events])
 
     async def seat_events(self, table_id: int) -> list[tuple[int, int, str, int | None, int | None, float]]:
         rows = await self._db.all("SELECT version, seat, kind, user_id, by_user, at FROM seat_events WHERE table_id = ?"
                                " ORDER BY id", (table_id,))
         return [(r["version"], r["seat"], r["kind"], r["user_id"], r["by_user"], r["at"]) for r in rows]
+
+    async def seat_lines(self, table_id: int) -> list[tuple[int, float, str]]:
+        """The stored lines of the table's seat changes, in order: (the table's version then, when, JSON)."""
+        rows = await self._db.all("SELECT version, at, lines FROM seat_events WHERE table_id = ? AND lines IS NOT NULL"
+                                  " ORDER BY id", (table_id,))
+        return [(r["version"], r["at"], r["lines"]) for r in rows]
 
     async def commit_action(self, table_id: int, expected_version: int, seat: int, action: str,
                             label: str, events: list[str], snapshot: str,

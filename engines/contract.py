@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from i18n import Message, message_of
+
 Options = dict[str, Any]
 View = dict[str, Any]
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``str(exc)`` is shown to the player."""
+    """An action the rules do not allow now; ``str(exc)`` is its English reason.
+
+    An engine raises it with a reason said from a message id (``IllegalAction(said("You do not hold {card}.",
+    card=...))``), so the presenting layer shows :attr:`message` in the reader's language; seat placeholders
+    (``{p1}``) in it are filled with names there, as in the engine's other lines.
+    """
+
+    def __init__(self, reason: str = "") -> None:
+        super().__init__(reason)
+        #: The message the reason was said from (plain English text is its own message id).
+        self.message: Message = message_of(reason)
 
 
 @runtime_checkable

@@ -150,13 +150,14 @@ def _name(code: str) -> object:
 
 def _pile_no(arg: str) -> int:
     if len(arg) != 1 or not arg.isdigit() or int(arg) >= NPILES:
-        raise IllegalAction(f"there is no Reserve pile {arg!r}; piles are 0 to {NPILES - 1}")
+        raise IllegalAction(said("there is no Reserve pile {pile}; piles are 0 to {last}", pile=repr(arg),
+                                 last=NPILES - 1))
     return int(arg)
 
 
 def _card(arg: str) -> int:
     if arg not in INDEX:
-        raise IllegalAction(f"{arg!r} is not a Do Over! card")
+        raise IllegalAction(said("{card} is not a Do Over! card", card=repr(arg)))
     return INDEX[arg]
 
 
@@ -278,26 +279,26 @@ class DoOverEngine:
     # ----------------------------------------------------------------- apply
     def apply(self, state: State, seat: int, action: str) -> State:
         if not isinstance(action, str):
-            raise IllegalAction("an action must be text")
+            raise IllegalAction(said("an action must be text"))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
-            raise IllegalAction(f"there is no seat {seat!r} at this table")
+            raise IllegalAction(said("there is no seat {seat} at this table", seat=repr(seat)))
         if state.phase == OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(said("the game is over"))
         verb, _, arg = action.partition(":")
         if state.phase == SWAP:
             return self._apply_swap(state, seat, action)
         if seat != state.cur:
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction(said("it is not your turn"))
         st = state
         pv = _value(st.pile)
         if verb == "play":
             if not st.hand_n[seat]:
-                raise IllegalAction("your Hand is empty; play from your Reserve")
+                raise IllegalAction(said("your Hand is empty; play from your Reserve"))
             c = _card(arg)
             if not st.hands[seat][c]:
-                raise IllegalAction(f"you have no {edition.NAMES[arg]} in your Hand")
+                raise IllegalAction(said("you have no {card} in your Hand", card=_name(arg)))
             if c not in PLAYABLE[pv]:
-                raise IllegalAction(f"{arg} is lower than the pile's value {pv}")
+                raise IllegalAction(said("{card} is lower than the pile's value {value}", card=_name(arg), value=pv))
             st = st.clone()
             h = st.hands[seat] = st.hands[seat][:]
             h[c] -= 1
@@ -309,12 +310,13 @@ class DoOverEngine:
         if verb == "up":
             j = _pile_no(arg)
             if st.hand_n[seat]:
-                raise IllegalAction("play out your Hand before your Reserve")
+                raise IllegalAction(said("play out your Hand before your Reserve"))
             c = st.up[seat][j]
             if c < 0:
-                raise IllegalAction(f"Reserve pile {j + 1} has no face-up card")
+                raise IllegalAction(said("Reserve pile {pile} has no face-up card", pile=j + 1))
             if c not in PLAYABLE[pv]:
-                raise IllegalAction(f"{CODES[c]} is lower than the pile's value {pv}")
+                raise IllegalAction(said("{card} is lower than the pile's value {value}", card=_name(CODES[c]),
+                                                 value=pv))
             st = st.clone()
             u = st.up[seat] = st.up[seat][:]
             u[j] = -1
@@ -322,10 +324,10 @@ class DoOverEngine:
         if verb == "flip":
             j = _pile_no(arg)
             if st.hand_n[seat] or st.up[seat].count(-1) < NPILES:
-                raise IllegalAction("you flip face-down cards only once your Hand and face-up Reserve are gone")
+                raise IllegalAction(said("you flip face-down cards only once your Hand and face-up Reserve are gone"))
             c = st.down[seat][j]
             if c < 0:
-                raise IllegalAction(f"Reserve pile {j + 1} has no face-down card")
+                raise IllegalAction(said("Reserve pile {pile} has no face-down card", pile=j + 1))
             st = st.clone()
             d = st.down[seat] = st.down[seat][:]
             d[j] = -1
@@ -341,18 +343,18 @@ class DoOverEngine:
             return self._end_turn(st, seat)
         if action == "take":
             if not st.pile:
-                raise IllegalAction("the pile is empty; there is nothing to take")
+                raise IllegalAction(said("the pile is empty; there is nothing to take"))
             src = _source(st, seat)
             if src == "down":
-                raise IllegalAction("a player on face-down cards must flip one, not take the pile")
+                raise IllegalAction(said("a player on face-down cards must flip one, not take the pile"))
             if not st.opts["allow_voluntary_take"] and self._can_play(st, seat, pv):
-                raise IllegalAction("you can play a card, and this table does not allow taking the pile then")
+                raise IllegalAction(said("you can play a card, and this table does not allow taking the pile then"))
             st = st.clone()
             self._take(st, seat)
             return self._end_turn(st, seat)
         if verb in ("swap", "ready"):
-            raise IllegalAction("the swap step is over")
-        raise IllegalAction(f"unknown action {action!r}")
+            raise IllegalAction(said("the swap step is over"))
+        raise IllegalAction(said("unknown action {action}", action=repr(action)))
 
     def _can_play(self, st: State, seat: int, pv: int) -> bool:
         ok = PLAYABLE[pv]
@@ -364,16 +366,17 @@ class DoOverEngine:
     def _apply_swap(self, state: State, seat: int, action: str) -> State:
         verb, _, arg = action.partition(":")
         if state.ready[seat]:
-            raise IllegalAction("you are already ready; wait for the other players")
+            raise IllegalAction(said("you are already ready; wait for the other players"))
         if verb == "swap":
             card, _, pile = arg.partition(":")
             c = _card(card)
             j = _pile_no(pile)
             if not state.hands[seat][c]:
-                raise IllegalAction(f"you have no {edition.NAMES[card]} in your Hand")
+                raise IllegalAction(said("you have no {card} in your Hand", card=_name(card)))
             u0 = state.up[seat][j]
             if u0 == c:
-                raise IllegalAction(f"face-up Reserve pile {j + 1} already shows {card}")
+                raise IllegalAction(said("face-up Reserve pile {pile} already shows {card}", pile=j + 1,
+                                                 card=_name(card)))
             st = state.clone()
             h = st.hands[seat] = st.hands[seat][:]
             u = st.up[seat] = st.up[seat][:]
@@ -393,8 +396,8 @@ class DoOverEngine:
                 st.events.append(said("Everyone is ready: play begins with {player}", player=_p(st.cur)))
             return st
         if verb in ("play", "up", "flip", "take"):
-            raise IllegalAction("the swap step is not over yet: swap cards or say ready")
-        raise IllegalAction(f"unknown action {action[:40]!r}")
+            raise IllegalAction(said("the swap step is not over yet: swap cards or say ready"))
+        raise IllegalAction(said("unknown action {action}", action=repr(action[:40])))
 
     def _take(self, st: State, seat: int) -> None:
         h = st.hands[seat] = st.hands[seat][:]

@@ -29,7 +29,7 @@ from data.editions import pentawar as edition
 from engines.contract import IllegalAction, Options, View, check_options
 from engines.hidden import blend, by_places, pairwise, redeal, reseed
 from engines.rng import Rng, seed_state
-from i18n import N_, message_of, msg, said
+from i18n import N_, message_of, msg, said, said_n
 
 KINDS: tuple[str, ...] = edition.KINDS
 KIND_SET = frozenset(KINDS)
@@ -43,6 +43,9 @@ ROWS: tuple[tuple[int, ...], ...] = ((0, 1), (2, 3), (4,))
 COVERERS: tuple[tuple[int, ...], ...] = ((2,), (3,), (4,), (4,), ())
 SOURCES: tuple[str, ...] = ("hand", "tableau")
 WING_SIZE = edition.WING_SIZE
+#: The reshuffle's event as tables logged it before its count took each language's plural: still in the
+#: catalogues, so that a log stored then reads in French and Ukrainian too.
+_LOGGED_RESHUFFLE = N_("The deck ran out: the discard pile ({count} cards) is shuffled into a new deck.")
 
 TURN, ALTER, ALTER_KILL, OVER = "turn", "alter", "alter_kill", "over"
 
@@ -303,11 +306,11 @@ class PentawarEngine:
 
     def apply(self, state: State, seat: int, action: str) -> State:
         if state.phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(said("The game is over."))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
-            raise IllegalAction("There is no such seat at this table.")
+            raise IllegalAction(said("There is no such seat at this table."))
         if seat != state.turn:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(said("It is not your turn."))
         if not isinstance(action, str) or action not in self.legal_actions(state, seat):
             raise IllegalAction(self._why(state, seat, action))
         s = state.clone()
@@ -377,8 +380,9 @@ class PentawarEngine:
             s.rng = rng.state
             s.deck = deck
             s.discard = []
-            s.events.append(said("The deck ran out: the discard pile ({count} cards) is shuffled into a new deck.",
-                                 count=len(deck)))
+            s.events.append(said_n("The deck ran out: the discard pile ({n} card) is shuffled into a new deck.",
+                                   "The deck ran out: the discard pile ({n} cards) is shuffled into a new deck.",
+                                   len(deck)))
         s.turn = (s.turn + 1) % s.n
         s.turn_no += 1
         if _wing_count(s.wings[s.turn]) == WING_SIZE:
@@ -403,62 +407,65 @@ class PentawarEngine:
                                  last=winners[-1]))
 
     def _why(self, st: State, seat: int, action: Any) -> str:
-        """A readable reason why ``action`` is not legal now."""
+        """A readable reason why ``action`` is not legal now, said from a message id (translated where shown)."""
         if not isinstance(action, str) or not action:
-            return "That is not an action."
+            return said("That is not an action.")
         parts = action.split(":")
         verb = parts[0]
         if st.phase == ALTER:
-            return f"First choose the pentawar position (0-4) for your {NAMES[st.pending[1]]}."
+            return said("First choose the pentawar position (0-4) for your {kind}.", kind=_kind(st.pending[1]))
         if st.phase == ALTER_KILL and verb not in ("kill", "skip"):
-            return "After altering the war you may only kill against the new pentawar, or skip."
+            return said("After altering the war you may only kill against the new pentawar, or skip.")
         if verb in ("replace", "skip"):
-            return "You are not altering the war now."
+            return said("You are not altering the war now.")
         if verb == "gather":
-            return "The deck is empty: you cannot gather." if len(parts) == 1 else "Gather takes no argument."
+            return said("The deck is empty: you cannot gather.") if len(parts) == 1 else \
+                said("Gather takes no argument.")
         if verb == "pass":
-            return "You may only pass when no other action is legal."
+            return said("You may only pass when no other action is legal.")
         if verb not in ("wing", "kill", "alter"):
-            return f"Unknown action {action[:30]!r}."
+            return said("Unknown action {action}.", action=repr(action[:30]))
         want = {"wing": 4, "kill": 5, "alter": 3}[verb]
         if len(parts) != want:
-            return f"Garbled {verb} action {action[:40]!r}."
+            return said("Garbled {verb} action {action}.", verb=verb, action=repr(action[:40]))
         src, kind = parts[1], parts[2]
         if src not in SOURCES:
-            return f"Unknown source {src[:20]!r}: use hand or tableau."
+            return said("Unknown source {source}: use hand or tableau.", source=repr(src[:20]))
         if kind not in KIND_SET:
-            return f"Unknown dragon kind {kind[:20]!r}."
+            return said("Unknown dragon kind {kind}.", kind=repr(kind[:20]))
         if kind not in _source_cards(st, seat, src):
-            return f"You have no {NAMES[kind]} in your hand." if src == "hand" else \
-                f"There is no {NAMES[kind]} in the tableau."
+            return said("You have no {kind} in your hand.", kind=_kind(kind)) if src == "hand" else \
+                said("There is no {kind} in the tableau.", kind=_kind(kind))
         if verb == "wing":
             if kind not in st.war:
-                return f"{NAMES[kind]} is not in the pentawar."
+                return said("{kind} is not in the pentawar.", kind=_kind(kind))
             places = _open_places(st.wings[seat])
             if not places:
-                return "Your flight wing already has 5 dragons."
+                return said("Your flight wing already has 5 dragons.")
             if parts[3] not in PLACE_INDEX or PLACE_INDEX[parts[3]] not in places:
                 free = ", ".join(PLACES[i] for i in places)
-                return f"Place {parts[3][:5]} is not open: fill the lowest open row first ({free})."
+                return said("Place {place} is not open: fill the lowest open row first ({free}).",
+                            place=parts[3][:5], free=free)
         if verb == "kill":
             if kind not in st.war:
-                return f"{NAMES[kind]} is not in the pentawar."
+                return said("{kind} is not in the pentawar.", kind=_kind(kind))
             if not parts[3].isdigit() or not 0 <= int(parts[3]) < st.n:
-                return "There is no such player."
+                return said("There is no such player.")
             victim = int(parts[3])
             if victim == seat:
-                return "You cannot kill a dragon in your own flight wing."
+                return said("You cannot kill a dragon in your own flight wing.")
             if parts[4] not in PLACE_INDEX:
-                return f"Unknown flight-wing place {parts[4][:5]!r}."
+                return said("Unknown flight-wing place {place}.", place=repr(parts[4][:5]))
             i = PLACE_INDEX[parts[4]]
             target = st.wings[victim][i]
             if target is None:
-                return f"{_p(victim)} has no dragon at place {parts[4]}."
+                return said("{player} has no dragon at place {place}.", player=_p(victim), place=parts[4])
             if _covered(st.wings[victim], i):
-                return f"{_p(victim)}'s {NAMES[target]} is covered and protected."
+                return said("{player}'s {kind} is covered and protected.", player=_p(victim), kind=_kind(target))
             if not can_kill(st.war, kind, target):
-                return f"{_a(kind, True)} cannot kill {_a(target)} in this pentawar."
-        return "That is not a legal action now."
+                return said("The {kind} cannot kill the {target} in this pentawar.", kind=_kind(kind),
+                            target=_kind(target))
+        return said("That is not a legal action now.")
 
     # ------------------------------------------------------------------ search hooks
 

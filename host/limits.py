@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from data.store import Store
-from engines.words import count
-from host.errors import Refusal
-from i18n import N_
+from host.errors import Figure, Refusal
+from i18n import N_, said_n
 
 #: The two commands a cooldown counts apart: a member may open a table and a tournament back to back.
 NEW_TABLE = "/game new"
@@ -42,8 +41,9 @@ class Cooldowns:
         last = self._last.get(key)
         if last is not None and now - last < seconds:
             wait = max(1, int(seconds - (now - last) + 0.999))
-            raise Refusal(f"Slow down: wait {wait}s before your next `{command}`. This server's limit is one every "
-                          f"{seconds}s (the `new_cooldown` setting).")
+            raise Refusal(N_("Slow down: wait {wait}s before your next `{command}`. This server's limit is one "
+                             "every {seconds}s (the `new_cooldown` setting)."), wait=Figure(wait), command=command,
+                          seconds=Figure(seconds))
         self._last[key] = now
         self._before[key] = last
         if len(self._last) > 10_000:  # old entries no longer hold anyone back
@@ -69,14 +69,15 @@ async def check_new_table(store: Store, guild_id: int | None, user_id: int, own_
     server."""
     hosted = await store.tables.open_tables_hosted(guild_id or 0, user_id)
     if hosted >= max_open_tables:
-        raise Refusal(f"You already host {count(hosted, 'open table')} in this server, its limit (the "
-                      "`max_open_tables` setting). Finish or abandon one first.")
+        raise Refusal(N_("You already host {tables} in this server, its limit (the `max_open_tables` setting). "
+                         "Finish or abandon one first."),
+                      tables=said_n("{n} open table", "{n} open tables", hosted))
     if own_thread:
         threads = await store.tables.active_thread_tables(guild_id or 0)
         if threads >= max_thread_tables:
-            raise Refusal(f"This server already has {count(threads, 'active thread table')}, its limit (the "
-                          "`max_thread_tables` setting). Open this table with `thread:false`, or wait for one "
-                          "to end.")
+            raise Refusal(N_("This server already has {tables}, its limit (the `max_thread_tables` setting). Open "
+                             "this table with `thread:false`, or wait for one to end."),
+                          tables=said_n("{n} active thread table", "{n} active thread tables", threads))
 
 
 def check_tournament_creator(creators: str, organiser_role: int | None, is_manager: bool,
@@ -94,8 +95,21 @@ def check_bot_entrants(max_bot_entrants: int, present: int, adding: int, name: s
     """Refuse bot entrants past the server's ``max_bot_entrants``."""
     if present + adding > max_bot_entrants:
         left = max(0, max_bot_entrants - present)
-        text = (N_("**{name}** can take 1 more bot entrant: this server allows {most} (the `max_bot_entrants` "
-                   "setting).") if left == 1 else
-                N_("**{name}** can take {left} more bot entrants: this server allows {most} (the `max_bot_entrants` "
-                   "setting)."))
-        raise Refusal(text, name=name, left=left, most=max_bot_entrants)
+        # One counted message: each language's plural for {n}, 0 included (French: "0 bot inscrit").
+        raise Refusal(said_n("**{name}** can take {n} more bot entrant: this server allows {most} (the "
+                             "`max_bot_entrants` setting).", "**{name}** can take {n} more bot entrants: this server "
+                             "allows {most} (the `max_bot_entrants` setting).", left, name=name, most=max_bot_entrants))
+
+
+def check_tournament_threads(name: str, tables: int, active: int, max_thread_tables: int) -> None:
+    """Refuse a tournament's start whose first round would seat ``tables`` threads beside the ``active`` thread
+    tables of the server, past its ``max_thread_tables``. Only the start is checked: a tournament under way
+    is never held back (its later rounds seat about as many tables as its first), and a table's place is one
+    thread of its own, never the channel, which holds the sign-up and the pairings."""
+    if tables + active > max_thread_tables:
+        raise Refusal(N_("**{name}** can't start: its first round needs {tables}, each in a thread of its own, and "
+                         "this server already has {active}; together they would pass its limit of {limit} (the "
+                         "`max_thread_tables` setting). A server manager can raise the limit, or fewer entrants "
+                         "can play (`max_entrants`)."), name=name, tables=said_n("{n} table", "{n} tables", tables),
+                      active=said_n("{n} active thread table", "{n} active thread tables", active),
+                      limit=Figure(max_thread_tables))

@@ -11,7 +11,7 @@ from engines import get_engine
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.errors import Refusal
 from host.limits import NEW_TABLE, check_new_table
-from host.move_lines import events_of, line_of
+from host.move_lines import events_of, line_of, lines_of
 from host.parsing import parse_options, whole_number
 from host.privacy import Sight
 from host.read_models import (
@@ -19,6 +19,7 @@ from host.read_models import (
     PLAYING,
     Bench,
     LobbyMessage,
+    LoggedChange,
     LoggedMove,
     MineRow,
     MoveLog,
@@ -31,7 +32,7 @@ from host.read_models import (
 )
 from host.replay import rebuild
 from host.settings import ServerSettings
-from host.table_options import listing
+from host.table_options import WITH_OPTIONS, listing
 from host.table_views import clock_view, picture, seat_view
 from host.tables import TableService
 from i18n import N_
@@ -91,7 +92,7 @@ class LongGameService:
         try:
             parsed = parse_options(options)
         except Refusal as refused:  # a malformed option: say which options the game has, with their values
-            raise Refusal(f"{refused} {listing(engine)}") from None
+            raise Refusal(WITH_OPTIONS, refusal=refused, options=listing(engine)) from None
         self.tables.check_new(game_id, parsed)
         clock = (server.turn_time if turn_time is None
                  else parse_duration(turn_time, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1]))
@@ -181,8 +182,8 @@ class LongGameService:
         found = await self.store.tables.get_table(table)
         return found.channel_id if found is not None and found.guild_id == guild_id else None
 
-    async def _history_table(self, guild_id: int | None, channel_id: int, table: int | None,
-                             sight: Sight | None) -> TableRecord:
+    async def history_table(self, guild_id: int | None, channel_id: int, table: int | None,
+                            sight: Sight | None = None) -> TableRecord:
         """The channel's latest table, or ``table``: a table of this server in a channel the member can view.
 
         A table they cannot view gets the very answer of a table that does not exist, so the refusal tells
@@ -200,17 +201,29 @@ class LongGameService:
 
     async def move_log(self, guild_id: int | None, channel_id: int, table: int | None,
                        sight: Sight | None = None) -> MoveLog:
-        record = await self._history_table(guild_id, channel_id, table, sight)
+        return await self.log_of(await self.history_table(guild_id, channel_id, table, sight))
+
+    async def log_of(self, record: TableRecord) -> MoveLog:
+        """The move list of a table found by :meth:`history_table` (which refuses, in one read, before this
+        reads a long log: the command answers a refusal before it says "thinking…")."""
         moves: list[LoggedMove] = []
         # A page at a time: a long game's log is never read in one hold of the event loop.
         async for page in self.store.tables.action_pages(record.id):
-            moves.extend(LoggedMove(a.version, a.at, a.label, tuple(a.events)) for a in page)
+            # Each line said again from its stored message, so the log reads in its reader's language.
+            moves.extend(LoggedMove(a.version, a.at, line_of(a.label, a.label_params),
+                                    tuple(events_of(a.events, a.event_ids))) for a in page)
+        # The seat changes' lines, said again from their stored messages too.
+        changes = tuple(LoggedChange(version, at, tuple(lines_of(lines)))
+                        for version, at, lines in await self.store.tables.seat_lines(record.id))
         return MoveLog(record.id, get_engine(record.game).title, record.status,
-                       tuple(seat_view(s) for s in record.seats), tuple(moves), record.end_reason)
+                       tuple(seat_view(s) for s in record.seats), tuple(moves), record.end_reason, changes)
 
     async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None,
                      sight: Sight | None = None) -> ReplayFrame:
-        record = await self._history_table(guild_id, channel_id, table, sight)
+        return await self.replay_of(await self.history_table(guild_id, channel_id, table, sight), move)
+
+    async def replay_of(self, record: TableRecord, move: int) -> ReplayFrame:
+        """The table found by :meth:`history_table` as it stood after ``move``."""
         if record.status == LOBBY:
             raise Refusal(N_("That table has not started yet."))
         actions = await self.store.tables.actions(record.id)

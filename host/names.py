@@ -6,13 +6,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-import regex
-
 from i18n import Message, Said, is_message, message_of
+from render.markup import ELLIPSIS, label_length, shorten  # the one cut of a name, the presenters' too
 
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
-_GRAPHEME = regex.compile(r"\X")
-ELLIPSIS = "…"
 BUTTON_LABEL = 80    # Discord's limit for a button label
 SELECT_LABEL = 100   # and for a select option's label
 
@@ -39,27 +36,6 @@ def fill_said(text: str, names: list[str]) -> str:
     if not isinstance(text, Said):
         return fill_names(text, names)
     return Said(fill_message(message_of(text), names))
-
-
-def label_length(text: str) -> int:
-    """Length as Discord may count it: UTF-16 code units (an emoji counts 2). Never less than the
-    code-point count discord.py checks, so a label that fits here fits both."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def shorten(name: str, limit: int) -> str:
-    """``name`` cut at a grapheme boundary so that it plus "…" is at most ``limit`` long; a cut never
-    splits an emoji, a flag or a letter from its combining mark."""
-    name = unicodedata.normalize("NFC", name)
-    if label_length(name) <= limit:
-        return name
-    out = ""
-    for cluster in _GRAPHEME.findall(name):
-        if label_length(out + cluster + ELLIPSIS) > limit:
-            break
-        out += cluster
-    out = out.rstrip()
-    return out + ELLIPSIS if label_length(out + ELLIPSIS) <= limit else ""
 
 
 def fill_names_fitted(text: str, names: list[str], limit: int = BUTTON_LABEL) -> str:

@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from host.errors import Refusal
+from host.errors import Phrase, Refusal, Several
+from i18n import N_
 
 #: Every permission the bot checks, by discord.py's name: (what a server manager sees, Discord's bit).
 #: The bits make the README's invite integer; tests/test_permissions.py checks both against discord.py.
 PERMISSIONS: dict[str, tuple[str, int]] = {
-    "view_channel": ("View Channel", 1 << 10),
-    "send_messages": ("Send Messages", 1 << 11),
-    "send_messages_in_threads": ("Send Messages in Threads", 1 << 38),
-    "embed_links": ("Embed Links", 1 << 14),
-    "attach_files": ("Attach Files", 1 << 15),
-    "read_message_history": ("Read Message History", 1 << 16),
-    "create_public_threads": ("Create Public Threads", 1 << 35),
-    "manage_threads": ("Manage Threads", 1 << 34),
-    "manage_events": ("Manage Events", 1 << 33),
+    "view_channel": (N_("View Channel"), 1 << 10),
+    "send_messages": (N_("Send Messages"), 1 << 11),
+    "send_messages_in_threads": (N_("Send Messages in Threads"), 1 << 38),
+    "embed_links": (N_("Embed Links"), 1 << 14),
+    "attach_files": (N_("Attach Files"), 1 << 15),
+    "read_message_history": (N_("Read Message History"), 1 << 16),
+    "create_public_threads": (N_("Create Public Threads"), 1 << 35),
+    "manage_threads": (N_("Manage Threads"), 1 << 34),
+    "manage_events": (N_("Manage Events"), 1 << 33),
 }
 
 #: Any table or tournament: the table message is an embed with a picture, in the channel or its threads.
@@ -33,6 +34,12 @@ TABLE = ("view_channel", "send_messages", "send_messages_in_threads", "embed_lin
 THREAD = ("create_public_threads", "manage_threads")
 #: A tournament with a scheduled start gets a Discord scheduled event.
 EVENTS = ("manage_events",)
+
+#: What ``require`` refuses, as the cogs name it: message ids, said in the member's language.
+OPEN_TABLE = N_("open a table")
+OPEN_TOURNAMENT = N_("open a tournament")
+#: A permission's name in bold (no words of its own: not a message id).
+BOLD = "**{permission}**"
 
 #: The permission integer of the README's invite link: every permission checked here.
 INVITE_PERMISSIONS = sum(bit for _, bit in PERMISSIONS.values())
@@ -61,6 +68,8 @@ def require(granted: Collection[str], what: str, *, thread: bool, scheduled: boo
     """Refuse ``what`` (e.g. "open a table") while the bot lacks any permission it needs for it."""
     lacking = missing(granted, thread=thread, scheduled=scheduled)
     if lacking:
-        listed = ", ".join(f"**{name}**" for name in lacking)
-        raise Refusal(f"I can't {what} here: I lack {listed} in this channel. A server manager can grant "
-                      "them to my role (or in this channel's permissions); nothing was opened.")
+        # Each permission by the name Discord's settings show in the member's language.
+        listed = Several(Phrase(BOLD, permission=Phrase(name)) for name in lacking)
+        raise Refusal(N_("I can't {what} here: I lack {listed} in this channel. A server manager can grant them to "
+                         "my role (or in this channel's permissions); nothing was opened."), what=Phrase(what),
+                      listed=listed)

@@ -223,6 +223,18 @@ class MoveLog:
     moves: tuple[LoggedMove, ...]
     #: Why an abandoned table ended ("channel deleted"…), when it is known.
     end_reason: str | None = None
+    #: The seat changes (a resignation, a replacement, a bot taking a seat over), each after the move it
+    #: followed: version 0 is before the first move.
+    changes: tuple[LoggedChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class LoggedChange:
+    """A seat change in /game log: the table's version then, when, and the lines that told the table."""
+
+    version: int
+    at: float
+    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True)

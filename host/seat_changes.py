@@ -15,6 +15,7 @@ from data.store import FORFEITED, PLAYER, STAND_IN, SeatEvent, SeatRecord, Stale
 from data.timers import DEADLINE, LOBBY, REMINDER, TimerPlan, TimerRecord
 from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
 from host.errors import Refusal
+from host.move_lines import stored_lines
 from host.outcomes import LOBBY_TIMED_OUT, forfeit_win
 from host.rated import rating_plan
 from host.results import ActOutcome
@@ -57,9 +58,9 @@ def _count_timeout(table: TableRecord, seat: int) -> tuple[list[SeatRecord], lis
     lines = []
     if seats[seat].timeouts >= TAKEOVER_AFTER:
         seats[seat].stand_in = STAND_IN
-        events.append((seat, "stand_in", record.user_id, None))
         lines.append(said("🤖 **{player}** timed out {n} times in a row, so a bot plays their seat from now on. "
                           "`/game return` takes it back.", player=escape_name(record.name), n=TAKEOVER_AFTER))
+        events.append((seat, "stand_in", record.user_id, None, stored_lines(lines)))
     return seats, events, lines
 
 
@@ -222,21 +223,29 @@ class SeatChanges:
         win = forfeit_win(engine, changed)
         now = self.store.now()
         to_act = engine.to_act(state)
-        events = [(seat, kind, table.seats[seat].user_id, by)]
         if win is not None:
-            results = [(s.position, s.user_id, win[s.position]) for s in seats]
-            timers = plan_turn(changed, to_act, [], now, 0.0, over=True)
-            after = await self._commit_change(table, seats=seats, timers=timers, results=results, events=events,
-                                              rating=rating_plan(engine, changed, win))
             winners = [s.name for s in seats if win[s.position] == 1]
             names: object = (winners[0] if len(winners) == 1 else msg("{a} and {b}", a=winners[0], b=winners[1])
                               if len(winners) == 2 else " and ".join(winners))
-            return SeatNotice(after, [line, said_n("🏁 **{names}** wins.", "🏁 **{names}** win.", len(winners),
-                                                   names=names)], over=True)
+            lines = [line, said_n("🏁 **{names}** wins.", "🏁 **{names}** win.", len(winners), names=names)]
+            results = [(s.position, s.user_id, win[s.position]) for s in seats]
+            timers = plan_turn(changed, to_act, [], now, 0.0, over=True)
+            after = await self._commit_change(table, seats=seats, timers=timers, results=results,
+                                              events=[self._event(table, seat, kind, by, lines)],
+                                              rating=rating_plan(engine, changed, win))
+            return SeatNotice(after, lines, over=True)
+        lines = [line, said("A bot plays **{player}**'s seat to the end; the seat is placed last.",
+                            player=escape_name(seats[seat].name))]
         timers = plan_turn(changed, to_act, to_act, now, self.tables.delay_for(table.guild_id))
-        after = await self._commit_change(table, seats=seats, timers=timers, events=events)
-        return SeatNotice(after, [line, said("A bot plays **{player}**'s seat to the end; the seat is placed last.",
-                                             player=escape_name(seats[seat].name))])
+        after = await self._commit_change(table, seats=seats, timers=timers,
+                                          events=[self._event(table, seat, kind, by, lines)])
+        return SeatNotice(after, lines)
+
+    @staticmethod
+    def _event(table: TableRecord, seat: int, kind: str, by: int | None, lines: list[str],
+               user: int | None = None) -> SeatEvent:
+        """The seat's history row of a change, with the lines that told the table about it (for /game log)."""
+        return (seat, kind, table.seats[seat].user_id if user is None else user, by, stored_lines(lines))
 
     async def resign(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
@@ -280,7 +289,7 @@ class SeatChanges:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self.tables.require_host(table, user_id, is_manager, "replace a player")
+            self.tables.require_host(table, user_id, is_manager, N_("replace a player"))
             seat = self.tables.seat_of(table, player_id)
             if seat is None:
                 raise Refusal(N_("{member} has no seat at this table."), member=f"<@{player_id}>")
@@ -292,11 +301,11 @@ class SeatChanges:
             old_name = seats[seat].name
             seats[seat] = replace(seats[seat], user_id=new_id, name=new_name, timeouts=0, stand_in=PLAYER)
             timers = await self._retimed(table, seats, seat)
+            lines = [said("🔁 {member} takes over **{player}**'s seat (seat {seat}). Open your hand with "
+                          "**Hand / act**.", member=f"<@{new_id}>", player=escape_name(old_name), seat=seat + 1)]
             after = await self._commit_change(table, seats=seats, timers=timers,
-                                              events=[(seat, "replace", new_id, user_id)])
-            return SeatNotice(after, [said("🔁 {member} takes over **{player}**'s seat (seat {seat}). Open your hand "
-                                           "with **Hand / act**.", member=f"<@{new_id}>",
-                                           player=escape_name(old_name), seat=seat + 1)], mentions=[new_id])
+                                              events=[self._event(table, seat, "replace", user_id, lines, new_id)])
+            return SeatNotice(after, lines, mentions=[new_id])
 
     async def take_back(self, channel_id: int, user_id: int, table_id: int | None = None) -> SeatNotice:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
@@ -308,10 +317,11 @@ class SeatChanges:
             seats = [replace(s) for s in table.seats]
             seats[seat] = replace(seats[seat], stand_in=PLAYER, timeouts=0)
             timers = await self._retimed(table, seats, seat)
+            lines = [said("🙋 **{player}** is back and plays their own seat again.",
+                          player=escape_name(seats[seat].name))]
             after = await self._commit_change(table, seats=seats, timers=timers,
-                                              events=[(seat, "return", user_id, user_id)])
-            return SeatNotice(after, [said("🙋 **{player}** is back and plays their own seat again.",
-                                           player=escape_name(seats[seat].name))])
+                                              events=[self._event(table, seat, "return", user_id, lines)])
+            return SeatNotice(after, lines)
 
     async def _retimed(self, table: TableRecord, seats: list[SeatRecord], seat: int) -> TimerPlan:
         """Timers after ``seat`` changed hands: its clock starts afresh if it is to act."""
@@ -331,7 +341,7 @@ class SeatChanges:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self.tables.require_host(table, user_id, is_manager, "pause the table")
+            self.tables.require_host(table, user_id, is_manager, N_("pause the table"))
             if table.paused:
                 raise Refusal(N_("This table is already paused. `/game resume` restarts its clocks."))
             timers = paused_plan(await self.store.timers.timers_of(table.id), self.store.now())
@@ -344,7 +354,7 @@ class SeatChanges:
         table_id = table_id or (await self.tables.require_table(channel_id)).id
         async with self.tables.lock(table_id):
             table = await self._playing(channel_id, table_id)
-            self.tables.require_host(table, user_id, is_manager, "resume the table")
+            self.tables.require_host(table, user_id, is_manager, N_("resume the table"))
             if not table.paused:
                 raise Refusal(N_("This table isn't paused."))
             timers = resumed_plan(await self.store.timers.timers_of(table.id), self.store.now())

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines import Engine
-from host.errors import Refusal
+from host.errors import Figure, GameTitle, Phrase, Refusal, Several
+from i18n import N_
 from render.markup import in_code
 
 #: Bounds of the whole-number options, by name: (lowest, highest). King Pedro's rules play to 262 or 200;
@@ -36,28 +37,32 @@ class TableOption:
     def is_flag(self) -> bool:
         return isinstance(self.default, bool)
 
-    def values(self) -> str:
+    def values(self) -> Phrase:
         """The values it takes, in words: "true or false", "200 or 262", "a whole number from 20 to 5,000"."""
         if self.is_flag:
-            return "true or false"
+            return Phrase(N_("true or false"))
         if self.choices:
-            return " or ".join(str(c) for c in self.choices)
-        return f"a whole number from {self.low:,} to {self.high:,}"
+            *first, last = (Figure(c) for c in self.choices)
+            return Phrase(N_("{first} or {last}"), first=Several(first), last=last)
+        return Phrase(N_("a whole number from {low} to {high}"), low=Figure(self.low or 0), high=Figure(self.high or 0))
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
+        # A flag's default is the word typed in the option (true, false), the same in every language.
         default = str(self.default).lower() if self.is_flag else f"{self.default}"
-        return f"`{self.name}`: {self.values()} (default {default})"
+        return Phrase(N_("`{name}`: {values} (default {default})"), name=self.name, values=self.values(),
+                      default=default)
 
-    def problem(self, value: Any) -> str | None:
+    def problem(self, value: Any) -> Phrase | None:
         """Why ``value`` is not one this option takes, or None when it is."""
         if self.is_flag:
-            return None if isinstance(value, bool) else f"`{self.name}` is true or false"
+            return None if isinstance(value, bool) else Phrase(N_("`{name}` is {values}"), name=self.name,
+                                                                 values=self.values())
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"`{self.name}` is {self.values()}"
-        if self.choices and value not in self.choices:
-            return f"`{self.name}` is {self.values()}, not {value:,}"
-        if self.low is not None and self.high is not None and not self.low <= value <= self.high:
-            return f"`{self.name}` is {self.values()}, not {value:,}"
+            return Phrase(N_("`{name}` is {values}"), name=self.name, values=self.values())
+        out_of_range = self.low is not None and self.high is not None and not self.low <= value <= self.high
+        if (self.choices and value not in self.choices) or out_of_range:
+            return Phrase(N_("`{name}` is {values}, not {value}"), name=self.name, values=self.values(),
+                          value=Figure(value))
         return None
 
 
@@ -75,12 +80,18 @@ def table_options(engine: Engine) -> tuple[TableOption, ...]:
     return tuple(out)
 
 
-def listing(engine: Engine) -> str:
-    """The game's options in a sentence a refusal or `/game rules` can show."""
+def listing(engine: Engine) -> Phrase:
+    """The game's options in a sentence a refusal or `/game rules` can show (words translated where shown)."""
     found = table_options(engine)
     if not found:
-        return f"{engine.title} tables have no options."
-    return f"{engine.title} options: " + "; ".join(option.describe() for option in found) + "."
+        return Phrase(N_("{title} tables have no options."), title=GameTitle(engine.title))
+    return Phrase(N_("{title} options: {options}."), title=GameTitle(engine.title),
+                  options=Several((option.describe() for option in found), sep="; "))
+
+
+#: A refusal followed by the game's options (no words of their own, so not message ids to translate).
+WITH_OPTIONS = "{refusal} {options}"
+WITH_OPTIONS_AFTER = "{refusal}. {options}"
 
 
 def check_table_options(engine: Engine, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -91,8 +102,10 @@ def check_table_options(engine: Engine, options: Mapping[str, Any] | None) -> di
     for key, value in (options or {}).items():
         option = known.get(key)
         if option is None:
-            raise Refusal(f"`{in_code(key[:40])}` is an unknown option for {engine.title}. {listing(engine)}")
+            raise Refusal(WITH_OPTIONS, refusal=Phrase(N_("`{name}` is an unknown option for {title}."),
+                                                       name=in_code(key[:40]), title=GameTitle(engine.title)),
+                          options=listing(engine))
         if (why := option.problem(value)) is not None:
-            raise Refusal(f"{why}. {listing(engine)}")
+            raise Refusal(WITH_OPTIONS_AFTER, refusal=why, options=listing(engine))
         merged[key] = value
     return merged

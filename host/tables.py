@@ -23,7 +23,7 @@ from engines.bots import BOT_LEVELS, bot_action
 from engines.rng import Rng, seed_state
 from host import table_views
 from host.clock import closed_plan, paused_plan, plan_turn, resumed_plan
-from host.errors import Refusal, StaleClick
+from host.errors import GameTitle, Phrase, Refusal, Several, StaleClick
 from host.move_lines import move_line, stored
 from host.names import BUTTON_LABEL, fill_names_fitted, fill_said
 from host.outcomes import ABANDONED_BY_COMMAND, CHANNEL_DELETED, EVERYONE_LEFT, final_places
@@ -57,8 +57,18 @@ def no_player_left(table: TableRecord) -> bool:
 def bot_plays_note(seat: SeatRecord) -> str:
     """Why a member's own seat offers them no move: the table's bot plays it."""
     if seat.stand_in == FORFEITED:
-        return "You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game."
-    return "A bot plays your seat after three timeouts in a row. Type `/game return` to take it back."
+        return i18n.N_("You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game.")
+    return i18n.N_("A bot plays your seat after three timeouts in a row. Type `/game return` to take it back.")
+
+
+def engine_reason(engine: Engine, state: Any, seat: int, action: str, names: list[str]) -> str:
+    """Why the rules refuse ``action`` now, in the engine's words (a message, its seats named): engines check
+    legality first in ``apply``, so asking it costs no move."""
+    try:
+        engine.apply(state, seat, action)
+    except IllegalAction as exc:
+        return fill_said(exc.args[0], names) or i18n.said("That move isn't allowed.")
+    return i18n.said("That move isn't allowed.")
 
 
 class TableService:
@@ -128,9 +138,10 @@ class TableService:
         if table is None:
             threads = await self.store.tables.thread_tables_of(channel_id)
             if threads:  # this channel's tables play in threads of their own: say where
-                where = ", ".join(f"table #{table_id} in <#{thread_id}>" for table_id, thread_id in threads)
-                raise Refusal(f"This channel's tables play in their own threads: {where}. "
-                              "Use the command there.")
+                where = Several(Phrase(i18n.N_("table #{table} in {thread}"), table=table_id, thread=f"<#{thread_id}>")
+                                for table_id, thread_id in threads)
+                raise Refusal(i18n.N_("This channel's tables play in their own threads: {where}. Use the command "
+                                      "there."), where=where)
             raise Refusal(i18n.N_("There is no table in this channel. Start one with `/game new`."))
         return table
 
@@ -217,7 +228,7 @@ class TableService:
         try:
             return get_engine(game_id)
         except (KeyError, ModuleNotFoundError):
-            raise Refusal(f"I don't know a game called `{game_id[:40]}`.") from None
+            raise Refusal(i18n.N_("I don't know a game called `{game}`."), game=game_id[:40]) from None
 
     def check_new(self, game_id: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """The game's options merged over its defaults; an unknown game, an unknown option or a value the game
@@ -237,9 +248,13 @@ class TableService:
                                                          lobby_timeout=lobby_timeout)
         except ChannelBusy:
             busy = await self.store.tables.active_table(channel_id)
-            where = "" if busy is None else f" ({self.engine_of(busy).title}, table #{busy.id}, {busy.status})"
-            raise Refusal(f"This channel already has a table{where}. Use `/game status` to see it, "
-                          "or start yours in another channel or thread.") from None
+            if busy is None:
+                raise Refusal(i18n.N_("This channel already has a table. Use `/game status` to see it, or start "
+                                      "yours in another channel or thread.")) from None
+            raise Refusal(i18n.N_("This channel already has a table ({title}, table #{table}, {status}). Use "
+                                  "`/game status` to see it, or start yours in another channel or thread."),
+                          title=GameTitle(self.engine_of(busy).title), table=busy.id,
+                          status=Phrase(busy.status)) from None
         if lobby_timeout is not None:
             self.on_timers(None)
         return table
@@ -305,7 +320,7 @@ class TableService:
     async def add_bot(self, channel_id: int, user_id: int, is_manager: bool,
                       table_id: int | None = None, level: str | None = None) -> LobbyChange:
         def edit(table: TableRecord, seats: list[SeatRecord]) -> None:
-            self.require_host(table, user_id, is_manager, "add bot players")
+            self.require_host(table, user_id, is_manager, i18n.N_("add bot players"))
             engine = self.engine_of(table)
             if len(seats) >= engine.max_players:
                 raise Refusal(i18n.N_("The table is full ({n} seats)."), n=engine.max_players)
@@ -313,7 +328,7 @@ class TableService:
             name = next(n for n in BOT_NAMES if n not in taken)
             chosen = level or self.level_for(table.guild_id)
             if chosen not in BOT_LEVELS:
-                raise Refusal(f"Bot levels are {', '.join(BOT_LEVELS)}.")
+                raise Refusal(i18n.N_("Bot levels are {levels}."), levels=", ".join(BOT_LEVELS))
             # The level is part of the name, so the lobby, the table image and every line show it.
             seats.append(SeatRecord(len(seats), None, f"{name} ({chosen})", True, level=chosen))
 
@@ -321,8 +336,11 @@ class TableService:
 
     @staticmethod
     def require_host(table: TableRecord, user_id: int, is_manager: bool, what: str) -> None:
+        """Refuse a member who neither hosts ``table`` nor manages the server; ``what`` (a message id, what they
+        asked to do) is said in their language."""
         if table.host_id != user_id and not is_manager:
-            raise Refusal(f"Only the table's host or a member with Manage Server can {what}.")
+            raise Refusal(i18n.N_("Only the table's host or a member with **Manage Server** can {what}."),
+                          what=Phrase(what))
 
     async def start(self, channel_id: int, user_id: int, is_manager: bool,
                     table_id: int | None = None) -> TableRecord:
@@ -331,13 +349,13 @@ class TableService:
             table = await self.reload(table_id)
             if table.status != "lobby":
                 raise self._gone(table)
-            self.require_host(table, user_id, is_manager, "start the game")
+            self.require_host(table, user_id, is_manager, i18n.N_("start the game"))
             engine = self.engine_of(table)
             n = len(table.seats)
             if n < engine.min_players:
                 need = engine.min_players - n
                 raise Refusal(i18n.N_("{title} needs at least {least} players: {need} more must `/game join`, "
-                                      "or the host can `/game addbot`."), title=engine.title,
+                                      "or the host can `/game addbot`."), title=GameTitle(engine.title),
                               least=engine.min_players, need=need)
             seats = self._seating(engine, table)
             state = engine.new_game(n, table.seed, table.options)
@@ -382,22 +400,25 @@ class TableService:
         async with self.lock(table_id):
             table = await self.reload(table_id)
             if not table.active:
-                raise Refusal(f"Table #{table.id} is already {table.status}.")
-            self.require_host(table, user_id, is_manager, "abandon the table")
+                # A whole sentence for each end, so that each language can agree its words with it.
+                raise Refusal(i18n.N_("Table #{table} is already finished.") if table.status == "finished" else
+                              i18n.N_("Table #{table} is already abandoned."), table=table.id)
+            self.require_host(table, user_id, is_manager, i18n.N_("abandon the table"))
             place = await self.store.tournaments.place_of_table(table.id)
             event = None if place is None else await self.store.tournaments.tournament(place.tournament_id)
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
-                raise Refusal(f"Table #{table.id} is part of the tournament **{escape_name(event.name)}**: the "
-                              "organiser can end its round with `/tournament advance` (after its `round_time`) or "
-                              "`/tournament cancel`.")
+                raise Refusal(i18n.N_("Table #{table} is part of the tournament **{name}**: the organiser can end "
+                                      "its round with `/tournament advance` (after its `round_time`) or "
+                                      "`/tournament cancel`."), table=table.id, name=escape_name(event.name))
             try:
                 await self.store.tables.close_table(table.id, table.revision,
                                                     timers=closed_plan(table, self.store.now()), reason=reason)
                 self.on_timers(None)
             except StaleVersion:
                 table = await self.reload(table.id)
-                raise Refusal(f"Table #{table.id} changed just now ({table.status}); try again.") from None
+                raise Refusal(i18n.N_("Table #{table} changed just now ({status}); try again."), table=table.id,
+                              status=Phrase(table.status)) from None
             finally:
                 self._records.pop(table.id, None)
             self._states.pop(table.id, None)
@@ -576,19 +597,21 @@ class TableService:
         names = seat_names(table)
         to_act = engine.to_act(state)
         if seat not in to_act:
-            waiting = ", ".join(escape_name(names[s]) for s in to_act) or "nobody"
+            waiting: object = ", ".join(escape_name(names[s]) for s in to_act) or Phrase(i18n.N_("nobody"))
             raise Refusal(i18n.N_("It's not your turn. Waiting for {names}."), names=waiting)
+        # The public line is markdown (and kept in the action log as such): names in it are escaped,
+        # and render.markup.plain_text gives them back as written for the picture and the web pages.
+        shown = [escape_name(n) for n in names]
         if action not in engine.legal_actions(state, seat):
+            # The rules' own reason (an engine's message, said in the member's language by the guard) follows.
             raise Refusal(i18n.N_("`{action}` isn't a legal move for you right now. "
-                                  "Open your hand or start typing in `/play` to see your choices."), action=action[:80])
+                                  "Open your hand or start typing in `/play` to see your choices.\n> {reason}"),
+                          action=action[:80], reason=engine_reason(engine, state, seat, action, shown))
         try:
             label = engine.public_label(state, seat, action)
             new_state = engine.apply(state, seat, action)
         except IllegalAction as exc:
-            raise Refusal(str(exc) or "That move isn't allowed.") from None
-        # The public line is markdown (and kept in the action log as such): names in it are escaped,
-        # and render.markup.plain_text gives them back as written for the picture and the web pages.
-        shown = [escape_name(n) for n in names]
+            raise Refusal(fill_said(exc.args[0], shown) or i18n.said("That move isn't allowed.")) from None
         events = [fill_said(e, shown) for e in engine.events(new_state)]
         line = move_line(prefix, shown[seat], fill_said(label, shown))
         over = engine.is_over(new_state)

@@ -20,6 +20,8 @@ import os
 import string
 from collections.abc import Mapping
 from datetime import datetime, tzinfo
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 from babel import Locale
@@ -123,6 +125,28 @@ def tn(lang: str, singular: str, plural: str, n: int, /, **params: object) -> st
     the language's way."""
     text = translations(lang).ngettext(singular, plural, n)
     return _fill(text, {"n": number(lang, n), **params})
+
+
+@functools.cache
+def _whole_numbers_by_form(lang: str) -> dict[str, int]:
+    """The smallest whole number of each of ``lang``'s plural categories (CLDR's: one, few, many, other)."""
+    rule = Locale.parse(lang).plural_form
+    found: dict[str, int] = {}
+    for n in range(200):
+        found.setdefault(rule(n), n)
+    return found
+
+
+def plural_n(lang: str, amount: float | Fraction) -> int:
+    """The ``n`` to give :func:`tn` for an amount that may not be whole (½ pt, 1½ pts, 2.67 pts): a whole number
+    in the plural category ``lang`` gives ``amount`` by CLDR's rules for decimals, which a catalogue's
+    Plural-Forms cannot take. French writes "0,5 pt" and "1,5 pt" (under 2 is singular), English "1½ pts"."""
+    if amount == int(amount):
+        return int(amount)
+    category = Locale.parse(lang).plural_form(Decimal(str(round(float(amount), 2))))
+    numbers = _whole_numbers_by_form(lang)
+    # Ukrainian's decimals have a category no whole number has ("other"): its "many" form, as for 5.
+    return numbers.get(category, numbers.get("many", 2))
 
 
 def N_(msgid: str) -> str:

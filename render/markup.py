@@ -13,6 +13,9 @@ back, a note) made safe for each place Discord shows text.
   ``MAX_MARKS`` combining marks on a letter (zalgo would climb over the lines above), and make any
   run of white space or control characters one space.
 - ``in_code`` for a value echoed back inside an inline code span (a refused option or setting).
+- ``shorten`` cuts a name to a length (Discord's UTF-16 count for a label, or ``graphemes`` where a name
+  is counted as readers see it) between grapheme clusters, with "…": one cut for host's labels and the
+  presenters' standings.
 - ``plain_text`` turns a line written with ``escape_name`` back into plain text, for the table image,
   its alt text, the web pages and the move-list file, which show names as written.
 
@@ -22,8 +25,10 @@ presenters in ``cogs`` need it, and ``render`` is below both; it imports nothing
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections.abc import Callable
 
 import regex
 
@@ -44,8 +49,11 @@ _LINE_START = re.compile(r"^(?:([-+])|(\d+)\.)(?=\s)")
 _URL = re.compile(r"(?<=[A-Za-z]):(?=//)")
 _ESCAPED = re.compile(r"\\([^0-9A-Za-z\s])|\*\*|@\u200b")
 _BOLD = re.compile(r"(\\.)|\*\*")
+ELLIPSIS = "…"
 
 
+#: Names and lines recur (a table's four players on every move): each is tidied once, not at every use.
+@functools.lru_cache(maxsize=4096)
 def _tidy(name: str) -> str:
     name = unicodedata.normalize("NFC", name).translate(_BIDI)
     name = _SPACE.sub(" ", name).strip()
@@ -63,12 +71,39 @@ def _tidy(name: str) -> str:
     return _MENTION.sub("@" + ZWSP, "".join(clusters))
 
 
+def label_length(text: str) -> int:
+    """Length as Discord may count it: UTF-16 code units (an emoji counts 2). Never less than the
+    code-point count discord.py checks, so a label that fits here fits both."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def graphemes(text: str) -> int:
+    """Length as a reader counts it: grapheme clusters (a family emoji or a flag is one)."""
+    return len(_GRAPHEME.findall(text))
+
+
+def shorten(name: str, limit: int, length: Callable[[str], int] = label_length) -> str:
+    """``name`` cut at a grapheme boundary so that it plus "…" is at most ``limit`` long (by ``length``); a
+    cut never splits an emoji, a flag or a letter from its combining mark."""
+    name = unicodedata.normalize("NFC", name)
+    if length(name) <= limit:
+        return name
+    out = ""
+    for cluster in _GRAPHEME.findall(name):
+        if length(out + cluster + ELLIPSIS) > limit:
+            break
+        out += cluster
+    out = out.rstrip()
+    return out + ELLIPSIS if length(out + ELLIPSIS) <= limit else ""
+
+
 def label_name(name: str) -> str:
     """``name`` for a place without markdown (a button label, a select option, an autocomplete
     choice, a thread name): mentions neutralised, bidi controls dropped, zalgo trimmed."""
     return _tidy(name) or "?"
 
 
+@functools.lru_cache(maxsize=4096)
 def escape_name(name: str) -> str:
     """``name`` for a place that renders markdown (content, embeds): as ``label_name``, and every
     markdown character escaped, so it shows exactly as written and formats nothing."""

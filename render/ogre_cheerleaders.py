@@ -1,4 +1,4 @@
-"""Ogre Cheerleaders table and hand images, drawn from engine views only."""
+"""Ogre Cheerleaders table and hand images, drawn from engine views only, their words in the reader's language."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import i18n
 from data.editions import ogre_cheerleaders as edition
+from i18n import DEFAULT, N_, say_text
 from render.common import (
     CARD_BACK,
     FELT,
@@ -30,8 +32,8 @@ from render.common import (
     text_width,
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_name, fit_names, label, name_label, panel
+from render.named import around
 from render.strips import Strip, stack
-from render.words import count
 
 TEAM_COLORS: dict[str, Color] = {
     "O": (180, 85, 10),    # orange
@@ -53,6 +55,26 @@ HEAD_H = 100
 ROW_H = 92
 # Team names short enough for a field card's band
 BAND = {"O": "Onions", "S": "Swamp", "C": "Clubs", "U": "Unicorns"}
+#: Where a band's translation may break over two lines (U+00AD): "Єдино\u00adроги" is drawn "Єдино-" over "роги".
+SOFT_HYPHEN = "\u00ad"
+
+
+def keyword(num: int, lang: str = DEFAULT) -> str:
+    """A number's effect in a word, on a field card: the card's width at the smallest legible size at most
+    (the message context "effect" keeps these words apart from the same English words elsewhere)."""
+    words = {1: i18n.tp(lang, "effect", "join"), 2: i18n.tp(lang, "effect", "move"), 3: i18n.tp(lang, "effect", "swap"),
+             4: i18n.tp(lang, "effect", "take"), 5: i18n.tp(lang, "effect", "bench"),
+             6: i18n.tp(lang, "effect", "steal"), 7: i18n.tp(lang, "effect", "deck"),
+             8: i18n.tp(lang, "effect", "draw 2"), 9: i18n.tp(lang, "effect", "shuffle"),
+             10: i18n.tp(lang, "effect", "bench 2")}
+    return words[num] if lang != DEFAULT else KEYWORD[num]
+
+
+def band(team: str, lang: str = DEFAULT) -> str:
+    """A team's name on a field card's band (the context "band": a word of its own, it may carry a soft hyphen)."""
+    words = {"O": i18n.tp(lang, "band", "Onions"), "S": i18n.tp(lang, "band", "Swamp"),
+             "C": i18n.tp(lang, "band", "Clubs"), "U": i18n.tp(lang, "band", "Unicorns")}
+    return words[team] if lang != DEFAULT else BAND[team]
 
 
 def _wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
@@ -74,51 +96,80 @@ def _wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
     return [fit_text(line, size, width) for line in lines]
 
 
+def band_lines(team: str, lang: str = DEFAULT) -> list[str]:
+    """The band's words: one line, or two when the language's word is wider than the band and says where
+    it breaks (a soft hyphen)."""
+    word = band(team, lang)
+    whole = word.replace(SOFT_HYPHEN, "")
+    if SOFT_HYPHEN not in word or text_width(whole, SMALL) <= FIELD_W - 2:
+        return [whole]
+    head, _, tail = word.partition(SOFT_HYPHEN)
+    return [head + "-", tail.replace(SOFT_HYPHEN, "")]
+
+
 @lru_cache(maxsize=128)
-def field_face(card: str) -> Image.Image:
-    """A field card: team band, a big number, the effect as one word."""
+def field_face(card: str, lang: str = DEFAULT) -> Image.Image:
+    """A field card: team band, a big number, the effect as one word (its words in ``lang``: the cache keeps
+    each language's face)."""
     team, num = card[0], int(card[1:])
     col = TEAM_COLORS[team]
     w, h = FIELD_W, FIELD_H
     img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=9, fill=PAPER, outline=INK, width=2)
-    d.rounded_rectangle((2, 2, w - 3, 34), radius=7, fill=col)
+    band = band_lines(team, lang)
+    # a band of two lines takes room from the number, drawn smaller and lower
+    bottom, number_y, number_size = (34, 78, 56) if len(band) == 1 else (60, 92, 44)
+    d.rounded_rectangle((2, 2, w - 3, bottom), radius=7, fill=col)
     # the band is the card's whole width less its border: "Unicorns" just fits at the smallest legible size
-    draw_text(img, (w // 2, 18), fit_text(BAND[team], SMALL, w - 2), SMALL, WHITE, "mm")
-    draw_text(img, (w // 2, 78), str(num), 56, col, "mm", bold=True)
-    draw_text(img, (w // 2, h - 22), KEYWORD[num], SMALL, INK, "mm")
+    for i, line in enumerate(band):
+        draw_text(img, (w // 2, 18 + 26 * i), fit_text(line, SMALL, w - 2), SMALL, WHITE, "mm")
+    draw_text(img, (w // 2, number_y), str(num), number_size, col, "mm", bold=True)
+    draw_text(img, (w // 2, h - 22), keyword(num, lang), SMALL, INK, "mm")
     return img
 
 
 @lru_cache(maxsize=64)
-def hand_face(card: str) -> Image.Image:
-    """A hand card: full team name, big number, the full effect text."""
+def hand_face(card: str, lang: str = DEFAULT) -> Image.Image:
+    """A hand card: full team name, big number, the full effect text (in ``lang``)."""
     team, num = card[0], int(card[1:])
     col = TEAM_COLORS[team]
     w, h = HAND_W, HAND_H
     img = Image.new("RGB", (w, h), FELT)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=12, fill=PAPER, outline=INK, width=2)
-    d.rounded_rectangle((3, 3, w - 4, 70), radius=10, fill=col)
-    for i, line in enumerate(_wrap(edition.TEAM_NAMES[team], SMALL, w - 16, 2)):
+    # A name of three lines ("Monstres du marais de Stillwater") takes room from the number, drawn smaller.
+    team_lines = _wrap(i18n.t(lang, edition.TEAM_NAMES[team]), SMALL, w - 16, 3)
+    bottom, number_y, number_size = (70, 112, 60) if len(team_lines) <= 2 else (96, 124, 40)
+    d.rounded_rectangle((3, 3, w - 4, bottom), radius=10, fill=col)
+    for i, line in enumerate(team_lines):
         draw_text(img, (w // 2, 20 + 28 * i), line, SMALL, WHITE, "mm")
-    draw_text(img, (w // 2, 112), str(num), 60, col, "mm", bold=True)
-    for i, line in enumerate(_wrap(edition.EFFECTS[num], SMALL, w - 16, 6)):
-        draw_text(img, (w // 2, 152 + 29 * i), line, SMALL, INK, "mt")
+    draw_text(img, (w // 2, number_y), str(num), number_size, col, "mm", bold=True)
+    effect = _wrap(i18n.t(lang, edition.EFFECTS[num]), SMALL, w - 16, 6)
+    # six lines start higher and closer, so that the last one's descenders stay clear of the card's edge
+    top, step = (152, 29) if len(effect) < 6 else (146, 28)
+    for i, line in enumerate(effect):
+        draw_text(img, (w // 2, top + step * i), line, SMALL, INK, "mt")
     return img
 
 
 _PLACEHOLDER = re.compile(r"\{p(\d)\}")
+#: What the cards in transit are, by the pending decision's kind (a stolen card's line names its owner).
+TRANSIT = {"place": N_("You must play this card from the deck"), "join": N_("This card joins the field"),
+           "eight": N_("The 8's cards: keep one")}
 
 
-def _fill(text: str, names: list[str]) -> str:
+def _fill(text: str, names: list[str], lang: str = DEFAULT) -> str:
     """Engine texts name seats as {p0}..{p5}."""
-    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1))), text)
+    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1)), lang), text)
 
 
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) and names[seat] else f"Seat {seat + 1}"
+def _name(names: list[str], seat: int, lang: str = DEFAULT) -> str:
+    return names[seat] if 0 <= seat < len(names) and names[seat] else i18n.t(lang, "Seat {number}", number=seat + 1)
+
+
+def _points(n: int, lang: str) -> str:
+    return i18n.tn(lang, "{n} pt", "{n} pts", n)
 
 
 def _rows(n_cards: int, per_row: int) -> int:
@@ -139,7 +190,7 @@ def _field_height(view: dict[str, Any]) -> int:
     return 40 + _rows(len(field), PER_ROW) * (FIELD_H + 72 + 14 * len(options)) + 20
 
 
-def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str = DEFAULT) -> int:
     """The field as one line read left to right, wrapped into rows: every card has its position
     number (1 = the left end), the two ends are labelled, and the card whose effect is resolving
     and the card already picked are framed and tagged. Scoring options are bars under their cards."""
@@ -148,8 +199,9 @@ def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
     options = pend.get("options") or []
     h = _field_height(view)
     box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
-    label(img, (3 * PAD, y + 6), f"Field: {count(len(field), 'card')}", SMALL, WHITE, box, bold=True)
-    label(img, (box[2] - 2 * PAD, y + 6), "read left to right, row by row", SMALL, MUTED,
+    label(img, (3 * PAD, y + 6), i18n.tn(lang, "Field: {n} card", "Field: {n} cards", len(field)), SMALL, WHITE, box,
+          bold=True)
+    label(img, (box[2] - 2 * PAD, y + 6), i18n.t(lang, "read left to right, row by row"), SMALL, MUTED,
           (box[0] + 260, box[1], box[2], box[1] + 40), "ra")
     dealt = {c for rec in view.get("dealt_formations", []) for c in rec}
     resolving, chosen = pend.get("card"), pend.get("chosen")
@@ -165,16 +217,17 @@ def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         below = cy + FIELD_H + 8 + 14 * len(options)
         short = len(field) == 2  # two cards have no room for both ends' words
         if i == 0:
-            label(img, (x, below), "◀ left" if short else "◀ left end", SMALL, GOLD,
+            label(img, (x, below), i18n.t(lang, "◀ left") if short else i18n.t(lang, "◀ left end"), SMALL, GOLD,
                   (x - 6, below, x + FIELD_STEP + 40, below + 34))
         elif i == len(field) - 1:
             # a last card alone at the start of its row has only its own width for the words
-            label(img, (x + FIELD_W, below), "right ▶" if short or c == 0 else "right end ▶", SMALL, GOLD,
+            label(img, (x + FIELD_W, below), i18n.t(lang, "right ▶") if short or c == 0
+                  else i18n.t(lang, "right end ▶"), SMALL, GOLD,
                   (max(box[0], x - FIELD_STEP), below, box[2], below + 34), "ra")
         elif c == PER_ROW - 1:
-            label(img, (x + FIELD_W, below), "next row ↓", SMALL, MUTED,
+            label(img, (x + FIELD_W, below), i18n.t(lang, "next row ↓"), SMALL, MUTED,
                   (x - FIELD_STEP + 40, below, box[2], below + 34), "ra")
-        paste_card(img, field_face(card), (x, cy))
+        paste_card(img, field_face(card, lang), (x, cy))
         if card in (resolving, chosen):
             colour = RESOLVING if card == resolving else CHOSEN
             d.rounded_rectangle((x - 4, cy - 4, x + FIELD_W + 3, cy + FIELD_H + 3), radius=11, outline=colour,
@@ -186,57 +239,63 @@ def _draw_field(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                 by = cy + FIELD_H + 6 + 14 * k
                 d.rectangle((x - 4, by, x + FIELD_STEP - 8, by + 8), fill=OPTION_COLOURS[k % len(OPTION_COLOURS)])
     if not field:
-        label(img, (3 * PAD, y + 60), "(empty)", SMALL, MUTED, box)
+        label(img, (3 * PAD, y + 60), i18n.t(lang, "(empty)"), SMALL, MUTED, box)
     return box[3] + PAD
 
 
-def _notes(view: dict[str, Any], names: list[str]) -> list[tuple[str, Color]]:
+def _notes(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> list[tuple[str, Color]]:
     """Full-width lines under the field: resolving effect, scoring options, last scoring, end."""
     out: list[tuple[str, Color]] = []
     pend = view.get("pending") or {}
     field = view.get("field", [])
     if pend.get("card"):
         num = int(pend["card"][1:])
-        out.append((f"Resolving {pend['card']} (red frame): {edition.EFFECTS_SHORT[num]}", RESOLVING))
+        out.append((i18n.t(lang, "Resolving {card} (red frame): {effect}", card=pend["card"],
+                           effect=i18n.t(lang, edition.EFFECTS_SHORT[num])), RESOLVING))
     if pend.get("chosen"):
-        out.append((f"Already picked: {pend['chosen']} (blue frame)", CHOSEN))
+        out.append((i18n.t(lang, "Already picked: {card} (blue frame)", card=pend["chosen"]), CHOSEN))
     for k, option in enumerate(pend.get("options") or []):
         parts = []
         for f in option:
             a, b = _positions(field, f["cards"])
-            kind = " + ".join(f.get("kinds") or [])  # team / sequence / number
-            parts.append(f"{a + 1}-{b} {kind}".strip())
+            # team / sequence / number: the English words as ever, the rules' names in another language
+            kinds = [k if lang == DEFAULT else i18n.t(lang, edition.KIND_NAMES.get(k, k)) for k in f.get("kinds") or []]
+            parts.append(f"{a + 1}-{b} {' + '.join(kinds)}".strip())
         points = sum(int(c[1:]) for f in option for c in f["cards"])
-        out.append((f"Option {k + 1}: cards " + ", ".join(parts) + f" ({count(points, 'pt')})",
-                    OPTION_COLOURS[k % len(OPTION_COLOURS)]))
+        out.append((i18n.t(lang, "Option {number}: cards {spans} ({points})", number=k + 1, spans=", ".join(parts),
+                           points=_points(points, lang)), OPTION_COLOURS[k % len(OPTION_COLOURS)]))
     ls = view.get("last_scoring")
     if ls and ls.get("highlight"):
         cards = [ls["field"][i] for i in ls["highlight"] if i < len(ls["field"])]
         # the notes panel leaves 728 px for a line; only the name is shortened
-        out.append((fit_names([("Just scored by ", False), (_name(names, ls["seat"]), True),
-                               (f": {' '.join(cards)}", False)], SMALL, 728), GOLD))
-    line = f"Deck {view.get('deck_count', 0)} · bench {view.get('bench_count', 0)}"
+        out.append((fit_names(around(lang, N_("Just scored by {name}: {cards}"), _name(names, ls["seat"], lang),
+                                     cards=" ".join(cards)), SMALL, 728), GOLD))
+    line = i18n.t(lang, "Deck {deck} · bench {bench}", deck=view.get("deck_count", 0), bench=view.get("bench_count", 0))
     if view.get("bench_top"):
-        line += f" (top {view['bench_top']})"
+        line = i18n.t(lang, "{line} (top {card})", line=line, card=view["bench_top"])
     if view.get("transit_count"):
-        line += f" · {view['transit_count']} in play, not shown"
+        line = i18n.t(lang, "{line} · {count} in play, not shown", line=line, count=view["transit_count"])
     out.append((line, WHITE))
     if view.get("final_round") and not view.get("over"):
-        rest = "'s turn"
-        out.append(("Final round: the game ends after "
-                    + fit_name(_name(names, view["last_seat"]), rest, SMALL, 300), WHITE))
+        last = _name(names, view["last_seat"], lang)
+        if lang == DEFAULT:  # the name and its turn in 300 px, as the English picture always had them
+            line = "Final round: the game ends after " + fit_name(last, "'s turn", SMALL, 300)
+        else:  # the notes panel leaves 728 px for a line; only the name is shortened
+            line = fit_names(around(lang, N_("Final round: the game ends after {name}'s turn"), last), SMALL, 728)
+        out.append((line, WHITE))
     return out
 
 
-def _title(view: dict[str, Any], names: list[str]) -> tuple[str, str]:
+def _title(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> tuple[str, str]:
     if view.get("placings") is not None and not view.get("over"):
-        return "", placings_line(view["placings"], names)
+        return "", placings_line(view["placings"], names, lang)
     if view.get("over"):
-        return "", _fill(view.get("status", "Game over"), names)
+        return "", _fill(say_text(lang, view.get("status") or "Game over"), names, lang)
     pend = view.get("pending") or {}
     if pend:
-        return _name(names, pend["seat"]), f" {pend['prompt']}"  # "alice chooses the card for the 2 to move"
-    return "", _fill(view.get("status", ""), names)
+        # "alice chooses the card for the 2 to move": the engine's prompt follows the name in every language
+        return _name(names, pend["seat"], lang), f" {i18n.t(lang, pend['prompt'])}"
+    return "", _fill(say_text(lang, view.get("status", "")), names, lang)
 
 
 def _player_panel(img: Image.Image, d: ImageDraw.ImageDraw, name: str, score: str, tags: str, acting: bool) -> None:
@@ -250,14 +309,14 @@ def _player_panel(img: Image.Image, d: ImageDraw.ImageDraw, name: str, score: st
     label(img, (box[0] + 2 * PAD, y + 52), tags, SMALL, HIGHLIGHT if acting else MUTED, left, inset=PAD)
 
 
-def _field_key(view: dict[str, Any]) -> Hashable:
+def _field_key(view: dict[str, Any], lang: str = DEFAULT) -> Hashable:
     """Everything ``_draw_field`` reads: the cards, the scoring options' spans, the framed cards, the dealt ones."""
     field = view.get("field", [])
     pend = view.get("pending") or {}
     options = pend.get("options") or []
     spans = tuple(tuple(_positions(field, f["cards"]) for f in option) for option in options)
     dealt = sorted({c for rec in view.get("dealt_formations", []) for c in rec})
-    return ("field", tuple(field), spans, pend.get("card"), pend.get("chosen"), tuple(dealt))
+    return ("field", tuple(field), spans, pend.get("card"), pend.get("chosen"), tuple(dealt), lang)
 
 
 def _notes_panel(img: Image.Image, d: ImageDraw.ImageDraw, notes: list[tuple[str, Color]]) -> None:
@@ -267,9 +326,9 @@ def _notes_panel(img: Image.Image, d: ImageDraw.ImageDraw, notes: list[tuple[str
         label(img, (3 * PAD, 6 + 34 * i), line, SMALL, colour, box, inset=2 * PAD)
 
 
-def _field_strip(view: dict[str, Any]) -> Strip:
+def _field_strip(view: dict[str, Any], lang: str = DEFAULT) -> Strip:
     """The field; table and hand share it (same drawing, same key), so a hand often pastes the table's."""
-    return Strip(_field_height(view), lambda img, d: _draw_field(img, d, view, 0), _field_key(view))
+    return Strip(_field_height(view), lambda img, d: _draw_field(img, d, view, 0, lang), _field_key(view, lang))
 
 
 def _notes_strip(notes: list[tuple[str, Color]]) -> Strip:
@@ -277,40 +336,43 @@ def _notes_strip(notes: list[tuple[str, Color]]) -> Strip:
     return Strip(12 + 34 * len(notes) + PAD, lambda img, d: _notes_panel(img, d, notes), ("notes", tuple(notes)))
 
 
-def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
-    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None,
+                lang: str = DEFAULT) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture.
+    Its words speak ``lang``."""
     view = finished(view, placings)
     n = view.get("num_players", len(names))
-    notes = _notes(view, names)
-    who, what = _title(view, names)
+    notes = _notes(view, names, lang)
+    who, what = _title(view, names, lang)
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HEAD_H)
         label(img, (2 * PAD, PAD), edition.TITLE, TITLE, GOLD, box, bold=True)
         name_label(img, (2 * PAD, 54), who, what, BODY, HIGHLIGHT, box, bold=True, inset=2 * PAD, smaller=SMALL)
 
-    strips = [Strip(HEAD_H, head, ("head", who, what))]
+    strips = [Strip(HEAD_H, head, ("head", who, what, lang))]
     to_act = set(view.get("to_act", []))
     outcome = view.get("outcome") or view.get("placings")
     for q in range(n):
         acting = q in to_act
         tags = []
         if outcome:
-            tags.append(f"place {outcome[q]}")
+            tags.append(i18n.t(lang, "place {place}", place=outcome[q]))
         if acting:
-            tags.append("to act")
+            tags.append(i18n.t(lang, "to act"))
         if q == view.get("first"):
-            tags.append("first player")
-        tags.append(f"{view['scored_counts'][q]} scored · {view['hand_counts'][q]} in hand")
-        name, score, tag_line = _name(names, q), count(view["scores"][q], "pt"), " · ".join(tags)
+            tags.append(i18n.t(lang, "first player"))
+        tags.append(i18n.t(lang, "{scored} scored · {hand} in hand", scored=view["scored_counts"][q],
+                           hand=view["hand_counts"][q]))
+        name, score, tag_line = _name(names, q, lang), _points(view["scores"][q], lang), " · ".join(tags)
 
         def player(img: Image.Image, d: ImageDraw.ImageDraw, name: str = name, score: str = score,
                    tag_line: str = tag_line, acting: bool = acting) -> None:
             _player_panel(img, d, name, score, tag_line, acting)
 
         # A panel shows only these texts and the acting frame: most rows are pasted unchanged between moves.
-        strips.append(Strip(ROW_H + PAD, player, ("player", name, score, tag_line, acting)))
-    strips += [_field_strip(view), _notes_strip(notes), Strip(PAD, lambda img, d: None, "end")]
+        strips.append(Strip(ROW_H + PAD, player, ("player", name, score, tag_line, acting, lang)))
+    strips += [_field_strip(view, lang), _notes_strip(notes), Strip(PAD, lambda img, d: None, "end")]
     return stack(WIDTH, strips, _PALETTE)
 
 
@@ -334,13 +396,13 @@ def _palette_image() -> Image.Image:
 _PALETTE = _palette_image()
 
 
-def _hand_row(img: Image.Image, cards: tuple[str, ...], highlight: bool, y: int) -> None:
+def _hand_row(img: Image.Image, cards: tuple[str, ...], highlight: bool, y: int, lang: str = DEFAULT) -> None:
     """One row of full-size hand cards, their tops at ``y``."""
     for c, card in enumerate(cards):
-        paste_card(img, hand_face(card), (PAD + c * (HAND_W + HAND_GAP), y), highlight=highlight)
+        paste_card(img, hand_face(card, lang), (PAD + c * (HAND_W + HAND_GAP), y), highlight=highlight)
 
 
-def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+def hand_image(view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> Image.Image:
     """The hand with full effect texts, any card in transit, and the field the choice is about.
 
     Drawn as strips (``render.strips``): the heading, each row of cards, the cards in transit, the
@@ -353,53 +415,53 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     transit = pend.get("transit") if acting else None
     per_row = (WIDTH - 2 * PAD + HAND_GAP) // (HAND_W + HAND_GAP)
     rows = _rows(len(hand), per_row)
-    notes = _notes(view, names) if acting else []
-    held = f"Your hand: {count(len(hand), 'card')}"
+    notes = _notes(view, names, lang) if acting else []
+    held = i18n.tn(lang, "Your hand: {n} card", "Your hand: {n} cards", len(hand))
     if acting and pend:
-        sub = f"Your turn: {pend.get('prompt', '')}"
+        prompt = pend.get("prompt", "")
+        sub = i18n.t(lang, "Your turn: {prompt}", prompt=i18n.t(lang, prompt) if prompt else "")
     else:
-        sub = "Game over" if view.get("over") else "Not your turn"
+        sub = i18n.t(lang, "Game over") if view.get("over") else i18n.t(lang, "Not your turn")
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, 106)
         label(img, (2 * PAD, PAD), held, TITLE, GOLD, box, bold=True)
         label(img, (2 * PAD, 56), sub, BODY, HIGHLIGHT if acting else WHITE, box, bold=acting, inset=2 * PAD)
 
-    strips = [Strip(110, head, ("hand head", held, sub, acting))]
+    strips = [Strip(110, head, ("hand head", held, sub, acting, lang))]
     row_h = HAND_H + HAND_GAP
     if not hand:
 
         def no_cards(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
-            label(img, (2 * PAD, 10), "(no cards)", BODY, MUTED, (0, 0, WIDTH, row_h))
+            label(img, (2 * PAD, 10), i18n.t(lang, "(no cards)"), BODY, MUTED, (0, 0, WIDTH, row_h))
 
-        strips.append(Strip(row_h, no_cards, "no cards"))
+        strips.append(Strip(row_h, no_cards, ("no cards", lang)))
     for r in range(rows if hand else 0):
         cards = tuple(hand[r * per_row:(r + 1) * per_row])
 
         def hand_row(img: Image.Image, d: ImageDraw.ImageDraw, cards: tuple[str, ...] = cards) -> None:
-            _hand_row(img, cards, False, 0)
+            _hand_row(img, cards, False, 0, lang)
 
         # Unframed cards stay inside their row: a row whose cards did not change is pasted.
-        strips.append(Strip(row_h, hand_row, ("hand row", cards)))
+        strips.append(Strip(row_h, hand_row, ("hand row", cards, lang)))
     if transit:
         kind = pend.get("kind", "")
         if kind == "place" and "from_seat" in pend:
-            what = fit_names([("You must play this card, taken from ", False), (_name(names, pend["from_seat"]), True),
-                              ("'s hand", False)], SMALL, WIDTH - 4 * PAD)
+            what = fit_names(around(lang, N_("You must play this card, taken from {name}'s hand"),
+                                    _name(names, pend["from_seat"], lang)), SMALL, WIDTH - 4 * PAD)
         else:
-            what = {"place": "You must play this card from the deck", "join": "This card joins the field",
-                    "eight": "The 8's cards: keep one"}.get(kind, "In play")
+            what = i18n.t(lang, TRANSIT[kind]) if kind in TRANSIT else i18n.t(lang, "In play")
         moving = tuple(transit)
         t_rows = _rows(len(moving), per_row)
 
         def in_transit(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
             label(img, (2 * PAD, 6), what, SMALL, GOLD, (0, 0, WIDTH, 50), inset=2 * PAD)
             for r in range(t_rows):
-                _hand_row(img, moving[r * per_row:(r + 1) * per_row], True, 50 + r * row_h)
+                _hand_row(img, moving[r * per_row:(r + 1) * per_row], True, 50 + r * row_h, lang)
 
         # One strip for the line and the framed cards: a frame reaches 3 px above its card.
-        strips.append(Strip(50 + t_rows * row_h, in_transit, ("transit", what, moving)))
-    strips.append(_field_strip(view))
+        strips.append(Strip(50 + t_rows * row_h, in_transit, ("transit", what, moving, lang)))
+    strips.append(_field_strip(view, lang))
     if notes:
         strips += [_notes_strip(notes), Strip(PAD, lambda img, d: None, "end")]
     else:

@@ -1,4 +1,5 @@
-"""Pentawar renderer: the pentagram, the tableau, the piles and every flight wing (from the view only)."""
+"""Pentawar renderer: the pentagram, the tableau, the piles and every flight wing (from the view only), its words
+in the reader's language."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import i18n
 from data.editions import pentawar as edition
+from i18n import DEFAULT, N_, say_text
 from render import text
 from render.common import (
     CARD_BACK,
@@ -30,9 +33,10 @@ from render.common import (
     paste_card,
     placings_line,
 )
-from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, label, name_label, panel
+from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, name_label, panel
+from render.named import around, name_and_rest
 from render.strips import Strip, stack
-from render.words import count, ordinal
+from render.words import ordinal
 
 Color = tuple[int, int, int]
 
@@ -80,12 +84,35 @@ def _palette() -> Image.Image:
     return fixed_palette(colours)
 
 
-def _sub(text: str, names: list[str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1))), text)
+def _sub(text: str, names: list[str], lang: str = DEFAULT) -> str:
+    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1)), lang), text)
 
 
-def _name(names: list[str], seat: int) -> str:
-    return names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+def _name(names: list[str], seat: int, lang: str = DEFAULT) -> str:
+    return names[seat] if seat < len(names) and names[seat] else i18n.t(lang, "Seat {number}", number=seat + 1)
+
+
+def kind_name(kind: str, lang: str = DEFAULT) -> str:
+    """A dragon kind's name in ``lang`` (the glossary's: Soleil, Сонце)."""
+    return i18n.t(lang, edition.NAMES[kind]) if kind in edition.NAMES else kind
+
+
+@lru_cache(maxsize=8)
+def marks(lang: str = DEFAULT) -> dict[str, str]:
+    """Each kind's two-letter mark, printed big on its card: the edition's in English ("Su" for Sun); in another
+    language the first two letters of the kind's name there ("So" for Soleil, "Со" for Сонце), so a covered
+    dragon reads as its name does. Should two kinds share them, the edition's marks, which are distinct."""
+    if lang == DEFAULT:
+        return dict(edition.ABBREVIATIONS)
+    found = {kind: "".join(text.clusters(kind_name(kind, lang))[:2]).title() for kind in edition.KINDS}
+    return found if len(set(found.values())) == len(found) else dict(edition.ABBREVIATIONS)
+
+
+def _ordinal(lang: str, n: int) -> str:
+    """A place: "1st", "2nd" in English; the language's own way elsewhere ("1er", "2e"; "1-е")."""
+    if lang == DEFAULT:
+        return ordinal(n)
+    return i18n.t(lang, "1st") if n == 1 else i18n.t(lang, "{n}th", n=n)
 
 
 def _ink(bg: Color) -> Color:
@@ -140,26 +167,29 @@ def _sigil(d: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, i
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=3)
 
 
-#: the narrowest card every kind's name fits on whole at the smallest legible size
-_NAME_W = max(text.text_width(name, SMALL) for name in edition.NAMES.values()) + 6
+@lru_cache(maxsize=8)
+def name_width(lang: str = DEFAULT) -> int:
+    """The narrowest card every kind's name in ``lang`` fits on whole at the smallest legible size."""
+    return max(text.text_width(kind_name(kind, lang), SMALL) for kind in edition.KINDS) + 6
 
 
 @lru_cache(maxsize=128)
-def dragon_card(kind: str, w: int, h: int) -> Image.Image:
+def dragon_card(kind: str, w: int, h: int, lang: str = DEFAULT) -> Image.Image:
     """A dragon card: the kind's colour, its two-letter mark at the top (visible when covered), a big sigil,
-    and on cards big enough for every kind's name (100 px wide), the name."""
+    and on cards big enough for every kind's name (100 px wide), the name (in ``lang``: the cache keeps each
+    language's card)."""
     bg = edition.COLOURS.get(kind, MUTED)
     ink = _ink(bg)
     img = Image.new("RGB", (w, h), FELT_DARK)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 8), fill=bg, outline=WHITE, width=2)
-    mark = edition.ABBREVIATIONS.get(kind, kind[:2].title())
+    mark = marks(lang).get(kind, kind[:2].title())
     top = max(SMALL, h // 5)
     draw_text(img, (5, 3), mark, top, ink)
     _sigil(d, edition.SIGILS.get(kind, ""), w - 5 - top * 0.4, 3 + top * 0.55, top * 0.4, ink, bg)
     _sigil(d, edition.SIGILS.get(kind, ""), w / 2, h * 0.56, min(w, h) * 0.27, ink, bg)
-    if h >= 110 and w >= _NAME_W:  # narrower, "Sapphire" would be cut: the mark and sigil say it
-        name = edition.NAMES.get(kind, kind)
+    if h >= 110 and w >= name_width(lang):  # narrower, "Sapphire" would be cut: the mark and sigil say it
+        name = kind_name(kind, lang)
         size = SMALL
         draw_text(img, (w // 2, h - 4), fit_text(name, size, w - 6), size, ink, "md")
     return img
@@ -188,7 +218,7 @@ def war_points(x0: int, y0: int) -> list[tuple[float, float]]:
 
 
 def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0: int, y0: int,
-                   altered: int | None = None) -> None:
+                   altered: int | None = None, lang: str = DEFAULT) -> None:
     """The five dragons on a pentagram, numbered 0-4 clockwise from the top as in the rules and the
     action labels ("puts Frost on position 2"). The position changed by the last Alter war gets a
     thick frame (dark, then bright, so it stands out from the gold star) and an inverted badge."""
@@ -196,14 +226,14 @@ def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0:
     pts = war_points(x0, y0)
     for p in range(5):  # the across-lines: the star
         d.line([pts[p], pts[(p + 2) % 5]], fill=GOLD, width=4)
-    label(img, (x0 + PAD, y0), "The pentawar", SMALL, GOLD, box)  # not bold: clear of the 0 badge
+    label(img, (x0 + PAD, y0), i18n.t(lang, "The pentawar"), SMALL, GOLD, box)  # not bold: clear of the 0 badge
     for p, (px, py) in enumerate(pts):
         x, y = int(px - WAR_W / 2), int(py - WAR_H / 2)
         if p == altered:
             d.rounded_rectangle((x - 9, y - 9, x + WAR_W + 8, y + WAR_H + 8), radius=16, outline=INK, width=4)
             d.rounded_rectangle((x - 6, y - 6, x + WAR_W + 5, y + WAR_H + 5), radius=14, outline=HIGHLIGHT, width=5)
         if p < len(war):
-            paste_card(img, dragon_card(war[p], WAR_W, WAR_H), (x, y))
+            paste_card(img, dragon_card(war[p], WAR_W, WAR_H, lang), (x, y))
         lx, ly = px - WAR_W / 2 - 4, py - WAR_H / 2 - 4
         if p == altered:
             d.ellipse((lx - 19, ly - 19, lx + 19, ly + 19), fill=INK, outline=HIGHLIGHT, width=3)
@@ -214,49 +244,57 @@ def _draw_pentawar(img: Image.Image, d: ImageDraw.ImageDraw, war: list[str], x0:
 
 
 def _draw_side(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], x0: int, y0: int,
-               h: int) -> None:
+               h: int, lang: str = DEFAULT) -> None:
     """Deck, discard, reshuffle, and the Alter war: the dragon being placed, or what the last one changed."""
     box = panel(d, (x0, y0, WIDTH - PAD, y0 + h), FELT_DARK)
     x = x0 + 2 * PAD
     paste_card(img, card_back(SMALL_W, SMALL_H), (x, y0 + 2 * PAD))
     label(img, (x + SMALL_W // 2, y0 + 2 * PAD + SMALL_H // 2), str(view.get("deck_count", 0)), BODY, WHITE,
           box, "mm", bold=True)
-    label(img, (x + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6), "deck", SMALL, WHITE, box, "ma")
+    label(img, (x + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6), i18n.t(lang, "deck"), SMALL, WHITE, box, "ma")
     dx = x + SMALL_W + 3 * PAD
     discard = view.get("discard") or []
     if discard:
-        paste_card(img, dragon_card(discard[-1], SMALL_W, SMALL_H), (dx, y0 + 2 * PAD))
+        paste_card(img, dragon_card(discard[-1], SMALL_W, SMALL_H, lang), (dx, y0 + 2 * PAD))
     else:
         img.paste(_slot(SMALL_W, SMALL_H), (dx, y0 + 2 * PAD), _slot(SMALL_W, SMALL_H))
-    label(img, (dx + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6), f"discard {view.get('discard_count', 0)}", SMALL,
-          WHITE, (dx - 40, y0, box[2], box[3]), "ma")
+    label(img, (dx + SMALL_W // 2, y0 + 2 * PAD + SMALL_H + 6),
+          i18n.t(lang, "discard {count}", count=view.get("discard_count", 0)), SMALL, WHITE,
+          (dx - 40, y0, box[2], box[3]), "ma")
     resh = view.get("reshuffle") or {}
+    # two short lines each, the side panel being narrow
     if not resh.get("allowed"):
-        lines = ["No reshuffle", "(2-3 players)"]
+        lines = [N_("No reshuffle"), N_("(2-3 players)")]
     else:
-        lines = ["Reshuffled once:", "last deck"] if resh.get("done") else ["One reshuffle", "of the discards left"]
+        lines = ([N_("Reshuffled once:"), N_("last deck")] if resh.get("done")
+                 else [N_("One reshuffle"), N_("of the discards left")])
     ty = y0 + 2 * PAD + SMALL_H + 44
     for i, line in enumerate(lines):
-        label(img, (x, ty + 30 * i), line, SMALL, MUTED, box, inset=PAD)
-    label(img, (x, ty + 70), f"Turn {view.get('turn_number', 1)}", SMALL, WHITE, box, inset=PAD)
+        label(img, (x, ty + 30 * i), i18n.t(lang, line), SMALL, MUTED, box, inset=PAD)
+    label(img, (x, ty + 70), i18n.t(lang, "Turn {turn}", turn=view.get("turn_number", 1)), SMALL, WHITE, box,
+          inset=PAD)
     pending = view.get("pending")
     if pending:
         py = ty + 112
-        label(img, (x, py), "Alter war: placing", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
-        paste_card(img, dragon_card(pending["kind"], SMALL_W, SMALL_H), (x + 4, py + 36), highlight=True)
-        where = ("from", "hand") if pending.get("from") == "hand" else ("from the", "tableau")
+        label(img, (x, py), i18n.t(lang, "Alter war: placing"), SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
+        paste_card(img, dragon_card(pending["kind"], SMALL_W, SMALL_H, lang), (x + 4, py + 36), highlight=True)
+        # "from hand" and "from the tableau", each on two lines beside the card
+        where = ((N_("from"), N_("hand")) if pending.get("from") == "hand" else (N_("from the"), N_("tableau")))
         for i, line in enumerate(where):
-            label(img, (x + SMALL_W + 16, py + 48 + 30 * i), line, SMALL, HIGHLIGHT, box, inset=PAD)
+            label(img, (x + SMALL_W + 16, py + 48 + 30 * i), i18n.t(lang, line), SMALL, HIGHLIGHT, box, inset=PAD)
     altered = view.get("altered")
     if altered and not pending:
         py = ty + 112
         pos = altered.get("position")
-        kind = edition.NAMES.get(altered.get("kind", ""), altered.get("kind", "?"))
-        old = edition.NAMES.get(altered.get("replaced", ""), altered.get("replaced", "?"))
-        label(img, (x, py), "War altered", SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
-        label(img, (x, py + 32), f"by {_name(names, int(altered.get('seat', 0)))}", SMALL, WHITE, box, inset=PAD)
-        label(img, (x, py + 64), f"position {pos}: {kind}", SMALL, WHITE, box, inset=PAD)
-        label(img, (x, py + 96), f"replaced {old}", SMALL, MUTED, box, inset=PAD)
+        kind = kind_name(altered.get("kind", ""), lang) if altered.get("kind") else "?"
+        old = kind_name(altered.get("replaced", ""), lang) if altered.get("replaced") else "?"
+        label(img, (x, py), i18n.t(lang, "War altered"), SMALL, HIGHLIGHT, box, bold=True, inset=PAD)
+        by = _name(names, int(altered.get("seat", 0)), lang)
+        label(img, (x, py + 32), fit_names(around(lang, N_("by {name}"), by), SMALL, box[2] - PAD - x), SMALL, WHITE,
+              box, inset=PAD)
+        label(img, (x, py + 64), i18n.t(lang, "position {position}: {kind}", position=pos, kind=kind), SMALL, WHITE,
+              box, inset=PAD)
+        label(img, (x, py + 96), i18n.t(lang, "replaced {kind}", kind=old), SMALL, MUTED, box, inset=PAD)
 
 
 def _grouped(cards: list[str]) -> list[tuple[str, int]]:
@@ -273,20 +311,20 @@ def _tableau_height(view: dict[str, Any]) -> int:
     return 50 + max(1, -(-kinds // per_row)) * (TAB_H + 40) if kinds else 90
 
 
-def _draw_tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+def _draw_tableau(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], y: int, lang: str = DEFAULT) -> int:
     """The shared tableau: one card per kind, its count written under it (never over its name)."""
     tableau = view.get("tableau") or []
     h = _tableau_height(view)
     box = panel(d, (PAD, y, WIDTH - PAD, y + h - PAD), FELT_DARK)
-    label(img, (3 * PAD, y + 6), f"Shared tableau: {count(len(tableau), 'card')}", SMALL,
-          GOLD, box, bold=True)
+    label(img, (3 * PAD, y + 6), i18n.tn(lang, "Shared tableau: {n} card", "Shared tableau: {n} cards", len(tableau)),
+          SMALL, GOLD, box, bold=True)
     if not tableau:
-        label(img, (3 * PAD, y + 44), "empty", SMALL, MUTED, box)
+        label(img, (3 * PAD, y + 44), i18n.t(lang, "empty"), SMALL, MUTED, box)
     per_row = (WIDTH - 4 * PAD) // TAB_STEP
     for i, (kind, many) in enumerate(_grouped(tableau)):
         x = 3 * PAD + (i % per_row) * TAB_STEP
         cy = y + 44 + (i // per_row) * (TAB_H + 40)
-        paste_card(img, dragon_card(kind, TAB_W, TAB_H), (x, cy))
+        paste_card(img, dragon_card(kind, TAB_W, TAB_H, lang), (x, cy))
         label(img, (x + TAB_W // 2, cy + TAB_H + 4), f"×{many}", SMALL, WHITE,
               (x - 3, cy, x + TAB_STEP - 3, cy + TAB_H + 36), "ma", bold=True)
     return box[3] + PAD
@@ -297,8 +335,8 @@ NAME_COL = 250
 
 
 @lru_cache(maxsize=32)
-def _wing_card(kind: str, covered: bool) -> Image.Image:
-    card = dragon_card(kind, WING_W, WING_H)
+def _wing_card(kind: str, covered: bool, lang: str = DEFAULT) -> Image.Image:
+    card = dragon_card(kind, WING_W, WING_H, lang)
     return Image.blend(card, Image.new("RGB", card.size, FELT_DARK), 0.5) if covered else card
 
 
@@ -317,7 +355,7 @@ def _two_lines(name: str, size: int, width: int) -> tuple[str, str]:
 
 
 def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, names: list[str],
-                   y: int) -> int:
+                   y: int, lang: str = DEFAULT) -> int:
     """A player's flight wing as five places A-E side by side at full size; a covered dragon is dimmed
     and says which place covers it, instead of cards piled over one another."""
     acting = seat in view.get("to_act", [])
@@ -327,7 +365,7 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     counts = view.get("hand_counts", [])
     n_wing = sum(1 for p in PLACES if wing.get(p))
     left = (box[0], box[1], box[0] + NAME_COL, box[3])
-    line1, line2 = _two_lines(_name(names, seat), BODY, NAME_COL - 3 * PAD)
+    line1, line2 = _two_lines(_name(names, seat, lang), BODY, NAME_COL - 3 * PAD)
     colour = HIGHLIGHT if acting else WHITE
     label(img, (box[0] + 2 * PAD, y + 6), line1, BODY, colour, left, bold=True, inset=PAD)
     if line2:
@@ -335,11 +373,12 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     tags = []
     outcome = view.get("outcome") or view.get("placings")
     if outcome and seat < len(outcome):
-        tags.append(ordinal(outcome[seat]))
+        tags.append(_ordinal(lang, outcome[seat]))
     if acting:
-        tags.append("to act")
+        tags.append(i18n.t(lang, "to act"))
     label(img, (box[0] + 2 * PAD, y + 80), " · ".join(tags), SMALL, HIGHLIGHT if acting else GOLD, left, inset=PAD)
-    label(img, (box[0] + 2 * PAD, y + 112), f"wing {n_wing}/5 · hand {counts[seat] if seat < len(counts) else 0}",
+    label(img, (box[0] + 2 * PAD, y + 112), i18n.t(lang, "wing {wing}/5 · hand {hand}", wing=n_wing,
+                                                   hand=counts[seat] if seat < len(counts) else 0),
           SMALL, MUTED, left, inset=PAD)
     covers = {"A": "C", "B": "D", "C": "E", "D": "E"}
     for i, place in enumerate(PLACES):
@@ -348,26 +387,54 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
         cell = wing.get(place)
         spot = (x - 4, y, x + WING_STEP - 4, box[3])
         if cell:
-            img.paste(_wing_card(cell["kind"], bool(cell.get("covered"))), (x, cy))
+            img.paste(_wing_card(cell["kind"], bool(cell.get("covered")), lang), (x, cy))
             if cell.get("covered"):
-                label(img, (x + WING_W // 2, cy + WING_H - 8), f"under {covers[place]}", SMALL, WHITE, spot, "md")
+                label(img, (x + WING_W // 2, cy + WING_H - 8), i18n.t(lang, "under {place}", place=covers[place]),
+                      SMALL, WHITE, spot, "md")
         else:
             img.paste(_slot(WING_W, WING_H), (x, cy), _slot(WING_W, WING_H))
         label(img, (x + WING_W // 2, cy + WING_H + 4), place, SMALL, WHITE if cell else MUTED, spot, "ma", bold=True)
     return box[3] + PAD
 
 
-def _header_texts(view: dict[str, Any], names: list[str]) -> tuple[str, str, str]:
+#: How the engine ends a game when a player starts a turn with a full flight wing (its ``end_reason``), as English
+#: text: a state loaded from its snapshot keeps it plain, without its message.
+_FULL_WING = re.compile(r"^\{p(\d)\} starts a turn with 5 dragons in the flight wing$")
+
+
+def full_wing_seat(reason: object) -> int | None:
+    """The seat whose full flight wing ended the game, when that is why it ended."""
+    found = _FULL_WING.match(str(reason or ""))
+    return int(found.group(1)) if found else None
+
+
+def _game_over(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
+    """The heading of a finished game: why it ended, in ``lang``, seats named. A full flight wing is told in a
+    few words around the player's name, which alone is shortened (the engine's sentence is longer than the
+    heading)."""
+    reason = view.get("end_reason") or ""
+    seat = full_wing_seat(reason)
+    if seat is not None:
+        return fit_names(around(lang, N_("Game over: {name}'s flight wing is full"), _name(names, seat, lang)), BODY,
+                         WIDTH - 4 * PAD, bold=True)
+    return i18n.t(lang, "Game over: {reason}", reason=_sub(say_text(lang, reason), names, lang))
+
+
+def _header_texts(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> tuple[str, str, str]:
     """What the header's second line says: (game-over line, or "" and who acts, what they do)."""
     if view.get("placings") is not None and not view.get("over"):
-        return placings_line(view["placings"], names), "", ""
+        return placings_line(view["placings"], names, lang), "", ""
     if view.get("over"):
-        return f"Game over: {_sub(str(view.get('end_reason') or ''), names)}", "", ""
+        return _game_over(view, names, lang), "", ""
     acting = view.get("to_act", [])
-    who = ", ".join(_name(names, s) for s in acting)
-    what = " to alter the war" if view.get("pending") else (
-        " may kill, or end the turn" if view.get("phase") == "alter_kill" else " to act")
-    return "", who, what
+    who = ", ".join(_name(names, s, lang) for s in acting)
+    doing = (N_("{name} to alter the war") if view.get("pending") else
+             N_("{name} may kill, or end the turn") if view.get("phase") == "alter_kill" else N_("{name} to act"))
+    first = name_and_rest(lang, doing, who)
+    if first:
+        return "", *first
+    # a language that names the player later in the line: one line, only the names shortened
+    return fit_names(around(lang, doing, who), BODY, WIDTH - 4 * PAD, bold=True), "", ""
 
 
 def _header(img: Image.Image, texts: tuple[str, str, str]) -> None:
@@ -385,7 +452,7 @@ def _altered_position(view: dict[str, Any]) -> int | None:
     return int(altered["position"]) if altered else None
 
 
-def _war_key(view: dict[str, Any], names: list[str]) -> Hashable:
+def _war_key(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> Hashable:
     """Everything the pentawar and the side panel beside it read (the two share rows, so one strip)."""
     discard = view.get("discard") or []
     resh = view.get("reshuffle") or {}
@@ -394,57 +461,60 @@ def _war_key(view: dict[str, Any], names: list[str]) -> Hashable:
         "war": list(view.get("pentawar", [])),
         "altered": altered,
         # the side panel names whoever altered the war
-        "altered_by": _name(names, int(altered.get("seat", 0))) if altered else None,
+        "altered_by": _name(names, int(altered.get("seat", 0)), lang) if altered else None,
         "deck": view.get("deck_count", 0),
         "discard_top": discard[-1] if discard else None,
         "discard_count": view.get("discard_count", 0),
         "reshuffle": [bool(resh.get("allowed")), bool(resh.get("done"))],
         "turn": view.get("turn_number", 1),
         "pending": view.get("pending"),
-    }, sort_keys=True))
+    }, sort_keys=True), lang)
 
 
-def _wing_key(view: dict[str, Any], seat: int, names: list[str]) -> Hashable:
+def _wing_key(view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> Hashable:
     """Everything ``_draw_wing_row`` reads for ``seat``: its wing rarely changes, so most rows are pasted."""
     wings = view.get("wings", [])
     counts = view.get("hand_counts", [])
     outcome = view.get("outcome")
-    return ("wing", _name(names, seat), seat in view.get("to_act", []),
+    return ("wing", _name(names, seat, lang), seat in view.get("to_act", []),
             json.dumps(wings[seat] if seat < len(wings) else {}, sort_keys=True),
             counts[seat] if seat < len(counts) else 0,
-            outcome[seat] if outcome and seat < len(outcome) else None)
+            outcome[seat] if outcome and seat < len(outcome) else None, lang)
 
 
-def _war_strip(view: dict[str, Any], names: list[str]) -> Strip:
+def _war_strip(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> Strip:
     """The pentawar with the side panel beside it (they share rows, so one strip); table and hand share it."""
 
     def war(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
-        _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, 0, _altered_position(view))
-        _draw_side(img, d, view, names, STAR_W + PAD, 0, STAR_H)
+        _draw_pentawar(img, d, list(view.get("pentawar", [])), 0, 0, _altered_position(view), lang)
+        _draw_side(img, d, view, names, STAR_W + PAD, 0, STAR_H, lang)
 
-    return Strip(STAR_H + PAD, war, _war_key(view, names))
+    return Strip(STAR_H + PAD, war, _war_key(view, names, lang))
 
 
-def _wing_strip(view: dict[str, Any], seat: int, names: list[str]) -> Strip:
+def _wing_strip(view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> Strip:
     """``seat``'s flight wing row; table and hand share it."""
-    return Strip(WING_ROW_H, lambda img, d: _draw_wing_row(img, d, view, seat, names, 0), _wing_key(view, seat, names))
+    return Strip(WING_ROW_H, lambda img, d: _draw_wing_row(img, d, view, seat, names, 0, lang),
+                 _wing_key(view, seat, names, lang))
 
 
-def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
-    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None,
+                lang: str = DEFAULT) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture.
+    Its words speak ``lang``."""
     view = finished(view, placings)
     n = int(view.get("num_players", len(names)))
-    texts = _header_texts(view, names)
-    strips = [Strip(HEAD_H, lambda img, d: _header(img, texts), ("head", texts)),
-              _war_strip(view, names),
-              Strip(_tableau_height(view), lambda img, d: _draw_tableau(img, d, view, 0),
-                    ("tableau", tuple(_grouped(view.get("tableau") or []))))]
-    strips += [_wing_strip(view, seat, names) for seat in range(n)]
+    texts = _header_texts(view, names, lang)
+    strips = [Strip(HEAD_H, lambda img, d: _header(img, texts), ("head", texts, lang)),
+              _war_strip(view, names, lang),
+              Strip(_tableau_height(view), lambda img, d: _draw_tableau(img, d, view, 0, lang),
+                    ("tableau", tuple(_grouped(view.get("tableau") or [])), lang))]
+    strips += [_wing_strip(view, seat, names, lang) for seat in range(n)]
     strips.append(Strip(PAD, lambda img, d: None, "end"))
     return stack(WIDTH, strips, _palette())
 
 
-def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
+def hand_image(view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> Image.Image:
     """The hand, and what a choice is about: the pentawar and every flight wing (a kill's targets).
 
     Drawn as strips (``render.strips``): the heading, each row of the hand, then the table picture's
@@ -454,19 +524,19 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     per_row = 7
     rows = max(1, math.ceil(len(hand) / per_row))
     n = int(view.get("num_players", 0)) or len(view.get("wings", []))
-    held = f"Your hand: {count(len(hand), 'card')}"
+    held = i18n.tn(lang, "Your hand: {n} card", "Your hand: {n} cards", len(hand))
     mine = seat in view.get("to_act", [])
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HAND_HEAD_H - 4)
         label(img, (2 * PAD, PAD), held, TITLE, GOLD, box, bold=True)
-        label(img, (2 * PAD, 54), "Your turn" if mine else "Not your turn", BODY, HIGHLIGHT if mine else MUTED, box,
-              bold=mine)
-        label(img, (2 * PAD, 96), "Framed: in the pentawar (can strengthen or kill)", SMALL, MUTED, box,
+        label(img, (2 * PAD, 54), i18n.t(lang, "Your turn") if mine else i18n.t(lang, "Not your turn"), BODY,
+              HIGHLIGHT if mine else MUTED, box, bold=mine)
+        label(img, (2 * PAD, 96), i18n.t(lang, "Framed: in the pentawar (can strengthen or kill)"), SMALL, MUTED, box,
               inset=2 * PAD)
 
     # The heading gives the first row the pixels its cards' frames reach into.
-    strips = [Strip(HAND_HEAD_H - FRAME_REACH, head, ("hand head", held, mine))]
+    strips = [Strip(HAND_HEAD_H - FRAME_REACH, head, ("hand head", held, mine, lang))]
     step = (WIDTH - 2 * PAD) // per_row
     for r in range(rows):
         # Each card with whether it is framed: all that a row's strip shows.
@@ -475,16 +545,16 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         def hand_row(img: Image.Image, d: ImageDraw.ImageDraw, cards: tuple[tuple[str, bool], ...] = cards) -> None:
             y = FRAME_REACH
             if not cards:
-                label(img, (2 * PAD, y + 30), "No cards in hand", BODY, MUTED, (0, y, WIDTH, y + HAND_H))
+                label(img, (2 * PAD, y + 30), i18n.t(lang, "No cards in hand"), BODY, MUTED, (0, y, WIDTH, y + HAND_H))
             for i, (kind, framed) in enumerate(cards):
                 x = PAD + i * step + (step - HAND_W) // 2
-                paste_card(img, dragon_card(kind, HAND_W, HAND_H), (x, y), highlight=framed)
+                paste_card(img, dragon_card(kind, HAND_W, HAND_H, lang), (x, y), highlight=framed)
 
         # The last row's strip also takes the rows its start moved up: the strips still end where the hand does.
         height = HAND_ROW_H + (FRAME_REACH if r == rows - 1 else 0)
-        strips.append(Strip(height, hand_row, ("hand row", cards)))
+        strips.append(Strip(height, hand_row, ("hand row", cards, lang)))
 
-    strips.append(_war_strip(view, names))
-    strips += [_wing_strip(view, s, names) for s in range(n)]
+    strips.append(_war_strip(view, names, lang))
+    strips += [_wing_strip(view, s, names, lang) for s in range(n)]
     strips.append(Strip(PAD, lambda img, d: None, "end"))
     return stack(WIDTH, strips, _palette())

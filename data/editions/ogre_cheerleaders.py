@@ -15,10 +15,10 @@ TEAMS: tuple[str, ...] = ("O", "S", "C", "U")
 
 #: Full team names.
 TEAM_NAMES: dict[str, str] = {
-    "O": "Orange County Onions",
-    "S": "Stillwater Swamp Monsters",
-    "C": "Cave Springs Clubs",
-    "U": "Unionville Unicorns",
+    "O": N_("Orange County Onions"),
+    "S": N_("Stillwater Swamp Monsters"),
+    "C": N_("Cave Springs Clubs"),
+    "U": N_("Unionville Unicorns"),
 }
 
 #: Short team names for small card faces.
@@ -36,16 +36,16 @@ CARDS: tuple[str, ...] = tuple(f"{t}{n}" for t in TEAMS for n in NUMBERS)
 
 #: Effect text per number ("other" = any card except the one being resolved).
 EFFECTS: dict[int, str] = {
-    1: "Join the top card of the bench to the field, at either end.",
-    2: "Move any other card on the field to either end of the field.",
-    3: "Swap the places of any two other cards on the field.",
-    4: "Take any other card from the field into your hand.",
-    5: "Bench any other card on the field.",
-    6: "Choose an opponent who has cards in hand. Take a random card from their hand and play it.",
-    7: "Play the top card of the deck.",
-    8: "Take the top two cards of the deck. Put one into your hand; the other joins the field at either end.",
-    9: "Shuffle the whole field, this 9 included.",
-    10: "Bench the two cards at the far end of the field, the end this card was not played on.",
+    1: N_("Join the top card of the bench to the field, at either end."),
+    2: N_("Move any other card on the field to either end of the field."),
+    3: N_("Swap the places of any two other cards on the field."),
+    4: N_("Take any other card from the field into your hand."),
+    5: N_("Bench any other card on the field."),
+    6: N_("Choose an opponent who has cards in hand. Take a random card from their hand and play it."),
+    7: N_("Play the top card of the deck."),
+    8: N_("Take the top two cards of the deck. Put one into your hand; the other joins the field at either end."),
+    9: N_("Shuffle the whole field, this 9 included."),
+    10: N_("Bench the two cards at the far end of the field, the end this card was not played on."),
 }
 
 #: The same effects in a few words, for card faces on the table.

@@ -52,7 +52,7 @@ from i18n import N_, msg, said, said_n
 
 
 def _not_a_card(code: str) -> str:
-    return f"{code!r} is not a card (use codes like AS, 10H, 5D, 2C)"
+    return said("{code} is not a card (use codes like AS, 10H, 5D, 2C)", code=repr(code))
 
 
 class KingPedroEngine:
@@ -170,76 +170,77 @@ class KingPedroEngine:
     def _refusal(self, s: State, seat: object, action: object) -> str:
         phase = s.phase
         if phase == "over":
-            return "The game is over."
+            return said("The game is over.")
         if seat.__class__ is not int or not 0 <= seat < N:  # type: ignore[operator]
-            return f"There is no seat {seat!r} at this table."
+            return said("There is no seat {seat} at this table.", seat=repr(seat))
         assert isinstance(seat, int)
         if action.__class__ is not str or not action:
-            return "An action must be a non-empty text."
+            return said("An action must be a non-empty text.")
         assert isinstance(action, str)
         if phase == "discarding":
             if s.folded[seat]:
-                return "You have folded this round."
+                return said("You have folded this round.")
             if s.done[seat]:
-                return "You have already finished discarding."
+                return said("You have already finished discarding.")
             return self._discard_refusal(s, seat, action)
         if seat != s.turn:
-            return "It is not your turn."
+            return said("It is not your turn.")
         if phase == "bidding":
             return self._bid_refusal(s, action)
         if phase == "trump":
-            return "Name trump with trump:S, trump:H, trump:D or trump:C."
+            return said("Name trump with trump:S, trump:H, trump:D or trump:C.")
         if phase == "passing":
-            return "Choose pass_trumps (give your trumps to your partner and fold) or keep."
+            return said("Choose pass_trumps (give your trumps to your partner and fold) or keep.")
         return self._play_refusal(s, seat, action)
 
     @staticmethod
     def _bid_refusal(s: State, action: str) -> str:
         if not action.startswith("bid:"):
-            return "In the auction you may only bid (bid:30 to bid:62) or pass."
+            return said("In the auction you may only bid (bid:{low} to bid:{high}) or pass.", low=MIN_BID,
+                        high=MAX_BID)
         try:
             n = int(action[4:])
         except ValueError:
-            return f"{action[4:]!r} is not a number."
+            return said("{value} is not a number.", value=repr(action[4:]))
         if action[4:] != str(n) or not MIN_BID <= n <= MAX_BID:
-            return f"Bids are whole numbers from {MIN_BID} to {MAX_BID}."
-        return f"You must bid more than the current bid of {s.bid}."
+            return said("Bids are whole numbers from {low} to {high}.", low=MIN_BID, high=MAX_BID)
+        return said("You must bid more than the current bid of {bid}.", bid=s.bid)
 
     @staticmethod
     def _discard_refusal(s: State, seat: int, action: str) -> str:
         hand = s.hands[seat]
         if action == "done":
-            return f"Discard down to {HAND} cards first ({len(hand) - HAND} more to go)."
+            return said("Discard down to {hand} cards first ({more} more to go).", hand=HAND, more=len(hand) - HAND)
         if not action.startswith("discard:"):
-            return "While reducing to 6, discard one card (discard:<card>) at a time, then done."
+            return said("While reducing to 6, discard one card (discard:<card>) at a time, then done.")
         card = action[8:]
         if card not in _DECK_SET:
             return _not_a_card(card)
         if card not in hand:
-            return f"You do not hold {pretty(card)}."
+            return said("You do not hold {card}.", card=pretty(card))
         if len(hand) <= HAND:
-            return f"You already hold {HAND} cards: choose done."
+            return said("You already hold {n} cards: choose done.", n=HAND)
         held = [c for c in hand if c in _TRUMPS[s.trump]]
         if len(held) <= HAND:
-            return "You must keep all your trumps: discard non-trumps."
+            return said("You must keep all your trumps: discard non-trumps.")
         if min(_DCLASS[s.trump][c] for c in held) == 0:
-            return "Discard your non-scoring trumps (Q 8 7 6 4 3) before any scoring trump."
-        return "Discard the 2 of trump before any other scoring trump."
+            return said("Discard your non-scoring trumps (Q 8 7 6 4 3) before any scoring trump.")
+        return said("Discard the 2 of trump before any other scoring trump.")
 
     @staticmethod
     def _play_refusal(s: State, seat: int, action: str) -> str:
         if not action.startswith("play:"):
-            return "Play a card with play:<card>."
+            return said("Play a card with play:<card>.")
         card = action[5:]
         if card not in _DECK_SET:
             return _not_a_card(card)
         if card not in s.hands[seat]:
-            return f"You do not hold {pretty(card)}."
+            return said("You do not hold {card}.", card=pretty(card))
         if not s.trick:
-            return "The first lead of the round must be a trump."
+            return said("The first lead of the round must be a trump.")
         if s.trick[0][1] in _TRUMPS[s.trump]:
-            return "A trump was led: you must play a trump."
-        return "A non-trump was led: you must play a non-trump (any suit)."
+            return said("A trump was led: you must play a trump.")
+        return said("A non-trump was led: you must play a non-trump (any suit).")
 
     # -- random playouts ----------------------------------------------------
     def random_playout(self, seed: int, options: Options | None = None, bot_seed: int | None = None

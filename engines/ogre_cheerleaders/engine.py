@@ -103,19 +103,21 @@ def _actions(s: State) -> list[str]:
 
 def _refusal(s: State, action: str, legal: list[str]) -> str:
     verb, _, arg = action.partition(":")
-    prompt = PROMPTS[s.pending[0]]
+    prompt = msg(PROMPTS[s.pending[0]])
     if verb not in {a.partition(":")[0] for a in legal}:
-        return f"Not now: {prompt}"
+        return said("Not now: {prompt}", prompt=prompt)
     if verb == "play":
         card = arg.partition(":")[0]
         if card not in s.hands[s.seat]:
-            return f"You have no {card or 'such card'} in your hand"
-        return "Say which end: play:<card>:L or play:<card>:R"
+            return said("You have no {card} in your hand", card=card) if card else \
+                said("You have no such card in your hand")
+        return said("Say which end: play:<card>:L or play:<card>:R")
     if verb in ("move", "swap", "with", "take", "bench"):
-        return f"{arg or 'That'} is not a card you may choose now: {prompt}"
+        return said("{card} is not a card you may choose now: {prompt}", card=arg, prompt=prompt) if arg else \
+            said("That is not a card you may choose now: {prompt}", prompt=prompt)
     if verb == "steal":
-        return "Choose an opponent who has cards in hand"
-    return f"Unknown choice {action!r}: {prompt}"
+        return said("Choose an opponent who has cards in hand")
+    return said("Unknown choice {action}: {prompt}", action=repr(action), prompt=prompt)
 
 
 def _act(s: State, action: str) -> None:
@@ -220,13 +222,13 @@ class OgreCheerleaders:
 
     def apply(self, state: State, seat: int, action: str) -> State:
         if state.over:
-            raise IllegalAction("The game is over")
+            raise IllegalAction(said("The game is over"))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n:
-            raise IllegalAction(f"There is no seat {seat!r} at this table")
+            raise IllegalAction(said("There is no seat {seat} at this table", seat=repr(seat)))
         if seat != state.seat:
-            raise IllegalAction("It is not your turn")
+            raise IllegalAction(said("It is not your turn"))
         if not isinstance(action, str):
-            raise IllegalAction("An action must be a text like play:O7:L")
+            raise IllegalAction(said("An action must be a text like play:O7:L"))
         legal = _actions(state)
         if action not in legal:
             raise IllegalAction(_refusal(state, action, legal))

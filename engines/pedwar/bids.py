@@ -46,13 +46,13 @@ def parse_bid(text: str) -> Bid:
         return bid
     parts = text.split(",")
     if any(p not in KINDS for p in parts):
-        raise IllegalAction(f"{text!r} is not a bid: use Maneuver cards 1+ 2+ 3 4 5 OP")
+        raise IllegalAction(said("{bid} is not a bid: use Maneuver cards 1+ 2+ 3 4 5 OP", bid=repr(text)))
     if OP in parts:
-        raise IllegalAction("An OP is bid alone")
+        raise IllegalAction(said("An OP is bid alone"))
     if len(parts) > 2:
-        raise IllegalAction("A bid is one card, or a pair of two cards")
+        raise IllegalAction(said("A bid is one card, or a pair of two cards"))
     if not any(p in PAIRING for p in parts):
-        raise IllegalAction("A pair needs a 1+ or 2+")
+        raise IllegalAction(said("A pair needs a 1+ or 2+"))
     return BY_TEXT[",".join(sorted(parts, key=RANK.__getitem__))]
 
 

@@ -22,7 +22,7 @@ from engines.pedwar import views as V
 from engines.pedwar.state import ACTION, DISCARD, OVER, TRUMP, State
 from engines.pedwar.state import dump as _dump
 from engines.pedwar.state import load as _load
-from i18n import N_
+from i18n import N_, message_of, msg, said
 
 #: Marked for the catalogues: /game rules shows it in the member's language.
 SUMMARY = N_("""\
@@ -121,13 +121,13 @@ class PedwarEngine:
     # ------------------------------------------------------------ apply
     def apply(self, state: State, seat: int, action: str) -> State:
         if state.phase == OVER:
-            raise IllegalAction("The game is over")
+            raise IllegalAction(said("The game is over"))
         if not isinstance(action, str):
-            raise IllegalAction("Actions are text such as bid:R5:3")
+            raise IllegalAction(said("Actions are text such as bid:R5:3"))
         if isinstance(seat, bool) or seat not in self.to_act(state):
             if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n:
-                raise IllegalAction("It is not your turn")
-            raise IllegalAction(f"There is no seat {seat!r} in this game")
+                raise IllegalAction(said("It is not your turn"))
+            raise IllegalAction(said("There is no seat {seat} in this game", seat=repr(seat)))
         verb, _, rest = action.partition(":")
         handler = _HANDLERS.get((state.phase, verb))
         if handler is None:
@@ -178,12 +178,15 @@ def _raise_options(s: State, seat: int, slot: int, options: tuple[B.Bid, ...]) -
     return [b for b in options if B.beats(b, top)]
 
 
+#: The phases as a refusal names them.
+_PHASES = {DISCARD: N_("the Discard phase"), ACTION: N_("the Action phase"), TRUMP: N_("the Trump phase")}
+
+
 def _wrong_phase(s: State, verb: str, action: str) -> str:
     known = {"discard", "bid", "raise", "pass", "done"}
     if verb not in known:
-        return f"Unknown action {action!r}"
-    phase = {DISCARD: "the Discard phase", ACTION: "the Action phase", TRUMP: "the Trump phase"}[s.phase]
-    return f"{verb} is not possible in {phase}"
+        return said("Unknown action {action}", action=repr(action))
+    return said("{verb} is not possible in {phase}", verb=verb, phase=msg(_PHASES[s.phase]))
 
 
 # ---------------------------------------------------------------- handlers
@@ -191,11 +194,11 @@ def _wrong_phase(s: State, verb: str, action: str) -> str:
 def _discard(s: State, seat: int, rest: str) -> None:
     hand = s.hands[seat]
     if rest not in B.KINDS:
-        raise IllegalAction(f"{rest!r} is not a Maneuver card (1+ 2+ 3 4 5 OP)")
+        raise IllegalAction(said("{card} is not a Maneuver card (1+ 2+ 3 4 5 OP)", card=repr(rest)))
     if rest not in hand:
-        raise IllegalAction(f"You hold no {rest}")
+        raise IllegalAction(said("You hold no {card}", card=rest))
     if len(hand) <= 1:
-        raise IllegalAction("You must keep at least one Maneuver card in hand")
+        raise IllegalAction(said("You must keep at least one Maneuver card in hand"))
     hand.remove(rest)
     s.discarded.append(rest)
     s.mdisc.append(rest)
@@ -206,14 +209,14 @@ def _discard(s: State, seat: int, rest: str) -> None:
 
 def _discard_done(s: State, seat: int, rest: str) -> None:
     if rest:
-        raise IllegalAction(f"Unknown action 'done:{rest}'")
+        raise IllegalAction(said("Unknown action {action}", action=repr(f"done:{rest}")))
     R.begin_actions(s)
 
 
 def _split(rest: str, verb: str) -> tuple[str, B.Bid]:
     ref, sep, text = rest.partition(":")
     if not sep or not ref or not text:
-        raise IllegalAction(f"Write {verb}:<card>:<bid>, e.g. {verb}:R5:2+,5")
+        raise IllegalAction(said("Write {verb}:<card>:<bid>, e.g. {verb}:R5:2+,5", verb=verb))
     return ref, B.parse_bid(text)
 
 
@@ -222,7 +225,7 @@ def _bid(s: State, seat: int, rest: str) -> None:
     slot = R.find_target(s, ref)
     hand = s.hands[seat]
     if not B.holds(hand, bid[1]):
-        raise IllegalAction(f"You do not hold {B.words(bid)}")
+        raise IllegalAction(said("You do not hold {bid}", bid=message_of(B.words(bid))))
     for k in bid[1]:
         hand.remove(k)
     s.bids[slot].append([seat, bid[0]])
@@ -234,9 +237,9 @@ def _bid(s: State, seat: int, rest: str) -> None:
 
 def _action_done(s: State, seat: int, rest: str) -> None:
     if rest:
-        raise IllegalAction(f"Unknown action 'done:{rest}'")
+        raise IllegalAction(said("Unknown action {action}", action=repr(f"done:{rest}")))
     if not s.used:
-        raise IllegalAction("At least one action is required")
+        raise IllegalAction(said("At least one action is required"))
     R.end_actions(s)
 
 
@@ -244,18 +247,20 @@ def _raise(s: State, seat: int, rest: str) -> None:
     ref, bid = _split(rest, "raise")
     slot = R.find_in_play(s, ref)
     if slot in s.raised:
-        raise IllegalAction(f"You already raised on {ref} this trump turn")
+        raise IllegalAction(said("You already raised on {card} this trump turn", card=ref))
     top_seat, top_text = s.bids[slot][-1]
     top = B.BY_TEXT[top_text]
     if top_seat == seat:
-        raise IllegalAction(f"The highest bid on {ref} is already yours")
+        raise IllegalAction(said("The highest bid on {card} is already yours", card=ref))
     if top[2] is None and (seat != s.active or bid[2] is not None):
-        raise IllegalAction(f"After an OP on {ref}, only the active player may bid there, and only with an OP")
+        raise IllegalAction(said("After an OP on {card}, only the active player may bid there, and only with an OP",
+                                 card=ref))
     if not B.beats(bid, top):
-        raise IllegalAction(f"A raise on {ref} must be worth at least {top[2] + 1}")  # type: ignore[operator]
+        raise IllegalAction(said("A raise on {card} must be worth at least {value}", card=ref,
+                                 value=top[2] + 1))  # type: ignore[operator]
     hand = s.hands[seat]
     if not B.holds(hand, bid[1]):
-        raise IllegalAction(f"You do not hold {B.words(bid)}")
+        raise IllegalAction(said("You do not hold {bid}", bid=message_of(B.words(bid))))
     for k in bid[1]:
         hand.remove(k)
     s.bids[slot].append([seat, bid[0]])
@@ -270,9 +275,9 @@ def _raise(s: State, seat: int, rest: str) -> None:
 
 def _trump_done(s: State, seat: int, rest: str) -> None:
     if rest:
-        raise IllegalAction(f"Unknown action 'done:{rest}'")
+        raise IllegalAction(said("Unknown action {action}", action=repr(f"done:{rest}")))
     if not s.raised:
-        raise IllegalAction("You raised nothing this trump turn: pass instead")
+        raise IllegalAction(said("You raised nothing this trump turn: pass instead"))
     s.passes = 0
     R.next_trump_turn(s)
     R.settle_trump(s)
@@ -280,9 +285,9 @@ def _trump_done(s: State, seat: int, rest: str) -> None:
 
 def _pass(s: State, seat: int, rest: str) -> None:
     if rest:
-        raise IllegalAction(f"Unknown action 'pass:{rest}'")
+        raise IllegalAction(said("Unknown action {action}", action=repr(f"pass:{rest}")))
     if s.raised:
-        raise IllegalAction("You raised this trump turn: end it with done")
+        raise IllegalAction(said("You raised this trump turn: end it with done"))
     s.passes += 1
     R.next_trump_turn(s)
     R.settle_trump(s)

@@ -311,11 +311,12 @@ def find_target(s: State, ref: str) -> int:
     """The row slot an action-phase bid names (the first card of that code without a bid)."""
     slots = [i for i in range(ROW) if s.row[i] == ref]
     if not slots:
-        raise IllegalAction(f"{ref} is not a face-up Object card in the row")
+        raise IllegalAction(said("{card} is not a face-up Object card in the row", card=ref))
     for i in slots:
         if not s.bids[i]:
             return i
-    raise IllegalAction(f"{ref} already has a bid this turn: each action uses a different Object card")
+    raise IllegalAction(said("{card} already has a bid this turn: each action uses a different Object card",
+                              card=ref))
 
 
 def find_in_play(s: State, ref: str) -> int:
@@ -325,7 +326,9 @@ def find_in_play(s: State, ref: str) -> int:
             return slot
     twins = [r[slot] for slot in s.inplay if s.row[slot] == ref]
     if twins:
-        raise IllegalAction(f"Two {ref} are in play: name one as {' or '.join(twins)}")  # type: ignore[arg-type]
+        raise IllegalAction(said("Two {card} are in play: name one as {choices}", card=ref,
+                                 choices=msg("{one} or {other}", one=twins[0], other=twins[-1])))
     if ref in s.row or ref.split("#")[0] in s.row:
-        raise IllegalAction(f"{ref} is not in play: only cards bid on in this Action phase can be raised")
-    raise IllegalAction(f"{ref} is not a face-up Object card in the row")
+        raise IllegalAction(said("{card} is not in play: only cards bid on in this Action phase can be raised",
+                                 card=ref))
+    raise IllegalAction(said("{card} is not a face-up Object card in the row", card=ref))

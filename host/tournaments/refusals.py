@@ -3,21 +3,9 @@ carry."""
 
 from __future__ import annotations
 
+from host.errors import Phrase
 
-class Phrase:
-    """A message id with its named params, translated where it is shown: a refusal's param that is itself
-    words (a status, the action refused), so the whole refusal reads in the member's language.
-    ``str()`` is its English text."""
-
-    def __init__(self, msgid: str, /, **params: object) -> None:
-        self.msgid = msgid
-        self.params = params
-
-    def __str__(self) -> str:
-        return self.msgid.format_map(self.params) if self.params else self.msgid
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
+__all__ = ["Phrase", "TournamentRefusal"]
 
 
 class TournamentRefusal(ValueError):

@@ -34,7 +34,7 @@ from engines import GAME_TITLES, get_engine
 from engines.bots import BOT_LEVELS
 from host.clock import plan_turn
 from host.errors import Refusal
-from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator
+from host.limits import NEW_TOURNAMENT, check_bot_entrants, check_tournament_creator, check_tournament_threads
 from host.outcomes import TOURNAMENT_CANCELLED
 from host.pairing import INLINE_UP_TO, PairingPool
 from host.read_models import FORMAT_NAMES
@@ -50,11 +50,11 @@ from host.tournaments.models import Entrant, Format, PlayedRound, Standing, Tabl
 from host.tournaments.organising import Organising
 from host.tournaments.progress import CUT, ELIMINATION, NextStep, StageRound, main_stage
 from host.tournaments.refusals import Phrase, TournamentRefusal
-from host.tournaments.settings import Settings, check_start, make_settings, needed_entrants
+from host.tournaments.settings import MAX_ROUNDS, Settings, check_start, make_settings, needed_entrants
 from host.tournaments.standings import standings
 from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
-from i18n import N_, said
+from i18n import N_, msg, said, said_n
 from render.markup import escape_name
 
 __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
@@ -195,6 +195,8 @@ class TournamentService:
             settings = make_settings(game, fmt, table_size, top_cut or 0, rounds, top_cut_format)
         except TournamentRefusal as exc:
             raise Refusal(exc.msgid, **exc.params) from None
+        if rounds is not None and rounds > MAX_ROUNDS:  # checked here, not in make_settings: older events may have more
+            raise Refusal(N_("`rounds` is 1 to {most}."), most=MAX_ROUNDS)
         merged = self.tables.check_new(game, options)
         minutes = check_checkin_minutes(checkin_minutes)
         start, timers = None, []
@@ -238,6 +240,10 @@ class TournamentService:
             raise Refusal(N_("This channel already runs a tournament (**{name}**, {status}). Open yours in another "
                              "channel, or wait until this one ends."), name=escape_name(busy.name),
                           status=Phrase(busy.status)) from None
+        except BaseException:
+            if self.settings is not None:  # nothing opened either (a database error, a cancelled command)
+                self.settings.cooldowns.give_back(guild_id, organiser_id, NEW_TOURNAMENT)
+            raise
         self.on_timers()
         return await self.state(tournament_id)
 
@@ -258,7 +264,7 @@ class TournamentService:
     @staticmethod
     def _whose(record: TournamentRecord, ceiling: int) -> Phrase:
         """The limit a full event hit; the server's is named with its setting, as every flood limit is."""
-        entrants = Phrase(N_("1 entrant")) if ceiling == 1 else Phrase(N_("{count} entrants"), count=ceiling)
+        entrants = said_n("{n} entrant", "{n} entrants", ceiling)  # each language's plural (the guard says it)
         if record.max_entrants:
             return Phrase(N_(" ({entrants})"), entrants=entrants)
         return Phrase(N_(": this server allows {entrants} (the `max_entrants_limit` setting)"), entrants=entrants)
@@ -353,7 +359,7 @@ class TournamentService:
             ceiling = await self._ceiling(record)
             if len(entrants) + count > ceiling:
                 left = max(0, ceiling - len(entrants))  # (``count`` here is the bots asked for)
-                more = Phrase(N_("1 more entrant")) if left == 1 else Phrase(N_("{count} more entrants"), count=left)
+                more = said_n("{n} more entrant", "{n} more entrants", left)
                 raise Refusal(N_("**{name}** can take {more}{limit}."), name=escape_name(record.name), more=more,
                               limit=self._whose(record, ceiling))
             taken = {e.name.split(" (")[0] for e in entrants}
@@ -429,6 +435,11 @@ class TournamentService:
                        for e, lot in zip(players, lots, strict=True)}
             pure = [Entrant(e.id, e.name, e.is_bot, seeding[e.id][0], seeding[e.id][1]) for e in players]
             step = await self.pairing.next_step(settings, pure, planned, [])
+            if self.settings is not None and step.round is not None:  # the server's flood limit, as at /game new
+                server = await self.settings.get(record.guild_id)
+                check_tournament_threads(escape_name(record.name), len(step.round.tables),
+                                         await self.store.tables.active_thread_tables(record.guild_id or 0),
+                                         server.max_thread_tables)
             plan = self._plan(record, step)
             with lost_race():
                 await self.store.tournaments.start_tournament(tournament_id, record.revision, planned_rounds=planned,
@@ -711,7 +722,8 @@ class TournamentService:
 
     async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]] | DoubleRows, str] | None:
         """The elimination bracket (the event's, or a 2-player top cut's once it began) with names: a list
-        of rounds for single elimination, both brackets and the grand final for double."""
+        of rounds for single elimination, both brackets and the grand final for double; and its title, an
+        ``i18n.Said`` ("Spring Cup · bracket") the presenter says in the server's language."""
         state = await self.state(tournament_id)
         record = state.record
         pure, _ = self.pure_entrants(state)
@@ -727,7 +739,8 @@ class TournamentService:
         if len(seeds) < 2:
             return None
         results = [res for r in played if r.stage == stage for res in r.results]
-        title = f"{record.name} · {'top cut' if stage == CUT else 'bracket'}"
+        # Said from a message: the channel's post and the web page each show it in the server's language.
+        title = said("{name} · {stage}", name=record.name, stage=msg(N_("top cut") if stage == CUT else N_("bracket")))
         if double:
             return double_bracket_view(seeds, results, state.names), title
         return bracket_view(seeds, results, state.names), title

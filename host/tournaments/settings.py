@@ -115,6 +115,12 @@ def make_settings(game: str, format: str | Format, table_size: int | None = None
                     top_cut_format=top_cut_format or "single")
 
 
+#: The most rounds ``/tournament new rounds:`` asks for. The largest field a server may allow (1,024 entrants)
+#: plays ⌈log₂ N⌉ = 10 Swiss rounds; twice that is a long league already, at a day a turn for weeks each round.
+#: A full round robin needs no ``rounds`` (left out, every pair meets once, however many rounds that takes).
+MAX_ROUNDS = 20
+
+
 def needed_entrants(settings: Settings) -> int:
     """The fewest entrants ``/tournament start`` accepts: a full table, and the whole top cut."""
     return max(2, settings.table_size, settings.top_cut)

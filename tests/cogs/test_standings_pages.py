@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import pytest
+from babel import Locale
+
 from cogs.standings_pages import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -14,6 +17,7 @@ from cogs.standings_pages import (
     standings_pages,
 )
 from host.tournaments import Standing, make_settings, pair_swiss, standings
+from i18n import plural_n
 from tests.host.tournaments.helpers import entrants, random_results
 
 
@@ -69,3 +73,24 @@ def test_pages_respect_the_character_limit_with_long_lines():
 def test_empty_standings_have_one_page():
     pages = standings_pages([], {})
     assert len(pages) == 1 and "No entrants" in pages[0].description
+
+
+@pytest.mark.parametrize(("points", "en", "fr", "uk"), [
+    (Fraction(0), "0 pts", "0 pt", "0 оч."), (Fraction(1, 2), "½ pts", "½ pt", "½ оч."),
+    (Fraction(1), "1 pt", "1 pt", "1 оч."), (Fraction(3, 2), "1½ pts", "1½ pt", "1½ оч."),
+    (Fraction(2), "2 pts", "2 pts", "2 оч."), (Fraction(5, 2), "2½ pts", "2½ pts", "2½ оч."),
+    (Fraction(8, 3), "2.67 pts", "2,67 pts", "2,67 оч."), (Fraction(21), "21 pts", "21 pts", "21 оч.")])
+def test_points_take_each_languages_plural_fractions_too(points: Fraction, en: str, fr: str, uk: str) -> None:
+    """French is singular under 2 (0 pt, 1,5 pt), English only at 1; Ukrainian's abbreviation never changes."""
+    row = Standing(place=1, entrant=1, points=points, opp=Fraction(0), oopp=Fraction(0), lot=1, games=1, byes=0)
+    for lang, expected in (("en", en), ("fr", fr), ("uk", uk)):
+        assert f"— {expected} ·" in standing_line(row, "Zoë", lang), (lang, standing_line(row, "Zoë", lang))
+
+
+@pytest.mark.parametrize(("lang", "amount", "form"), [
+    ("en", 0, "other"), ("en", 1.5, "other"), ("fr", 0, "one"), ("fr", 1.5, "one"), ("fr", 2.5, "other"),
+    ("uk", 1, "one"), ("uk", 3, "few"), ("uk", 11, "many"), ("uk", 2.5, "many")])
+def test_plural_n_gives_a_whole_number_of_the_amounts_plural_form(lang: str, amount: float, form: str) -> None:
+    n = plural_n(lang, amount)
+    assert n == int(n)
+    assert Locale.parse(lang).plural_form(n) == form

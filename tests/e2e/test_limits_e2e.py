@@ -105,6 +105,24 @@ async def test_new_cooldown_spaces_two_new_tables_and_two_new_tournaments(world:
     await opened(alice, fifth, game="pentawar")
 
 
+async def test_new_cooldown_is_given_back_by_every_new_table_that_opened_nothing(world: Any, db_path: str) -> None:
+    alice = world.members["alice"]
+    # A refusal after the checks: Discord will not open the table's thread.
+    world.env.inject_error("POST", "/channels/*/threads", status=403, code=50013, message="Missing Permissions")
+    result = await alice.slash(world.channel, "game new", game="pentawar", thread=True)
+    assert result.ephemeral and "Create Public Threads" in answer_text(result), answer_text(result)
+    # Not a refusal: Discord answers the "thinking…" with 10062 Unknown interaction (a lost-access answer).
+    world.env.inject_error("POST", "/interactions/*/callback", status=404, code=10062, message="Unknown interaction")
+    await alice.slash(world.channel, "game new", game="pentawar", thread=True)
+    # The thread opened but its lobby could not be posted there: the table is taken back.
+    world.env.inject_error("POST", "/channels/*/messages", status=403, code=50001, message="Missing Access")
+    result = await alice.slash(world.channel, "game new", game="pentawar", thread=True)
+    assert "could not post in it" in answer_text(result), answer_text(result)
+    assert not rows(db_path, "SELECT id FROM game_tables WHERE status IN ('lobby', 'playing')")
+    # None of the three opened a table, so none kept the 3 s cooldown: the next opens at once.
+    await opened(alice, world.channel, game="pentawar", thread=True)
+
+
 async def test_tournament_creators_are_managers_unless_everyone(world: Any, db_path: str) -> None:
     bob = world.members["bob"]
     text = await refused(bob, world.channel, db_path, "tournament new", "tournament_creators", game="pedwar",
@@ -133,6 +151,21 @@ async def test_max_bot_entrants_stops_at_32_until_a_manager_raises_it(world: Any
     await configure(world, max_bot_entrants=33)
     await alice.slash(world.channel, "tournament addbot", count=1)
     assert rows(db_path, "SELECT COUNT(*) FROM entrants WHERE is_bot = 1") == [(33,)]
+
+
+async def test_a_tournament_whose_first_round_passes_max_thread_tables_is_refused_at_its_start(
+        world: Any, db_path: str) -> None:
+    alice = world.members["alice"]
+    await configure(world, tournament_creators="everyone", max_thread_tables=2)
+    await opened(alice, world.channel, "tournament new", game="pedwar", format="swiss")
+    await alice.slash(world.channel, "tournament addbot", count=6)  # round 1: three tables, three threads
+    text = await refused(alice, world.channel, db_path, "tournament start", "max_thread_tables")
+    assert "needs 3 tables" in text and "limit of 2" in text, text
+    assert not world.channel.threads, "no thread was opened"
+    await configure(world, max_thread_tables=3)
+    started = await alice.slash(world.channel, "tournament start")
+    assert "has started" in answer_text(started), answer_text(started)
+    assert rows(db_path, "SELECT COUNT(*) FROM tournament_tables WHERE round = 1") == [(3,)]
 
 
 async def test_a_manager_can_change_every_limit_and_a_bad_value_is_refused(world: Any, db_path: str) -> None:

@@ -301,3 +301,23 @@ async def test_table_refusals_speak_the_members_language(world: Any, member_loca
     refused = await waiting[0].slash(world.channel, "play", action="x")
     expected = "Ce n'est pas votre tour." if waiting[0] is bob else "It's not your turn."
     assert refused.ephemeral and refused.response.content.startswith(expected)
+
+
+async def test_the_rules_reason_for_an_illegal_move_speaks_the_members_language(
+        world: Any, member_locales: dict[int, str]) -> None:
+    """An illegal move typed in /play is refused privately with the engine's own reason (a message id said in
+    the member's language): French for a French member at an English server's table, English for the other."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pentawar")
+    await bob.slash(world.channel, "game join")
+    await alice.slash(world.channel, "game start")
+    acting = next(m for m in (alice, bob) if m.id in to_act(latest_table_message(world.channel), "en"))
+    member_locales[acting.id] = "fr"
+    refused = await acting.slash(world.channel, "play", action="wing:hand:dragon:A")
+    assert refused.ephemeral
+    assert refused.response.content.startswith("`wing:hand:dragon:A` n'est pas un coup permis pour vous")
+    assert refused.response.content.endswith("> Espèce de dragon inconnue 'dragon'.")
+    assert not english_left([refused.response.content], "fr")
+    member_locales[acting.id] = "en-US"
+    refused = await acting.slash(world.channel, "play", action="wing:hand:dragon:A")
+    assert refused.response.content.endswith("\n> Unknown dragon kind 'dragon'.")

@@ -134,6 +134,10 @@ async def test_starts_at_needs_manage_events_and_a_readable_time(world: Any, db_
     await refused(alice, ch, db_path, "tournament new", "Manage Events", game="pedwar", format="swiss",
                   starts_at="in 2h")
     assert events(world) == []
+    # Without a start time it opens; giving it one later needs the same permission, read the same way.
+    await alice.slash(ch, "tournament new", game="pedwar", format="swiss")
+    await refused(alice, ch, db_path, "tournament schedule", "Manage Events", starts_at="in 2h")
+    assert events(world) == [] and tournament(db_path)["starts_at"] is None
 
 
 async def test_timezone_setting_reads_local_start_times(world: Any, db_path: str) -> None:

@@ -10,9 +10,11 @@ from typing import Any
 
 import discord
 import pytest
+from simcord.backend.errors import OptionError
 
 from bot import create_bot
 from cogs.guard import APOLOGY
+from cogs.tournament import TournamentCog
 from tests.e2e.driver import components, latest_table_message
 from tests.e2e.test_reliability_e2e import answer_text
 from tests.e2e.test_tournament_e2e import BOT_PACE, human_turn, pace_bots, playing_threads, rows, tournament
@@ -64,6 +66,12 @@ async def test_every_refusal_is_clear_and_changes_nothing(world: Any, db_path: s
                   table_size=4, top_cut=8)
     await refused(alice, ch, db_path, "tournament new", "isn't a duration", game="pedwar", format="swiss",
                   turn_time="soon")
+    # Discord keeps rounds within the option's bounds, 1 to 20 (the host refuses past them all the same:
+    # tests/host/tournaments/test_service_rules.py).
+    rounds = next(p for p in TournamentCog.tournament.get_command("new").parameters if p.name == "rounds")
+    assert (rounds.min_value, rounds.max_value) == (1, 20)
+    with pytest.raises(OptionError, match="must be ≤ 20"):
+        await alice.slash(ch, "tournament new", game="pedwar", format="swiss", rounds=21)
     await refused(alice, ch, db_path, "tournament join", "no tournament in this channel")
     await alice.slash(ch, "tournament new", game="pedwar", format="swiss", top_cut=4)
     await refused(bob, ch, db_path, "tournament new", "already runs a tournament", game="do_over", format="swiss")

@@ -11,6 +11,7 @@ import pytest
 from data.editions import pentawar as edition
 from engines import IllegalAction, get_engine
 from engines.pentawar import ENGINE, PLACES, can_kill
+from i18n import say_text
 from tests.engines.harness import assert_refuses, canonical
 
 E = ENGINE
@@ -436,6 +437,12 @@ def test_big_game_reshuffles_discards_once_then_ends(n):
     assert not E.is_over(s) and s.reshuffled
     assert sorted(s.deck) == ["moon", "storm", "sun"] and s.discard == []
     assert E.events(s)[-1] == "The deck ran out: the discard pile (3 cards) is shuffled into a new deck."
+    # counted in each language's plural: one card is "1 card", "1 carte", "1 карта"
+    one = E.apply(make_state(n, deck=["frost", "ember"], discard=["moon"]), 0, "gather")
+    said_one = E.events(one)[-1]
+    assert said_one == "The deck ran out: the discard pile (1 card) is shuffled into a new deck."
+    assert "(1 carte)" in say_text("fr", said_one) and "(3 cartes)" in say_text("fr", E.events(s)[-1])
+    assert "(1 карта)" in say_text("uk", said_one) and "(3 карти)" in say_text("uk", E.events(s)[-1])
     assert E.view(s, None)["reshuffle"] == {"allowed": True, "done": True}
     s = E.apply(s, 1, "gather")
     assert not E.is_over(s) and len(s.deck) == 1

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import regex
 
-from host.names import (
-    BUTTON_LABEL,
-    ELLIPSIS,
-    SELECT_LABEL,
-    fill_names,
-    fill_names_fitted,
-    label_length,
-    shorten,
-)
+from host.names import BUTTON_LABEL, SELECT_LABEL, fill_names, fill_names_fitted
+from render.markup import ELLIPSIS, graphemes, label_length, shorten
 
 LONG = "Bob Zürich Überspieler of Cards~"  # 32 characters, Discord's longest nickname
 EMOJI = "👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧 Olha 🇺🇦🇺🇦🇺🇦 Ґалина Єрмак"
@@ -67,3 +60,11 @@ def test_emoji_names_count_utf16_units():
 def test_an_impossibly_long_action_is_still_cut_to_the_limit():
     label = fill_names_fitted("{p0} " + "x" * 120, ["Ann"], 80)
     assert label_length(label) <= 80 and label.endswith(ELLIPSIS)
+
+
+def test_a_name_cut_by_graphemes_counts_what_a_reader_sees():
+    # The standings' cut (cogs/standings_pages.safe_name): clusters, not UTF-16 units.
+    assert shorten(EMOJI, 25, graphemes) == EMOJI  # 25 clusters: nothing cut, though 55 UTF-16 units
+    out = shorten("👨‍👩‍👧" * 40, 32, graphemes)
+    assert out == "👨‍👩‍👧" * 31 + ELLIPSIS and graphemes(out) == 32
+    assert shorten("ab cd", 4, graphemes) == "ab…", "no space left before the ellipsis"

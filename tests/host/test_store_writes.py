@@ -232,7 +232,7 @@ READS = {"get_table", "active_table", "all_tables", "actions", "results", "schem
          "pragma", "close", "close_all", "open", "connect", "open_read_only", "next_due", "due_timers", "timers_of",
          "guild_settings",
          "settings_log", "dm_notify", "member_locale", "tables_in_guild", "thread_tables_of", "latest_table",
-         "seat_events", "unposted_tables",
+         "seat_events", "seat_lines", "unposted_tables",
          # A lost channel's tables (issue: lost channels): two reads.
          "lost_tables", "open_tables_in",
          # The flood limits' counts (issue 26).

@@ -33,14 +33,14 @@ def test_a_value_the_game_cannot_use_is_refused_naming_every_option(game: str, o
     with pytest.raises(Refusal) as refused:
         check_table_options(engine, options)
     assert why in str(refused.value)
-    assert listing(engine) in str(refused.value)  # the game's options, with their values, every time
+    assert str(listing(engine)) in str(refused.value)  # the game's options, with their values, every time
 
 
 def test_the_listing_names_each_option_with_its_values_and_default() -> None:
-    assert listing(get_engine("king_pedro")) == ("Canadian and Ukrainian King Pedro options: `target`: a whole "
+    assert str(listing(get_engine("king_pedro"))) == ("Canadian and Ukrainian King Pedro options: `target`: a whole "
                                                  "number from 1 to 262 (default 262); `max_rounds`: a whole number "
                                                  "from 1 to 500 (default 100).")
-    assert listing(get_engine("pentawar")) == "Pentawar tables have no options."
+    assert str(listing(get_engine("pentawar"))) == "Pentawar tables have no options."
 
 
 def test_the_values_inside_the_range_are_taken() -> None:

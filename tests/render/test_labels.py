@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import pickle
 
 import pytest
 
@@ -67,3 +68,49 @@ def test_only_names_are_shortened_in_table_and_hand_images(game, n):
                 assert cut_inside_a_name(t.text, names), f"{game}: {t.text!r} is cut outside a name"
         seat = eng.to_act(s)[0]
         s = eng.apply(s, seat, bot.choose(eng, s, seat))
+
+
+#: The titles drawn in French and Ukrainian whose words are checked whole here too (the longer French words).
+IN_LANGUAGES = [("king_pedro", 4), ("ogre_cheerleaders", 4), ("pentawar", 5)]
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+@pytest.mark.parametrize(("game", "n"), IN_LANGUAGES)
+def test_only_names_are_shortened_in_french_and_ukrainian(game, n, lang):
+    eng = get_engine(game)
+    mod = importlib.import_module(f"render.{game}")
+    names = LONG_NAMES[:n]
+    checked = 0
+    for seed in (1, 2):
+        s = eng.new_game(n, seed)
+        bot = RandomBot(seed)
+        for step in range(400):
+            over = eng.is_over(s)
+            if step % 5 == 0 or over:
+                # as the render pool sends a view: pickled, the engine's said texts kept for translation
+                with T.recording() as drawn:
+                    mod.table_image(pickle.loads(pickle.dumps(eng.view(s, None))), names, lang=lang)
+                    if over:
+                        mod.table_image(eng.view(s, None), names, list(range(1, n + 1)), lang=lang)
+                    for seat in range(n):
+                        mod.hand_image(pickle.loads(pickle.dumps(eng.view(s, seat))), seat, names, lang=lang)
+                for t in drawn:
+                    assert cut_inside_a_name(t.text, names), f"{game} in {lang}: {t.text!r} is cut outside a name"
+                checked += len(drawn)
+            if over:
+                break
+            seat = eng.to_act(s)[0]
+            s = eng.apply(s, seat, bot.choose(eng, s, seat))
+    assert checked > 500
+
+
+def test_a_translated_line_shortens_only_its_names_wherever_the_language_puts_them():
+    from render.layout import fit_names, message_parts
+
+    parts = message_parts("Atout {suit} + 5 de {other} · enchère de {bid} par {name}", {"name": LONG_NAMES[0]},
+                          suit="carreau", other="cœur", bid=62)
+    assert parts == [("Atout ", False), ("carreau", False), (" + 5 de ", False), ("cœur", False),
+                     (" · enchère de ", False), ("62", False), (" par ", False), (LONG_NAMES[0], True)]
+    line = fit_names(parts, 26, 700)
+    assert line.startswith("Atout carreau + 5 de cœur · enchère de 62 par Bob") and line.endswith(T.ELLIPSIS)
+    assert cut_inside_a_name(line, LONG_NAMES)

@@ -3,14 +3,18 @@ is at least 10 px high and has 4.5:1 contrast against the pixels behind it when 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
+import pickle
 from functools import partial
 
 import pytest
 
+import i18n
 from engines import GAME_IDS, get_engine
 from engines.bots import RandomBot
+from i18n.check import read
 from render import text as T
 from tests.languages import english_left
 from tests.render.layout_check import render_checked
@@ -50,7 +54,34 @@ def _states(game: str, n: int, seed: int, every: int):
 
 
 #: The titles whose pictures are drawn in the reader's language (the others draw English words only).
-IN_LANGUAGES = ("do_over",)
+IN_LANGUAGES = ("do_over", "king_pedro", "ogre_cheerleaders", "pentawar")
+#: Titles checked for whole words: each inside its card or picture, and in French and Ukrainian no English one
+#: however short ("deck", "hand", "Your turn").
+WHOLE_WORDS = ("do_over", "king_pedro", "ogre_cheerleaders", "pentawar")
+
+
+@functools.cache
+def _translated(lang: str) -> frozenset[str]:
+    """Every English message (each plural form, placeholders left in) whose ``lang`` translation differs."""
+    found = set()
+    for message in read(i18n.po_path(lang), lang):
+        ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        found.update(m for m in ids if m and m not in strings)
+    return frozenset(found)
+
+
+def english_words(texts: list[str], lang: str) -> list[str]:
+    """The labels that are a whole English message (a short one too: ``english_left`` skips those) whose
+    translation differs: a word drawn in English in a French or Ukrainian picture."""
+    return [text for text in texts if text.strip() in _translated(lang)]
+
+
+def _plain(view: dict, lang: str) -> dict:
+    """The view as a renderer gets it: English tests have always sent it through JSON (plain data only); a view
+    drawn in another language goes through pickle, as the render pool sends it, keeping the engine's said
+    texts (``i18n.Said``) that a renderer translates."""
+    return json.loads(json.dumps(view)) if lang == "en" else pickle.loads(pickle.dumps(view))
 #: Each title in English, and those drawn in every language in French and Ukrainian too (the longer French
 #: words included).
 DRAWN = [(game, "en") for game in GAME_IDS] + [(game, lang) for game in IN_LANGUAGES for lang in ("fr", "uk")]
@@ -67,16 +98,25 @@ def test_every_label_is_legible_at_phone_width(game, lang, names):
     checked = 0
     said: set[str] = set()
     for _, s in _states(game, n, seed=3, every=23):
-        pictures = [partial(mod.table_image, json.loads(json.dumps(eng.view(s, None))), names, **words)]
-        pictures += [partial(mod.hand_image, json.loads(json.dumps(eng.view(s, seat))), seat, names, **words)
+        pictures = [partial(mod.table_image, _plain(eng.view(s, None), lang), names, **words)]
+        pictures += [partial(mod.hand_image, _plain(eng.view(s, seat), lang), seat, names, **words)
                      for seat in range(n)]
         for draw in pictures:
             with T.recording() as drawn:  # every text, card faces included (render_checked keeps the main canvas)
                 img, _ = render_checked(draw, max_ratio=4)
             bad = problems(drawn, img.width)
             assert not bad, f"{game}: {bad[:5]}"
+            if game in WHOLE_WORDS:  # every word whole on its card or picture, the longer French words included
+                outside = [d.text for d in drawn if not _within(d.box, d.canvas)]
+                assert not outside, f"{game} in {lang}: {outside[:5]} leave their card or picture"
             checked += len(drawn)
             said.update(d.text for d in drawn)
     assert checked > 100
     if lang != "en":
         assert english_left(sorted(said), lang) == []
+        if game in WHOLE_WORDS:
+            assert english_words(sorted(said), lang) == []
+
+
+def _within(box: tuple[int, int, int, int], canvas: tuple[int, int]) -> bool:
+    return box[0] >= -1 and box[1] >= -1 and box[2] <= canvas[0] + 1 and box[3] <= canvas[1] + 1

@@ -40,3 +40,14 @@ def test_the_bot_entrant_limit_reads_in_each_language(lang: str) -> None:
     shown = refusal_text(caught.value, lang)
     assert "2" in shown and "`max_bot_entrants`" in shown and english_left([shown], lang) == []
     assert shown != str(caught.value)
+
+
+@pytest.mark.parametrize(("present", "fr", "uk"), [
+    (4, "peut accueillir 0 bot inscrit de plus", "ще 0 ботів-учасників"),
+    (3, "peut accueillir 1 bot inscrit de plus", "ще 1 бота-учасника"),
+    (1, "peut accueillir 3 bots inscrits de plus", "ще 3 боти-учасники")])
+def test_the_bot_entrant_limit_counts_with_each_languages_plural(present: int, fr: str, uk: str) -> None:
+    """French is singular for 0 and 1, Ukrainian has three forms: one counted message, not English's two."""
+    with pytest.raises(Refusal) as caught:
+        check_bot_entrants(4, present, 9, "Cup")
+    assert fr in refusal_text(caught.value, "fr") and uk in refusal_text(caught.value, "uk")

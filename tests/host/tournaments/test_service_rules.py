@@ -15,7 +15,7 @@ from data.tournaments import CHECKIN_TIMER, START_TIMER
 from host import Refusal, TableService
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
-from tests.host.tournaments.test_service import new_event, threads
+from tests.host.tournaments.test_service import CHANNEL, new_event, threads
 
 pytestmark = pytest.mark.asyncio
 
@@ -241,8 +241,12 @@ async def test_a_start_time_writes_the_check_in_and_start_timers_and_moving_move
     timers = dict(await store.tournaments.tournament_timers(tid))
     assert timers[CHECKIN_TIMER] == pytest.approx(record.starts_at - 1800)
     assert timers[START_TIMER] == record.starts_at
-    with pytest.raises(Refusal, match="Only the organiser"):
+    with pytest.raises(Refusal, match="Only the organiser") as stranger:
         await svc.reschedule(tid, 50, False, "in 3h")
+    from cogs.guard import refusal_text  # the stranger reads why in their language, the action's words too
+
+    assert refusal_text(stranger.value, "fr").endswith(" déplacer le début du tournoi.")
+    assert refusal_text(stranger.value, "uk").endswith(" переносити початок турніру.")
     with pytest.raises(Refusal, match="future"):
         await svc.reschedule(tid, 1, False, "<t:1000:F>")
     await svc.reschedule(tid, 1, False, "in 3h")
@@ -331,3 +335,62 @@ async def drops_and_restarts(store: Store, seed: int, fmt: str, size: int, game:
     assert not set(state.record.champion or []) & dropped, "a dropped player was crowned"
     _, rows = await svc.standings(tid)
     assert all(r.points >= Fraction(0) for r in rows)
+
+
+# ------------------------------------------------------- rounds and threads
+
+
+async def test_rounds_are_1_to_20_when_an_event_opens_and_an_older_event_with_more_still_loads(store: Store) -> None:
+    svc = service(store)
+    for bad in (21, 64):
+        with pytest.raises(Refusal, match=r"`rounds` is 1 to 20\."):
+            await new_event(svc, rounds=bad)
+    with pytest.raises(Refusal, match="at least 1"):
+        await new_event(svc, rounds=0)
+    tid = await new_event(svc, rounds=20)
+    # Before the bound an event could ask for up to 64: it is read and started as it was opened.
+    async with store.db.transaction() as tx:
+        await tx.execute("UPDATE tournaments SET rounds = ? WHERE id = ?", (30, tid))
+    await svc.add_bots(tid, 1, False, 4, "easy")
+    started = await svc.start(tid, 1, False)
+    assert svc.settings_of(started.state.record).rounds == 30
+
+
+async def test_a_start_whose_first_round_would_pass_max_thread_tables_is_refused_changing_nothing(
+        store: Store) -> None:
+    svc = service(store)
+    assert svc.settings is not None
+    await svc.settings.change(1, "max_thread_tables", "5", 1, True)  # as /config set does
+    tid = await humans_event(svc, 12, table_size=2)  # round 1: six 2-player tables
+    with pytest.raises(Refusal) as refused:
+        await svc.start(tid, 1, False)
+    text = str(refused.value)
+    assert "needs 6 tables" in text and "already has 0 active thread tables" in text, text
+    assert "limit of 5" in text and "`max_thread_tables`" in text, text
+    assert (await svc.get(tid)).status == "registration" and not (await svc.state(tid)).rounds
+    # The server's other thread tables count too: the limit is the server's, as at /game new.
+    await svc.settings.change(1, "max_thread_tables", "6", 1, True)
+    other = await svc.tables.create(guild_id=1, channel_id=next(threads), game_id="pedwar", options={}, user_id=9,
+                                    user_name="nine", turn_time=None, on_timeout="bot", parent_id=CHANNEL + 1)
+    with pytest.raises(Refusal, match="already has 1 active thread table;"):
+        await svc.start(tid, 1, False)
+    await svc.tables.abandon(other.channel_id, 9, True, other.id)
+    started = await svc.start(tid, 1, False)
+    assert len(started.state.round_places(1)) == 6
+
+
+async def test_a_tournament_that_failed_to_open_gives_its_cooldown_back(store: Store,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    svc = service(store)
+    failing = store.tournaments.create_tournament
+
+    async def busy_database(**kw: object) -> int:
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(store.tournaments, "create_tournament", busy_database)
+    with pytest.raises(ConnectionError):
+        await new_event(svc)
+    monkeypatch.setattr(store.tournaments, "create_tournament", failing)
+    await new_event(svc)  # at once: nothing opened the first time, so no new_cooldown (3 s) to wait
+    with pytest.raises(Refusal, match="new_cooldown"):
+        await new_event(svc, channel_id=CHANNEL + 1)
