@@ -104,10 +104,12 @@ def assert_within_limits(env: Any) -> None:
 
 
 @pytest.fixture
-def world(simcord_env: Any) -> Any:
+async def world(simcord_env: Any) -> Any:
     guild = simcord_env.create_guild("Deckhand Test")
     channel = guild.create_text_channel("games")
     members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol", "dave")}
+    # The bot has seen the server arrive (it stores its Discord language) before the test looks at anything.
+    await simcord_env.settle()
     yield World(simcord_env, guild, channel, members)
     # After every end-to-end test: everything the bot sent fits Discord's limits.
     assert_within_limits(simcord_env)
