@@ -10,7 +10,7 @@ from i18n import N_
 
 #: Why a table was abandoned, as stored with it (``game_tables.end_reason``) and shown by /game log.
 #: Stored in English; marked, so that a page or message shows them in its reader's language.
-ABANDONED_BY_COMMAND = N_("closed with /game abandon")
+ABANDONED_BY_COMMAND = N_("closed with {/game abandon}")
 EVERYONE_LEFT = N_("everyone left its lobby")
 LOBBY_TIMED_OUT = N_("lobby timed out")
 CHANNEL_DELETED = N_("channel deleted")
