@@ -146,8 +146,19 @@ def _fill(lang: str, text: str, params: Mapping[str, object]) -> str:
     return text.format_map(params) if params else text
 
 
+@functools.cache
+def _ids_by_english(lang: str) -> dict[str, str]:
+    """Each message id of ``lang``'s catalogue that names a command, by its English text (``closed with /game
+    abandon`` → ``closed with {/game abandon}``): a text stored in English can still be said in ``lang``."""
+    catalogue = getattr(translations(lang), "_catalog", {})
+    return {_fill(DEFAULT, key, {}): key for key in catalogue if isinstance(key, str) and "{/" in key}
+
+
 def t(lang: str, msgid: str, /, **params: object) -> str:
-    """``msgid`` (its English text) in ``lang``, with its ``{named}`` placeholders filled."""
+    """``msgid`` (its English text) in ``lang``, with its ``{named}`` placeholders filled. An English text whose
+    commands were written out (``/game abandon``, as stored in a table's ``end_reason``) is its message id too."""
+    if lang != DEFAULT and "/" in msgid:
+        msgid = _ids_by_english(lang).get(msgid, msgid)
     return _fill(lang, translations(lang).gettext(msgid), params)
 
 

@@ -93,3 +93,14 @@ def test_no_translation_names_a_command_in_english(lang: str) -> None:
             left = english_commands(i18n.COMMAND_PLACEHOLDER.sub("", text or ""), lang)
             found += [f"{name} in {text!r}" for name in left]
     assert found == []
+
+
+def test_a_reason_stored_in_english_is_said_in_the_readers_language() -> None:
+    """A table's ``end_reason`` is stored in English, its command written out (operators read the database, and
+    rows written before commands became placeholders say the same): it still reads in every language."""
+    from host.outcomes import ABANDONED_BY_COMMAND
+
+    assert ABANDONED_BY_COMMAND == "closed with /game abandon"
+    assert i18n.t("fr", ABANDONED_BY_COMMAND) == "fermée avec /partie fermer"
+    assert "/гра закрити" in i18n.t("uk", ABANDONED_BY_COMMAND)
+    assert i18n.t("en", ABANDONED_BY_COMMAND) == ABANDONED_BY_COMMAND
