@@ -44,7 +44,7 @@ from engines.bots import BOT_LEVELS
 from host import TableRecord, TableService, permissions
 from host.clock import Scheduler
 from host.events import AsyncSignal, Signal
-from host.languages import MemberLanguages
+from host.languages import MemberLanguages, ServerLocales
 from host.long_games import LongGameService
 from host.metrics import PROMETHEUS, Recorder
 from host.pairing import PairingPool
@@ -186,6 +186,8 @@ class Services:
     cogs: tuple[commands.Cog, ...]
     #: Each member's last seen Discord locale (direct messages speak it).
     languages: MemberLanguages
+    #: Each server's Discord language, stored for the web pages of another process (``python -m web``).
+    server_locales: ServerLocales
 
     async def route_control(self, interaction: discord.Interaction, control: controls.Control,
                             values: Sequence[str]) -> None:
@@ -280,7 +282,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
             ProfileCog(bot, server_settings, tournaments, guard, links, site,
                        WebServing(bot, site, links, settings.web) if settings.web.port is not None else None))
     return Services(store, server_settings, bot_pool, tables, flow, scheduler, tournaments, tournament_flow,
-                    tournament_scheduler, pairing, cogs, languages=languages)
+                    tournament_scheduler, pairing, cogs, languages=languages, server_locales=ServerLocales(store))
 
 
 def rest_errors(recorder: Recorder) -> aiohttp.TraceConfig:
@@ -423,6 +425,7 @@ class DeckhandBot(commands.Bot):
                 await services.server_settings.get(guild.id)
             except Exception:  # one server's settings must not keep every table waiting
                 log.warning("could not read the settings of server %s", guild.id, exc_info=True)
+            await self.locale_seen(guild)
         await services.flow.resume()
         await services.tournament_flow.resume()
         if not self._closing:
@@ -466,9 +469,25 @@ class DeckhandBot(commands.Bot):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         if self.services is not None:
+            await self.locale_seen(guild)
             await self.services.flow.guild_joined(guild.id)
 
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if before.preferred_locale != after.preferred_locale:
+            await self.locale_seen(after)
+
+    async def locale_seen(self, guild: discord.Guild) -> None:
+        """Store the server's Discord language when it changed: ``python -m web`` reads it for ``auto``."""
+        if self.services is None:
+            return
+        try:
+            await self.services.server_locales.seen(guild.id, guild.preferred_locale.value
+                                                    if guild.preferred_locale else None)
+        except Exception:  # the pages would speak the last stored language; nothing else depends on it
+            log.warning("could not store the Discord language of server %s", guild.id, exc_info=True)
+
     async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.locale_seen(guild)  # a server seen again (each at start, after an outage) may have changed it
         # A re-invite can arrive as an available guild too; an outage's return is not a re-invite.
         if self.services is not None and guild.id in self.services.flow.access.gone_guilds:
             await self.services.flow.guild_joined(guild.id)

@@ -170,8 +170,9 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPL
         await _dispatch(interaction, self.item.custom_id or "", list(self.item.values))
 
 
-def with_link(view: discord.ui.View | None, url: str | None, label: str = "Web page") -> discord.ui.View | None:
-    """``view`` with a link button to ``url`` added (a new view if there was none); unchanged without a url."""
+def with_link(view: discord.ui.View | None, url: str | None, label: str) -> discord.ui.View | None:
+    """``view`` with a link button to ``url`` added (a new view if there was none); unchanged without a url.
+    ``label`` is already in the reader's language (no English default: a caller must say it)."""
     if url is None:
         return view
     if view is None:

@@ -27,9 +27,10 @@ from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, perm
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, NewTable, parse_table_number
 from host.outcomes import THREAD_REFUSED
-from host.privacy import Sight, visible_mine, visible_tables
+from host.privacy import visible_mine, visible_tables
 from host.read_models import LobbyMessage
 from host.settings import ServerSettings
+from host.table_feed import TableRecord
 from i18n import N_, t, tn
 from render.markup import escape_name, label_name
 from render.words import article
@@ -324,10 +325,9 @@ class GameCog(commands.Cog):
     @app_commands.describe(table="An older table of this server, by number")
     async def game_log(self, interaction: discord.Interaction, table: str | None = None) -> None:
         async def work() -> None:
-            number = parse_table_number(table)  # a bad number is refused at once, before "thinking…"
+            found = await self._history_table(interaction, table)
             await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
-            moves = await self.long_games.move_log(interaction.guild_id, interaction.channel_id or 0, number,
-                                                   await self._sight_of_table(interaction, number))
+            moves = await self.long_games.log_of(found)
             text, file = log_message(moves, member_language(interaction))
             await reply(interaction, Outgoing(text, [file]), ephemeral=True)
 
@@ -338,18 +338,21 @@ class GameCog(commands.Cog):
     async def game_replay(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000],
                           table: str | None = None) -> None:
         async def work() -> None:
-            number = parse_table_number(table)  # a bad number is refused at once, before "thinking…"
+            found = await self._history_table(interaction, table)
             await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
-            frame = await self.long_games.replay(interaction.guild_id, interaction.channel_id or 0, move, number,
-                                                 await self._sight_of_table(interaction, number))
+            frame = await self.long_games.replay_of(found, move)
             await reply(interaction, await replay_message(frame, member_language(interaction)), ephemeral=True)
 
         await self.guard.run(interaction, work)
 
-    async def _sight_of_table(self, interaction: discord.Interaction, number: int | None) -> Sight:
-        """Whether the member can view the channel of table ``number``: read only when one was named."""
+    async def _history_table(self, interaction: discord.Interaction, table: str | None) -> TableRecord:
+        """The table /game log or /game replay shows: the channel's latest, or number ``table`` if the member
+        can view its channel. Its refusals (a bad number, no table, a hidden one) come before any "thinking…":
+        they need no REST call, but where the member's view of a channel is not cached (sight_of defers then)."""
+        number = parse_table_number(table)
         channel = None if number is None else await self.long_games.table_channel(interaction.guild_id, number)
-        return await sight_of(interaction, [] if channel is None else [channel])
+        sight = await sight_of(interaction, [] if channel is None else [channel])
+        return await self.long_games.history_table(interaction.guild_id, interaction.channel_id or 0, number, sight)
 
     # ------------------------------------------------------------------- play
 

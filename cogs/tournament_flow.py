@@ -35,7 +35,7 @@ from host.tournaments.service import Advance, StartOutcome, TournamentService, T
 from host.tournaments.state import TournamentRecord
 from host.tournaments.timers import CHECKIN_TIMER, EVENT_END_TIMER, START_TIMER, TimerRecord
 from host.tournaments.views import standing_rows
-from i18n import N_, t, tn
+from i18n import N_, say_text, t, tn
 from render.markup import escape_name, label_name
 
 log = logging.getLogger(__name__)
@@ -159,13 +159,11 @@ class TournamentFlow:
         found = await self.service.bracket(tournament_id)
         if found is None:
             return None
-        rounds, _ = found
-        # The bracket is for the whole channel: its words speak the server's language. Only a Swiss event's
-        # top cut has a bracket besides the elimination formats.
+        rounds, said_title = found
+        # The bracket is for the whole channel: its words speak the server's language.
         record = await self.service.get(tournament_id)
         lang = await self.language(record)
-        title = record.name + " · " + (t(lang, "bracket") if record.format.endswith("_elimination")
-                                       else t(lang, "top cut"))
+        title = say_text(lang, said_title)
         views = render.bracket.views(rounds)
         # Tens of ms for a big event, and /tournament status draws it each time: off the loop, as tables are.
         png = await drawn(tournament_id, render.bracket.bracket_png, views, title, lang)

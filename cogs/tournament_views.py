@@ -111,7 +111,7 @@ def signup_message(state: TournamentView, note: str = "", lang: str = DEFAULT) -
         embed.set_footer(text=t(lang, "Registration is closed ({status}). {/tournament standings} and "
                                       "{/tournament status} follow the event.", status=status_name(lang, r.status)))
         view = None
-    return Outgoing(note, embed=embed, view=with_link(view, r.web_url), mentions=_quiet())
+    return Outgoing(note, embed=embed, view=with_link(view, r.web_url, t(lang, "Web page")), mentions=_quiet())
 
 
 def rules_lines(state: TournamentView, lang: str = DEFAULT) -> list[str]:
@@ -271,7 +271,7 @@ def standings_message(state: TournamentView, rows: Sequence[StandingRow], page: 
         on.item.disabled = page == len(pages)
         view.add_item(back)
         view.add_item(on)
-    return Outgoing("", embed=embed, view=with_link(view, state.record.web_url), mentions=_quiet())
+    return Outgoing("", embed=embed, view=with_link(view, state.record.web_url, t(lang, "Web page")), mentions=_quiet())
 
 
 def status_message(state: TournamentView, threads: Mapping[int, int], lang: str = DEFAULT) -> Outgoing:
@@ -310,7 +310,7 @@ def status_message(state: TournamentView, threads: Mapping[int, int], lang: str 
         text += ("\n" if text else "") + line
     embed = discord.Embed(title=f"🏆 {escape_name(r.name)} · {status_name(lang, r.status)}", description=text,
                           colour=GOLD)
-    return Outgoing("", embed=embed, view=with_link(None, r.web_url), mentions=_quiet())
+    return Outgoing("", embed=embed, view=with_link(None, r.web_url, t(lang, "Web page")), mentions=_quiet())
 
 
 def champion_line(state: TournamentView, lang: str = DEFAULT) -> str:

@@ -288,6 +288,15 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE seat_events ADD COLUMN lines TEXT;
     """,
+    # 14: each server's Discord language (guild.preferred_locale) as the bot last saw it, so the web pages of a
+    # server whose ``language`` setting is ``auto`` speak it in a process of their own (python -m web).
+    """
+    CREATE TABLE guild_locales (
+        guild_id   INTEGER NOT NULL PRIMARY KEY,
+        locale     TEXT    NOT NULL,
+        seen_at    REAL    NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

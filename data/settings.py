@@ -1,4 +1,5 @@
-"""Per-server settings (with a log of who changed what), per-member notice preferences and last seen locales."""
+"""Per-server settings (with a log of who changed what), per-member notice preferences and last seen locales,
+and each server's Discord language as the bot last saw it."""
 
 from __future__ import annotations
 
@@ -41,6 +42,16 @@ class SettingsStore:
     async def member_locale(self, user_id: int) -> str | None:
         row = await self._db.one("SELECT locale FROM member_locales WHERE user_id = ?", (user_id,))
         return str(row[0]) if row else None
+
+    async def guild_locale(self, guild_id: int) -> str | None:
+        row = await self._db.one("SELECT locale FROM guild_locales WHERE guild_id = ?", (guild_id,))
+        return str(row[0]) if row else None
+
+    async def set_guild_locale(self, guild_id: int, locale: str) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute("INSERT INTO guild_locales (guild_id, locale, seen_at) VALUES (?, ?, ?) ON CONFLICT"
+                             " (guild_id) DO UPDATE SET locale = excluded.locale, seen_at = excluded.seen_at",
+                             (guild_id, locale, self._db.now()))
 
     async def set_member_locale(self, user_id: int, locale: str) -> None:
         async with self._db.transaction() as tx:

@@ -43,3 +43,20 @@ class MemberLanguages:
         self._seen.move_to_end(user_id)
         while len(self._seen) > REMEMBERED:
             self._seen.popitem(last=False)
+
+
+class ServerLocales:
+    """Each server's Discord language (``guild.preferred_locale``) as the bot sees it, kept in the database so
+    that a process without the gateway (``python -m web``) can follow a server whose ``language`` is ``auto``.
+    Written only when it changed since this process last saw it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._seen: dict[int, str] = {}
+
+    async def seen(self, guild_id: int, locale: str | None) -> None:
+        if not locale or self._seen.get(guild_id) == locale:
+            return
+        if await self.store.settings.guild_locale(guild_id) != locale:
+            await self.store.settings.set_guild_locale(guild_id, locale)
+        self._seen[guild_id] = locale

@@ -182,8 +182,8 @@ class LongGameService:
         found = await self.store.tables.get_table(table)
         return found.channel_id if found is not None and found.guild_id == guild_id else None
 
-    async def _history_table(self, guild_id: int | None, channel_id: int, table: int | None,
-                             sight: Sight | None) -> TableRecord:
+    async def history_table(self, guild_id: int | None, channel_id: int, table: int | None,
+                            sight: Sight | None = None) -> TableRecord:
         """The channel's latest table, or ``table``: a table of this server in a channel the member can view.
 
         A table they cannot view gets the very answer of a table that does not exist, so the refusal tells
@@ -201,7 +201,11 @@ class LongGameService:
 
     async def move_log(self, guild_id: int | None, channel_id: int, table: int | None,
                        sight: Sight | None = None) -> MoveLog:
-        record = await self._history_table(guild_id, channel_id, table, sight)
+        return await self.log_of(await self.history_table(guild_id, channel_id, table, sight))
+
+    async def log_of(self, record: TableRecord) -> MoveLog:
+        """The move list of a table found by :meth:`history_table` (which refuses, in one read, before this
+        reads a long log: the command answers a refusal before it says "thinking…")."""
         moves: list[LoggedMove] = []
         # A page at a time: a long game's log is never read in one hold of the event loop.
         async for page in self.store.tables.action_pages(record.id):
@@ -216,7 +220,10 @@ class LongGameService:
 
     async def replay(self, guild_id: int | None, channel_id: int, move: int, table: int | None,
                      sight: Sight | None = None) -> ReplayFrame:
-        record = await self._history_table(guild_id, channel_id, table, sight)
+        return await self.replay_of(await self.history_table(guild_id, channel_id, table, sight), move)
+
+    async def replay_of(self, record: TableRecord, move: int) -> ReplayFrame:
+        """The table found by :meth:`history_table` as it stood after ``move``."""
         if record.status == LOBBY:
             raise Refusal(N_("That table has not started yet."))
         actions = await self.store.tables.actions(record.id)

@@ -255,9 +255,14 @@ class PublicSite:
 
     async def language(self, guild_id: int) -> str:
         """What a server's pages speak: as its channels do, its ``language`` setting (``auto``: its Discord
-        language, when the bot is there to tell it; else English)."""
+        language, as the gateway tells it in the bot's process or as the bot last stored it; else English)."""
         setting = (await self.store.settings.guild_settings(guild_id)).get("language", i18n.AUTO)
-        preferred = self.locale_of(guild_id) if self.locale_of is not None and setting == i18n.AUTO else None
+        if setting != i18n.AUTO:
+            return i18n.server_language(setting, None)
+        # In the bot's process the gateway tells; in ``python -m web``, the language the bot last stored.
+        preferred = self.locale_of(guild_id) if self.locale_of is not None else None
+        if preferred is None:
+            preferred = await self.store.settings.guild_locale(guild_id)
         return i18n.server_language(setting, preferred)
 
     async def _public_channel(self, channel_id: int) -> bool:
@@ -486,18 +491,17 @@ class PublicSite:
         found = await self.events.bracket(record.id)
         if found is None:
             return None
-        rounds, title = found
-        key = ("bracket", record.id, json.dumps(rounds))
-        from render.bracket import DoubleView, alt_text, bracket_png, views
+        rounds, said_title = found
+        # The picture speaks the server's language, as the one posted in its channel does.
+        lang = await self.language(guild_id)
+        title = i18n.say_text(lang, said_title)
+        key = ("bracket", record.id, json.dumps(rounds), lang)
+        from render.bracket import alt_text, bracket_png, views
 
         view = views(rounds)
         if key not in self._pictures:
-            self._keep(key, await self.draw(-record.id, bracket_png, view, title))
-        if isinstance(view, DoubleView):  # both brackets and the grand final
-            return self._pictures[key], alt_text(view, title)
-        played = [f"{m[0] or 'bye'} against {m[1] or 'bye'}"
-                  + ("" if m[2] is None else f", won by {m[m[2]]}") for m in rounds[-1]]
-        return self._pictures[key], f"{title}: {len(rounds)} rounds; last round: " + "; ".join(played)
+            self._keep(key, await self.draw(-record.id, bracket_png, view, title, lang))
+        return self._pictures[key], alt_text(view, title, lang)
 
     async def export(self, guild_id: int | None, tournament_id: int, fmt: str,
                      check: bool = True, organiser: bool = False) -> tuple[bytes, str] | None:

@@ -171,9 +171,11 @@ def placings_line(placings: Sequence[int], names: list[str], lang: str = i18n.DE
     def name(s: int) -> str:
         return names[s] if s < len(names) and names[s] else i18n.t(lang, "Seat {number}", number=s + 1)
 
-    def place(n: int) -> str:
-        if lang == i18n.DEFAULT:
-            return ordinal(n)
-        return i18n.t(lang, "1st") if n == 1 else i18n.t(lang, "{n}th", n=n)
+    return i18n.t(lang, "Final: {places}", places=" · ".join(f"{place(lang, placings[s])} {name(s)}" for s in order))
 
-    return i18n.t(lang, "Final: {places}", places=" · ".join(f"{place(placings[s])} {name(s)}" for s in order))
+
+def place(lang: str, n: int) -> str:
+    """A finishing place the language's way: "1st", "2nd" in English; "1er", "2e" in French; "1-е" in Ukrainian."""
+    if lang == i18n.DEFAULT:
+        return ordinal(n)
+    return i18n.t(lang, "1st") if n == 1 else i18n.t(lang, "{n}th", n=n)

@@ -15,7 +15,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import i18n
+from data.editions.king_pedro import SUIT_NAMES as SUIT_WORDS
 from engines.king_pedro.rules import trick_winner
+from i18n import DEFAULT, N_
 from render.common import (
     CARD_BACK,
     FELT,
@@ -32,17 +35,18 @@ from render.common import (
     finished,
     make_palette,
     new_canvas,
+    place,
     placings_line,
     to_palette,
 )
-from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, name_label, panel
+from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, message_parts, name_label, panel
 from render.strips import Strip, stack
-from render.words import count, ordinal
+from render.words import count
 
 SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (15, 105, 45)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
 TEAM_COLOURS: tuple[Color, Color] = ((150, 205, 255), (255, 180, 115))
-TEAM_NAMES = ("Team A", "Team B")
+TEAM_NAMES = (N_("Team A"), N_("Team B"))
 TRUMP_TINT: Color = (255, 243, 200)
 LEGAL: Color = (40, 220, 255)      # cyan: never confused with the gold trump border
 WINNING: Color = (255, 255, 255)
@@ -129,16 +133,52 @@ def _points(card: str, trump: str | None) -> int:
     return POINTS.get(card[:-1], 0) if _is_trump(card, trump) else 0
 
 
-def _card(card: str, trump: str | None, w: int = CW, h: int = CH, dim: bool = False) -> Image.Image:
+def _card(card: str, trump: str | None, w: int = CW, h: int = CH, dim: bool = False,
+          lang: str = DEFAULT) -> Image.Image:
     t = _is_trump(card, trump)
-    note = "5th" if t and card[-1] != trump else ""
+    # The other five is a trump of another suit: its note says so, in the reader's language (the note is in
+    # the face's cache key, so each language keeps its own face).
+    note = i18n.t(lang, OTHER_FIVE) if t and card[-1] != trump else ""
     return face(card, w, h, t, _points(card, trump), dim, note)
 
 
-def _name(names: list[str], seat: int | None) -> str:
+#: The note on the other five's face, which is a trump of another suit. At most three characters in any language:
+#: a longer one runs into the card's points badge on the smallest face.
+OTHER_FIVE = N_("5th")
+
+
+def _name(names: list[str], seat: int | None, lang: str = DEFAULT) -> str:
     if seat is None:
         return "?"
-    return names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+    return names[seat] if seat < len(names) and names[seat] else i18n.t(lang, "Seat {number}", number=seat + 1)
+
+
+def _suit(lang: str, suit: str) -> str:
+    """A suit's name: "Spades" in English (as the pictures always wrote it), the glossary's word elsewhere."""
+    return SUIT_NAMES[suit] if lang == DEFAULT else i18n.t(lang, SUIT_WORDS[suit])
+
+
+def _cards(lang: str, n: int) -> str:
+    # English through the words helper (as the pictures always said it); other languages with their plurals
+    return count(n, "card") if lang == DEFAULT else i18n.tn(lang, "{n} card", "{n} cards", n)
+
+
+def _tricks(lang: str, n: int) -> str:
+    return count(n, "trick") if lang == DEFAULT else i18n.tn(lang, "{n} trick", "{n} tricks", n)
+
+
+def _points_said(lang: str, n: int) -> str:
+    return count(n, "point") if lang == DEFAULT else i18n.tn(lang, "{n} point", "{n} points", n)
+
+
+def _calls(lang: str, n: int) -> str:
+    return count(n, "call") if lang == DEFAULT else i18n.tn(lang, "{n} call", "{n} calls", n)
+
+
+def _fitted(lang: str, msgid: str, names: dict[str, str], size: int, room: int, bold: bool = False,
+            **params: object) -> str:
+    """``msgid`` in ``lang`` in at most ``room`` pixels, only its names shortened."""
+    return fit_names(message_parts(i18n.t(lang, msgid), names, **params), size, room, bold)
 
 
 def _frame(img: Image.Image, xy: tuple[int, int], w: int, h: int, colour: Color, width: int = 6) -> None:
@@ -162,31 +202,46 @@ CONTRACT_H = 84
 TRICK_H = 320
 SEAT_H = 92
 
+#: What the one player to act is to do, by phase ({name} is the player).
+ONE_ACTS = {"bidding": N_("{name} to bid"), "trump": N_("{name} to name trump"),
+            "passing": N_("{name} to pass trumps"), "discarding": N_("{name} to discard to 6"),
+            "playing": N_("{name} to play")}
 
-def _who_acts(view: dict[str, Any], names: list[str]) -> str:
+
+def _who_acts(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
     if view.get("placings") is not None and not view.get("over"):
-        return placings_line(view["placings"], names)
+        return placings_line(view["placings"], names, lang)
     if view.get("over"):
         w = view.get("winner")
         if w == "tie":
-            return "Game over: a shared win"
-        return f"Game over: {TEAM_NAMES[w]} wins" if w is not None else "Game over"
+            return i18n.t(lang, "Game over: a shared win")
+        return (i18n.t(lang, "Game over: {team} wins", team=i18n.t(lang, TEAM_NAMES[w])) if w is not None
+                else i18n.t(lang, "Game over"))
     acting = view.get("to_act", [])
-    verb = {"bidding": "to bid", "trump": "to name trump", "passing": "to pass trumps",
-            "discarding": "to discard to 6", "playing": "to play"}.get(view.get("phase", ""), "to act")
+    phase = view.get("phase", "")
     if len(acting) == 1:
-        return f"{_name(names, acting[0])} {verb}"
-    return f"{len(acting)} players {verb}"
+        room = WIDTH - 4 * PAD
+        return _fitted(lang, ONE_ACTS.get(phase, N_("{name} to act")), {"name": _name(names, acting[0], lang)}, BODY,
+                       room, bold=True)
+    # several act at once: passing trumps, reducing hands
+    if phase == "passing":
+        return i18n.tn(lang, "{n} player to pass trumps", "{n} players to pass trumps", len(acting))
+    if phase == "discarding":
+        return i18n.tn(lang, "{n} player to discard to 6", "{n} players to discard to 6", len(acting))
+    return i18n.tn(lang, "{n} player to act", "{n} players to act", len(acting))
 
 
-def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None) -> Image.Image:
-    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture."""
+def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] | None = None,
+                lang: str = DEFAULT) -> Image.Image:
+    """The table; with ``placings`` (each seat's place, 1 = first) the table is over: the final picture.
+    Its words speak ``lang``."""
     view = finished(view, placings)
     trump = view.get("trump")
     bidder = view.get("bidder")
     bid = view.get("bid")
-    rnd = f"round {view.get('round', 1)} · first to {view.get('target', 262)}"
-    who = _who_acts(view, names)
+    rnd = i18n.t(lang, "round {round} · first to {target}", round=view.get("round", 1),
+                 target=view.get("target", 262))
+    who = _who_acts(view, names, lang)
 
     def head(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
         box = (0, 0, WIDTH, HEAD_H)
@@ -194,62 +249,65 @@ def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] 
         label(img, (WIDTH - 2 * PAD, PAD + 4), rnd, SMALL, MUTED, box, "ra")
         label(img, (2 * PAD, 52), who, BODY, HIGHLIGHT, box, bold=True, inset=2 * PAD)
 
-    strips = [Strip(HEAD_H, head, ("head", rnd, who))]
+    strips = [Strip(HEAD_H, head, ("head", rnd, who, lang))]
     # ---- teams: score, and during play the bidding team's points against its bid
     for team in (0, 1):
         score = str(view.get("scores", [0, 0])[team])
         pts = view.get("round_points", [0, 0])[team]
         tricks = view.get("tricks_won", [0, 0])[team]
         if view.get("phase") == "playing" and bid and bidder is not None and bidder % 2 == team:
-            line = f"{pts} of {bid} bid · {count(tricks, 'trick')}"
+            line = i18n.t(lang, "{points} of {bid} bid · {tricks}", points=pts, bid=bid, tricks=_tricks(lang, tricks))
         elif view.get("phase") == "playing":
-            line = f"{count(pts, 'point')} · {count(tricks, 'trick')} this round"
+            line = i18n.t(lang, "{points} · {tricks} this round",
+                          points=_points_said(lang, pts), tricks=_tricks(lang, tricks))
         else:
             line = ""
-        first, second = _name(names, team), _name(names, team + 2)
+        first, second = _name(names, team, lang), _name(names, team + 2, lang)
 
         def team_band(img: Image.Image, d: ImageDraw.ImageDraw, team: int = team, first: str = first,
                       second: str = second, line: str = line, score: str = score) -> None:
-            _team_band(img, d, team, first, second, line, score)
+            _team_band(img, d, team, first, second, line, score, lang)
 
-        strips.append(Strip(TEAM_H, team_band, ("team", team, first, second, line, score)))
+        strips.append(Strip(TEAM_H, team_band, ("team", team, first, second, line, score, lang)))
     # ---- the contract: bid, bidder, trump and the other five
-    bidder_name = _name(names, bidder)
+    bidder_name = _name(names, bidder, lang)
     other = (view.get("other_five_suit") or SAME_COLOUR[trump]) if trump else None
-    strips.append(Strip(CONTRACT_H, lambda img, d: _contract(img, d, bid, bidder_name, trump, other),
-                        ("contract", bid, bidder_name, trump, other)))
-    # The middle changes with nearly every move; its key is every view field it reads, and the names.
-    middle_key = ("middle", tuple(names), json.dumps({k: view[k] for k in _MIDDLE_FIELDS if k in view}, sort_keys=True))
-    strips.append(Strip(TRICK_H, lambda img, d: _middle(img, d, view, names, (PAD, 0, WIDTH - PAD, TRICK_H - PAD)),
+    strips.append(Strip(CONTRACT_H, lambda img, d: _contract(img, d, bid, bidder_name, trump, other, lang),
+                        ("contract", bid, bidder_name, trump, other, lang)))
+    # The middle changes with nearly every move; its key is every view field it reads, the names and the language.
+    middle_key = ("middle", tuple(names), json.dumps({k: view[k] for k in _MIDDLE_FIELDS if k in view}, sort_keys=True),
+                  lang)
+    strips.append(Strip(TRICK_H, lambda img, d: _middle(img, d, view, names, (PAD, 0, WIDTH - PAD, TRICK_H - PAD),
+                                                        lang),
                         middle_key))
     to_act = set(view.get("to_act", []))
     for seat in range(4):
         acting = seat in to_act
         folded = seat in view.get("folded", [])
-        tags = _seat_tags(view, seat, acting, folded)
+        tags = _seat_tags(view, seat, acting, folded, lang)
         n = view.get("hand_counts", [0, 0, 0, 0])[seat]
-        name = _name(names, seat)
+        name = _name(names, seat, lang)
 
         def seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int = seat, name: str = name,
                      acting: bool = acting, folded: bool = folded, tags: str = tags, n: int = n) -> None:
-            _seat_row(img, d, seat, name, acting, folded, tags, n)
+            _seat_row(img, d, seat, name, acting, folded, tags, n, lang)
 
-        strips.append(Strip(SEAT_H + PAD, seat_row, ("seat", seat, name, acting, folded, tags, n)))
+        strips.append(Strip(SEAT_H + PAD, seat_row, ("seat", seat, name, acting, folded, tags, n, lang)))
     # The picture has always ended with this much felt below the last seat.
     strips.append(Strip(4 * PAD, lambda img, d: None, "end"))
     return stack(TABLE_W, strips, _palette())
 
 
 def _team_band(img: Image.Image, d: ImageDraw.ImageDraw, team: int, first: str, second: str, line: str,
-               score: str) -> None:
+               score: str, lang: str = DEFAULT) -> None:
     """A team's band, at the top of its strip: both names, the round's line and the score."""
     y = 0
     box = panel(d, (PAD, y, WIDTH - PAD, y + TEAM_H - PAD), BOX_BG, TEAM_COLOURS[team], 3)
     sw = 170
     left = (box[0], box[1], box[2] - sw, box[3])
     room = left[2] - PAD - (box[0] + 2 * PAD)
-    team_line = fit_names([(f"{TEAM_NAMES[team]}: ", False), (first, True), (" & ", False), (second, True)],
-                          BODY, room, bold=True)
+    team_line = _fitted(lang, N_("{team}: {first} & {second}"), {"first": first, "second": second}, BODY, room,
+                        bold=True, team=i18n.t(lang, TEAM_NAMES[team]))
     label(img, (box[0] + 2 * PAD, y + 8), team_line, BODY, TEAM_COLOURS[team], left, bold=True, inset=PAD)
     if line:
         label(img, (box[0] + 2 * PAD, y + 44), line, SMALL, WHITE, left, inset=PAD)
@@ -258,25 +316,29 @@ def _team_band(img: Image.Image, d: ImageDraw.ImageDraw, team: int, first: str, 
 
 
 def _contract(img: Image.Image, d: ImageDraw.ImageDraw, bid: Any, bidder_name: str, trump: str | None,
-              other: str | None) -> None:
+              other: str | None, lang: str = DEFAULT) -> None:
     """The contract band, at the top of its strip: bid and bidder, trump and the other five."""
     y = 0
     box = panel(d, (PAD, y, WIDTH - PAD, y + CONTRACT_H - PAD), BOX_BG)
     if bid:
-        label(img, (box[0] + 2 * PAD, y + 8), f"Bid {bid} by {bidder_name}", BODY, GOLD,
-              (box[0], box[1], box[2] - 340, box[3]), bold=True, inset=PAD)
+        within = (box[0], box[1], box[2] - 340, box[3])
+        line = _fitted(lang, N_("Bid {bid} by {name}"), {"name": bidder_name}, BODY,
+                       within[2] - PAD - (box[0] + 2 * PAD), bold=True, bid=bid)
+        label(img, (box[0] + 2 * PAD, y + 8), line, BODY, GOLD, within, bold=True, inset=PAD)
     else:
-        label(img, (box[0] + 2 * PAD, y + 8), "No bid yet", BODY, MUTED, box, bold=True)
+        label(img, (box[0] + 2 * PAD, y + 8), i18n.t(lang, "No bid yet"), BODY, MUTED, box, bold=True)
     if trump and other:
         tx = box[2] - 330  # room for "+ the 5 of Diamonds" at the smallest legible size
         d.rounded_rectangle((tx, y + 8, tx + 56, y + 64), radius=8, fill=PAPER, outline=GOLD, width=3)
         p = pip(trump, 44)
         img.paste(p, (tx + 6, y + 14), p)
         tbox = (tx + 60, box[1], box[2], box[3])
-        label(img, (tx + 68, y + 6), f"Trump {SUIT_NAMES[trump]}", SMALL, WHITE, tbox, inset=PAD)
-        label(img, (tx + 68, y + 36), f"+ the 5 of {SUIT_NAMES[other]}", SMALL, GOLD, tbox, inset=PAD)
+        label(img, (tx + 68, y + 6), i18n.t(lang, "Trump {suit}", suit=_suit(lang, trump)), SMALL, WHITE, tbox,
+              inset=PAD)
+        label(img, (tx + 68, y + 36), i18n.t(lang, "+ the 5 of {suit}", suit=_suit(lang, other)), SMALL, GOLD, tbox,
+              inset=PAD)
     elif bid:
-        label(img, (box[2] - 2 * PAD, y + 14), "trump not named", SMALL, MUTED, box, "ra")
+        label(img, (box[2] - 2 * PAD, y + 14), i18n.t(lang, "trump not named"), SMALL, MUTED, box, "ra")
 
 
 #: Every view field ``_middle`` reads: its strip's key.
@@ -285,37 +347,39 @@ _MIDDLE_FIELDS = ("trump", "trick", "last_trick", "tricks_played", "last_trick_w
 
 
 def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str],
-            box: tuple[int, int, int, int]) -> None:
+            box: tuple[int, int, int, int], lang: str = DEFAULT) -> None:
     """The trick in play order with the winning card marked; else the last trick, or the auction."""
     panel(d, box, FELT_DARK)
     trump = view.get("trump")
     trick = view.get("trick") or []
     x0, y0 = box[0] + 2 * PAD, box[1] + PAD
+    room = box[2] - 2 * PAD - x0
     if trick or view.get("last_trick"):
         current = bool(trick)
         cards = trick if current else view["last_trick"]
         w, h = (CW, CH) if current else (SW, SH)
         if current:
-            title = f"Trick {view.get('tricks_played', 0) + 1} of 6, in play order"
+            title = i18n.t(lang, "Trick {trick} of 6, in play order", trick=view.get("tricks_played", 0) + 1)
             win = trick_winner([c for _, c in cards], trump) if trump else 0
         else:
-            title = f"Last trick, won by {_name(names, view.get('last_trick_winner'))}"
+            title = _fitted(lang, N_("Last trick, won by {name}"),
+                            {"name": _name(names, view.get("last_trick_winner"), lang)}, SMALL, room)
             win = next((i for i, (s, _) in enumerate(cards) if s == view.get("last_trick_winner")), -1)
         label(img, (x0, y0), title, SMALL, WHITE, box, inset=2 * PAD)
         slot = (box[2] - box[0] - 4 * PAD) // 4
         cy = y0 + 44
         for i, (seat, card) in enumerate(cards):
             cx = x0 + i * slot + (slot - w) // 2
-            img.paste(_card(card, trump, w, h), (cx, cy))
+            img.paste(_card(card, trump, w, h, lang=lang), (cx, cy))
             if i == win:
                 _frame(img, (cx, cy), w, h, WINNING, 5)
             cell = (x0 + i * slot, cy + h + 6, x0 + (i + 1) * slot - 4, box[3])
-            label(img, (cell[0] + slot // 2 - 2, cy + h + 10), _name(names, seat), SMALL,
+            label(img, (cell[0] + slot // 2 - 2, cy + h + 10), _name(names, seat, lang), SMALL,
                   TEAM_COLOURS[seat % 2], cell, "ma")
-            tag = "winning" if i == win and current else ("won" if i == win else ("led" if i == 0 else ""))
+            tag = N_("winning") if i == win and current else (N_("won") if i == win else (N_("led") if i == 0 else ""))
             if tag:
-                label(img, (cell[0] + slot // 2 - 2, cy + h + 40), tag, SMALL, WINNING if i == win else MUTED,
-                      cell, "ma", bold=True)
+                label(img, (cell[0] + slot // 2 - 2, cy + h + 40), i18n.t(lang, tag), SMALL,
+                      WINNING if i == win else MUTED, cell, "ma", bold=True)
         return
     # before play: the auction, newest last, two columns
     phase = view.get("phase")
@@ -323,23 +387,35 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
     lines: list[tuple[str, str, Color]] = []
     if phase in ("passing", "discarding"):
         for frm, to, many in view.get("trump_passes", []):
-            lines.append((_name(names, frm), f"passed {many} to {_name(names, to)}"[:40], WHITE))
+            # what a line says fits the right three fifths of its one-column cell: only the partner's name is
+            # shortened
+            what = fit_names(message_parts(i18n.tn(lang, "passed {n} to {name}", "passed {n} to {name}", many,
+                                                   name="{name}"),
+                                           {"name": _name(names, to, lang)}), SMALL, (room - PAD) * 3 // 5)
+            lines.append((_name(names, frm, lang), what, WHITE))
         for seat in view.get("folded", []):
-            lines.append((_name(names, seat), "folded", MUTED))
+            lines.append((_name(names, seat, lang), i18n.t(lang, "folded"), MUTED))
         ups = view.get("faceup_discards", [])
         if ups:
-            lines.append(("", "Face-up discards: " + ", ".join(c for _, c in ups), WHITE))
-        title = "Passing trumps" if phase == "passing" else "Reducing hands to 6"
+            lines.append(("", i18n.t(lang, "Face-up discards: {cards}", cards=", ".join(c for _, c in ups)), WHITE))
+        title = i18n.t(lang, "Passing trumps") if phase == "passing" else i18n.t(lang, "Reducing hands to 6")
     else:
         calls = view.get("auction", [])
-        title = f"Auction ({count(len(calls), 'call')})" if calls else "Auction: no calls yet"
+        title = (i18n.t(lang, "Auction ({calls})", calls=_calls(lang, len(calls)))
+                 if calls else i18n.t(lang, "Auction: no calls yet"))
         last = view.get("last_round")
         if last and not calls:
-            verdict = "made it" if last["made"] else "was set"
-            lines.append(("", f"Last round: {TEAM_NAMES[last['bidding_team']]} bid {last['bid']} and {verdict}", GOLD))
-            lines.append(("", f"Points {last['points'][0]} to {last['points'][1]}", WHITE))
+            bidding_team = TEAM_NAMES[last["bidding_team"]]
+            team = i18n.t(lang, bidding_team)
+            lines.append(("", i18n.t(lang, "Last round: {team} bid {bid} and made it", team=team, bid=last["bid"])
+                          if last["made"] else
+                          i18n.t(lang, "Last round: {team} bid {bid} and was set", team=team, bid=last["bid"]), GOLD))
+            lines.append(("", i18n.t(lang, "Points {points} to {other_points}", points=last["points"][0],
+                                     other_points=last["points"][1]), WHITE))
         for seat, call in calls:
-            lines.append((_name(names, seat), "passes" if call == "pass" else f"bids {call}", TEAM_COLOURS[seat % 2]))
+            lines.append((_name(names, seat, lang),
+                          i18n.t(lang, "passes") if call == "pass" else i18n.t(lang, "bids {bid}", bid=call),
+                          TEAM_COLOURS[seat % 2]))
     label(img, (x0, y0), title, SMALL, GOLD, box, bold=True, inset=2 * PAD)
     per_col = 7
     wide = any(not who for who, _, _ in lines) or phase in ("passing", "discarding")
@@ -356,32 +432,33 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
         label(img, (cell[0], cell[1]), who, SMALL, colour, (cell[0], cell[1], what_box[0] - PAD, cell[3]))
 
 
-def _seat_tags(view: dict[str, Any], seat: int, acting: bool, folded: bool) -> str:
+def _seat_tags(view: dict[str, Any], seat: int, acting: bool, folded: bool, lang: str = DEFAULT) -> str:
     """The seat's tag line: every view field a seat row reads beyond its name and card count ends up here."""
     tags = []
     placings = view.get("placings")
     if placings is not None and seat < len(placings):
-        tags.append(ordinal(placings[seat]))
+        tags.append(place(lang, placings[seat]))
     if acting:
-        tags.append("to act")
+        tags.append(i18n.t(lang, "to act"))
     if view.get("dealer") == seat:
-        tags.append("dealer")
+        tags.append(i18n.t(lang, "dealer"))
     if view.get("bidder") == seat and view.get("bid"):
-        tags.append(f"bid {view['bid']}")
+        tags.append(i18n.t(lang, "bid {bid}", bid=view["bid"]))
     if folded:
-        tags.append("folded")
+        tags.append(i18n.t(lang, "folded"))
     if view.get("phase") == "bidding":
         calls = [c for p, c in view.get("auction", []) if p == seat]
         if calls:
-            tags.append("passed" if calls[-1] == "pass" else f"bid {calls[-1]}")
+            tags.append(i18n.t(lang, "passed") if calls[-1] == "pass" else i18n.t(lang, "bid {bid}", bid=calls[-1]))
     down = view.get("facedown_counts", [0, 0, 0, 0])[seat]
     if down:
-        tags.append(f"{down} face down")  # discarded: the short form fits beside the hand
+        # discarded: the short form fits beside the hand
+        tags.append(f"{down} face down" if lang == DEFAULT else i18n.tn(lang, "{n} face down", "{n} face down", down))
     return " · ".join(tags)
 
 
 def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, acting: bool, folded: bool,
-              tags: str, n: int) -> None:
+              tags: str, n: int, lang: str = DEFAULT) -> None:
     """A seat's row, at the top of its strip: name, tags, and its hand as backs and a count."""
     y = 0
     box = panel(d, (PAD, y, WIDTH - PAD, y + SEAT_H), FOLDED_BG if folded else BOX_BG,
@@ -396,13 +473,34 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, ac
         back = card_back(34, 48)
         for i in range(min(n, 3)):
             img.paste(back, (right[0] + 6 + i * 12, y + 22))
-    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), count(n, "card"), SMALL, WHITE, right, "rm")
+    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), _cards(lang, n), SMALL, WHITE, right, "rm")
 
 
 # ---------------------------------------------------------------- hand
 
-def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image:
-    """The hand (legal cards framed in cyan), the contract and the trick so far: enough to choose from."""
+def _hint(view: dict[str, Any], seat: int, acting: bool, mine: bool, lang: str) -> str:
+    """What the seat is to do now, in ``lang``."""
+    phase = view.get("phase")
+    if seat in view.get("folded", []):
+        return i18n.t(lang, "You have folded this round.")
+    if acting and phase == "playing":
+        return i18n.t(lang, "Your turn: play a framed card")
+    if acting and phase == "discarding":
+        return i18n.tn(lang, "Your turn: discard {n} (framed cards may go)",
+                       "Your turn: discard {n} (framed cards may go)", len(view.get("hand", [])) - 6)
+    if mine and phase == "bidding":
+        return (i18n.t(lang, "Your turn: bid more than {bid}, or pass", bid=view["bid"]) if view.get("bid")
+                else i18n.t(lang, "Your turn: bid 30 to 62, or pass"))
+    if mine and phase == "trump":
+        return i18n.t(lang, "Your turn: you won the auction, name trump")
+    if mine and phase == "passing":
+        return i18n.t(lang, "Your turn: pass trumps to your partner, or keep them")
+    return i18n.t(lang, "Your turn") if mine else i18n.t(lang, "Waiting for others")
+
+
+def hand_image(view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> Image.Image:
+    """The hand (legal cards framed in cyan), the contract and the trick so far: enough to choose from. Its
+    words speak ``lang`` (the member's language)."""
     hand = view.get("hand", [])
     trump = view.get("trump")
     phase = view.get("phase")
@@ -417,34 +515,26 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
     img, d = new_canvas(WIDTH, height)
     team = seat % 2
     head = (0, 0, WIDTH, 146)
-    name_label(img, (2 * PAD, PAD), _name(names, seat), f" · {TEAM_NAMES[team]}", TITLE, TEAM_COLOURS[team], head,
-               bold=True, inset=2 * PAD)
-    info: list[tuple[str, bool]] = []
-    if view.get("bid"):
-        info += [(f"Bid {view['bid']} by ", False), (_name(names, view.get("bidder")), True)]
-    if trump:
-        info.append((f"{' · ' if info else ''}trump {SUIT_NAMES[trump]} + 5 of {SUIT_NAMES[SAME_COLOUR[trump]]}",
-                     False))
-    line = fit_names(info, SMALL, WIDTH - 4 * PAD - 2 * PAD) if info else "Bidding: trump not named yet"
+    name_label(img, (2 * PAD, PAD), _name(names, seat, lang), f" · {i18n.t(lang, TEAM_NAMES[team])}", TITLE,
+               TEAM_COLOURS[team], head, bold=True, inset=2 * PAD)
+    bidder = {"name": _name(names, view.get("bidder"), lang)}
+    # One message for the whole contract, so a language can put the bidder's name last, where a line too long
+    # for the width loses part of the name and never the trump.
+    if view.get("bid") and trump:
+        info = message_parts(i18n.t(lang, "Bid {bid} by {name} · trump {suit} + 5 of {other}"), bidder,
+                             bid=view["bid"], suit=_suit(lang, trump), other=_suit(lang, SAME_COLOUR[trump]))
+    elif view.get("bid"):
+        info = message_parts(i18n.t(lang, "Bid {bid} by {name}"), bidder, bid=view["bid"])
+    elif trump:
+        info = [(i18n.t(lang, "trump {suit} + 5 of {other}", suit=_suit(lang, trump),
+                        other=_suit(lang, SAME_COLOUR[trump])), False)]
+    else:
+        info = []
+    line = (fit_names(info, SMALL, WIDTH - 4 * PAD - 2 * PAD) if info
+            else i18n.t(lang, "Bidding: trump not named yet"))
     label(img, (2 * PAD, 52), line, SMALL, WHITE, head, inset=2 * PAD)
     mine = seat in view.get("to_act", [])
-    if seat in view.get("folded", []):
-        hint = "You have folded this round."
-    elif acting and phase == "playing":
-        hint = "Your turn: play a framed card"
-    elif acting and phase == "discarding":
-        hint = f"Your turn: discard {len(hand) - 6} (framed cards may go)"
-    elif mine and phase == "bidding":
-        hint = f"Your turn: bid more than {view['bid']}, or pass" if view.get("bid") else \
-            "Your turn: bid 30 to 62, or pass"
-    elif mine and phase == "trump":
-        hint = "Your turn: you won the auction, name trump"
-    elif mine and phase == "passing":
-        hint = "Your turn: pass trumps to your partner, or keep them"
-    elif mine:
-        hint = "Your turn"
-    else:
-        hint = "Waiting for others"
+    hint = _hint(view, seat, acting, mine, lang)
     label(img, (2 * PAD, 92), hint, BODY, HIGHLIGHT if mine else MUTED, head, bold=mine, inset=2 * PAD)
     y = 156
     for i, card in enumerate(hand):
@@ -452,31 +542,34 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str]) -> Image.Image
         x = PAD + c * step + (step - HW) // 2
         cy = y + r * (HH + 20)
         legal = card in playable
-        img.paste(_card(card, trump, HW, HH, dim=acting and not legal), (x, cy))
+        img.paste(_card(card, trump, HW, HH, dim=acting and not legal, lang=lang), (x, cy))
         if acting and legal:
             _frame(img, (x, cy), HW, HH, LEGAL, 5)
     if not hand:
-        label(img, (2 * PAD, y + 20), "No cards in play.", BODY, MUTED, (0, y, WIDTH, y + HH))
+        label(img, (2 * PAD, y + 20), i18n.t(lang, "No cards in play."), BODY, MUTED, (0, y, WIDTH, y + HH))
     y += rows * (HH + 20)
     if trick:
         box = (PAD, y, WIDTH - PAD, y + SH + 100)
         panel(d, box, FELT_DARK)
-        label(img, (3 * PAD, y + 6), "The trick so far", SMALL, WHITE, box)
+        label(img, (3 * PAD, y + 6), i18n.t(lang, "The trick so far"), SMALL, WHITE, box)
         win = trick_winner([c for _, c in trick], trump) if trump else 0
         slot = (WIDTH - 6 * PAD) // 4
         for i, (s, card) in enumerate(trick):
             cx = 3 * PAD + i * slot + (slot - SW) // 2
-            img.paste(_card(card, trump, SW, SH), (cx, y + 40))
+            img.paste(_card(card, trump, SW, SH, lang=lang), (cx, y + 40))
             if i == win:
                 _frame(img, (cx, y + 40), SW, SH, WINNING, 4)
             cell = (3 * PAD + i * slot, y + 40 + SH, 3 * PAD + (i + 1) * slot - 4, y + SH + 100)
-            tag = f"{_name(names, s)}{' wins' if i == win else ''}"
+            name = _name(names, s, lang)
+            tag = _fitted(lang, N_("{name} wins"), {"name": name}, SMALL, slot - 10) if i == win else name
             label(img, (cell[0] + slot // 2, y + 44 + SH), tag, SMALL, TEAM_COLOURS[s % 2], cell, "ma")
         y += SH + 110
     if extra:
-        what = "Your face-down discards" if view.get("facedown_discards") else "Your folded cards"
-        label(img, (2 * PAD, y), f"{what}: {', '.join(extra)}", SMALL, MUTED, (0, y, WIDTH, y + 50), inset=2 * PAD)
+        cards = ", ".join(extra)
+        what = (i18n.t(lang, "Your face-down discards: {cards}", cards=cards) if view.get("facedown_discards")
+                else i18n.t(lang, "Your folded cards: {cards}", cards=cards))
+        label(img, (2 * PAD, y), what, SMALL, MUTED, (0, y, WIDTH, y + 50), inset=2 * PAD)
         y += 60
-    legend = "Frames: gold trump · cyan legal now · white winning"
+    legend = i18n.t(lang, "Frames: gold trump · cyan legal now · white winning")
     label(img, (2 * PAD, y + 10), legend, SMALL, MUTED, (0, y, WIDTH, height), inset=2 * PAD)
     return to_palette(img, _palette())

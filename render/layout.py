@@ -10,6 +10,8 @@ text.
 
 from __future__ import annotations
 
+import string
+
 from PIL import Image, ImageDraw
 
 from render import text
@@ -88,3 +90,16 @@ def fit_names(parts: list[tuple[str, bool]], size: int, room: int, bold: bool = 
         share[i] = min(text.text_width(parts[i][0], size, bold), left // (len(names) - k))
         left -= share[i]
     return "".join(text.fit(s, size, share[i], bold) if is_name else s for i, (s, is_name) in enumerate(parts))
+
+
+def message_parts(template: str, names: dict[str, str], **params: object) -> list[tuple[str, bool]]:
+    """A translated message as ``fit_names`` parts: its ``names`` placeholders are names (shortened if need
+    be), the rest is text kept whole, in whatever order the language puts them ("Bid 62 by {name}",
+    "Заявка 62: {name}"). ``template`` is the message in the reader's language, placeholders unfilled."""
+    parts: list[tuple[str, bool]] = []
+    for literal, field, spec, _ in string.Formatter().parse(template):
+        if literal:
+            parts.append((literal, False))
+        if field is not None:
+            parts.append((names[field], True) if field in names else (format(params[field], spec or ""), False))
+    return parts

@@ -145,8 +145,11 @@ def hand_face(card: str, lang: str = DEFAULT) -> Image.Image:
     for i, line in enumerate(team_lines):
         draw_text(img, (w // 2, 20 + 28 * i), line, SMALL, WHITE, "mm")
     draw_text(img, (w // 2, number_y), str(num), number_size, col, "mm", bold=True)
-    for i, line in enumerate(_wrap(i18n.t(lang, edition.EFFECTS[num]), SMALL, w - 16, 6)):
-        draw_text(img, (w // 2, 152 + 29 * i), line, SMALL, INK, "mt")
+    effect = _wrap(i18n.t(lang, edition.EFFECTS[num]), SMALL, w - 16, 6)
+    # six lines start higher and closer, so that the last one's descenders stay clear of the card's edge
+    top, step = (152, 29) if len(effect) < 6 else (146, 28)
+    for i, line in enumerate(effect):
+        draw_text(img, (w // 2, top + step * i), line, SMALL, INK, "mt")
     return img
 
 

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 import i18n
 from data.editions import pentawar as edition
-from i18n import DEFAULT, N_, Said, said, say_text
+from i18n import DEFAULT, N_, say_text
 from render import text
 from render.common import (
     CARD_BACK,
@@ -397,18 +397,27 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
     return box[3] + PAD
 
 
-#: How the engine ends a game when a player starts a turn with a full flight wing (its ``end_reason``), which a
-#: state loaded from its snapshot keeps as plain English: said again from its message id.
+#: How the engine ends a game when a player starts a turn with a full flight wing (its ``end_reason``), as English
+#: text: a state loaded from its snapshot keeps it plain, without its message.
 _FULL_WING = re.compile(r"^\{p(\d)\} starts a turn with 5 dragons in the flight wing$")
 
 
-def end_reason(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
-    """Why the game ended, in ``lang``, seats named."""
+def full_wing_seat(reason: object) -> int | None:
+    """The seat whose full flight wing ended the game, when that is why it ended."""
+    found = _FULL_WING.match(str(reason or ""))
+    return int(found.group(1)) if found else None
+
+
+def _game_over(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> str:
+    """The heading of a finished game: why it ended, in ``lang``, seats named. A full flight wing is told in a
+    few words around the player's name, which alone is shortened (the engine's sentence is longer than the
+    heading)."""
     reason = view.get("end_reason") or ""
-    full = _FULL_WING.match(reason) if not isinstance(reason, Said) else None
-    if full:
-        reason = said("{player} starts a turn with 5 dragons in the flight wing", player=f"{{p{full.group(1)}}}")
-    return _sub(say_text(lang, reason), names, lang)
+    seat = full_wing_seat(reason)
+    if seat is not None:
+        return fit_names(around(lang, N_("Game over: {name}'s flight wing is full"), _name(names, seat, lang)), BODY,
+                         WIDTH - 4 * PAD, bold=True)
+    return i18n.t(lang, "Game over: {reason}", reason=_sub(say_text(lang, reason), names, lang))
 
 
 def _header_texts(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -> tuple[str, str, str]:
@@ -416,7 +425,7 @@ def _header_texts(view: dict[str, Any], names: list[str], lang: str = DEFAULT) -
     if view.get("placings") is not None and not view.get("over"):
         return placings_line(view["placings"], names, lang), "", ""
     if view.get("over"):
-        return i18n.t(lang, "Game over: {reason}", reason=end_reason(view, names, lang)), "", ""
+        return _game_over(view, names, lang), "", ""
     acting = view.get("to_act", [])
     who = ", ".join(_name(names, s, lang) for s in acting)
     doing = (N_("{name} to alter the war") if view.get("pending") else

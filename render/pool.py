@@ -29,6 +29,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -83,6 +84,36 @@ def _warm() -> int:
     return os.getpid()
 
 
+class _Watch:
+    """The pictures in hand in one event loop, each with the loop time at which it is overdue, and the one
+    timer that cancels the earliest when its time comes (``RenderPool._within_limit``)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.deadlines: dict[asyncio.Future[Any], float] = {}
+        self.overdue: set[asyncio.Future[Any]] = set()
+        self.timer: asyncio.TimerHandle | None = None
+
+    def arm(self) -> None:
+        waiting = [deadline for future, deadline in self.deadlines.items() if future not in self.overdue]
+        if self.timer is None and waiting:
+            self.timer = self.loop.call_at(min(waiting), self._expire)
+
+    def disarm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def _expire(self) -> None:
+        self.timer = None
+        now = self.loop.time()
+        for future, deadline in list(self.deadlines.items()):
+            if deadline <= now and not future.done():
+                self.overdue.add(future)
+                future.cancel()
+        self.arm()  # at the next picture's limit, if any is left in hand
+
+
 class RenderPool:
     def __init__(self, lanes: int | None = None, *, time_limit: float = PICTURE_LIMIT,
                  recorder: DrawingTimings | None = None) -> None:
@@ -102,6 +133,9 @@ class RenderPool:
         #: message would otherwise be sent in the same turn of the event loop as all the others, holding every
         #: other click and timer meanwhile. The bot's store takes the same turns (bot.py gives it these).
         self.turns = Turns()
+        #: Each event loop's watch over the pictures in hand (the pool outlives loops: tests run each bot in
+        #: a loop of its own).
+        self._watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watch] = weakref.WeakKeyDictionary()
 
     def _lane(self, lane: int) -> ProcessPoolExecutor:
         with self._lock:
@@ -140,7 +174,7 @@ class RenderPool:
     async def _draw_in_lane(self, lane: int, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], /, *args: Any) -> T:
         executor = self._lane(lane)
         try:
-            return await asyncio.wait_for(loop.run_in_executor(executor, fn, *args), self.time_limit)
+            return await self._within_limit(loop, loop.run_in_executor(executor, fn, *args))
         except TimeoutError:
             # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
             # lock is not held while a picture is drawn, so only this message waits.
@@ -149,7 +183,31 @@ class RenderPool:
         except BrokenProcessPool:
             # The worker died (killed, out of memory): a fresh one draws it once more.
             self._discard(lane, executor)
-        return await asyncio.wait_for(loop.run_in_executor(self._lane(lane), fn, *args), self.time_limit)
+        return await self._within_limit(loop, loop.run_in_executor(self._lane(lane), fn, *args))
+
+    async def _within_limit(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[T]) -> T:
+        """``await future``, or TimeoutError once it has taken ``time_limit`` seconds (of the loop's clock).
+
+        One timer per loop watches every picture in hand, armed at the earliest one's limit and put away
+        when none is left, rather than a timer for each picture (``asyncio.wait_for``): in a burst of moves
+        each picture's timer was cancelled unfired, and SimCord keeps every cancelled timer until it next
+        settles, looking through them all for each callback the loop schedules meanwhile."""
+        watch = self._watches.get(loop)
+        if watch is None:
+            watch = self._watches[loop] = _Watch(loop)
+        watch.deadlines[future] = loop.time() + self.time_limit
+        watch.arm()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future in watch.overdue:
+                raise TimeoutError from None
+            raise
+        finally:
+            del watch.deadlines[future]
+            watch.overdue.discard(future)
+            if not watch.deadlines:
+                watch.disarm()
 
     def lane_for(self, key: int) -> int:
         """The table's own lane, unless it has two images more in hand than the least busy lane."""

@@ -126,9 +126,29 @@ def _found(value: Any) -> Any:
     return value
 
 
-NOT_FOUND = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found · Deckhand</title>" \
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head><body><main>" \
-            "<h1>Not found</h1><p>There is no page here.</p></main></body></html>"
+def browser_language(request: web.Request) -> str:
+    """The language of a page that belongs to no server (the index, a 404): the first of the browser's
+    ``Accept-Language`` that Deckhand speaks, else English. A 404 never speaks a server's own language, so
+    it tells nothing about what exists."""
+    ranked = []
+    for order, part in enumerate(request.headers.get("Accept-Language", "")[:500].split(",")[:20]):
+        tag, _, weight = part.strip().partition(";q=")
+        try:
+            quality = float(weight) if weight else 1.0
+        except ValueError:
+            quality = 0.0
+        ranked.append((-quality, order, tag.strip()))
+    for negative, _, tag in sorted(ranked):
+        lang = tag.replace("_", "-").split("-", 1)[0].lower()
+        if negative < 0 and lang in i18n.languages():
+            return lang
+    return i18n.DEFAULT
+
+
+def not_found(request: web.Request) -> web.Response:
+    body = render_page(request.app[JINJA], "not_found.html", browser_language(request))
+    return web.Response(status=404, body=body, content_type="text/html", charset="utf-8",
+                        headers={"Vary": "Accept-Language"})
 
 
 @web.middleware
@@ -140,7 +160,7 @@ async def errors(request: web.Request, handler: Callable[[web.Request], Awaitabl
         response = await handler(request)
     except web.HTTPNotFound:
         metrics.WEB_REQUESTS.labels(route, "404").inc()
-        return web.Response(status=404, text=NOT_FOUND, content_type="text/html", charset="utf-8")
+        return not_found(request)
     except web.HTTPException as exc:
         metrics.WEB_REQUESTS.labels(route, str(exc.status)).inc()
         raise
@@ -155,7 +175,9 @@ async def errors(request: web.Request, handler: Callable[[web.Request], Awaitabl
 
 
 async def index(request: web.Request) -> web.Response:
-    return _page(request, "index.html", i18n.DEFAULT)
+    response = _page(request, "index.html", browser_language(request))
+    response.headers["Vary"] = "Accept-Language"
+    return response
 
 
 async def server(request: web.Request) -> web.Response:

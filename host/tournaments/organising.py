@@ -148,7 +148,7 @@ class Organising:
         """Move the start (``/tournament schedule``): the check-in and start timers move with it."""
         async with self.service.lock(tournament_id):
             record = await self.service.get(tournament_id)
-            await self.service.require_organiser(record, user_id, is_manager, "move the start", roles)
+            await self.service.require_organiser(record, user_id, is_manager, N_("move the start"), roles)
             record = await self.service.registering(tournament_id)
             now = self.store.now()
             start = parse_start(starts_at, now, (await self.service.server_config(record.guild_id)).timezone)

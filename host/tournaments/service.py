@@ -54,7 +54,7 @@ from host.tournaments.settings import MAX_ROUNDS, Settings, check_start, make_se
 from host.tournaments.standings import standings
 from host.tournaments.state import Advance, Calendar, StartOutcome, TournamentState, lost_race
 from host.tournaments.withdrawals import without
-from i18n import N_, said, said_n
+from i18n import N_, msg, said, said_n
 from render.markup import escape_name
 
 __all__ = ["FORMAT_NAMES", "MAX_ENTRANTS", "Advance", "Calendar", "StartOutcome", "TournamentService",
@@ -723,7 +723,8 @@ class TournamentService:
 
     async def bracket(self, tournament_id: int) -> tuple[list[list[MatchRow]] | DoubleRows, str] | None:
         """The elimination bracket (the event's, or a 2-player top cut's once it began) with names: a list
-        of rounds for single elimination, both brackets and the grand final for double."""
+        of rounds for single elimination, both brackets and the grand final for double; and its title, an
+        ``i18n.Said`` ("Spring Cup · bracket") the presenter says in the server's language."""
         state = await self.state(tournament_id)
         record = state.record
         pure, _ = self.pure_entrants(state)
@@ -739,7 +740,8 @@ class TournamentService:
         if len(seeds) < 2:
             return None
         results = [res for r in played if r.stage == stage for res in r.results]
-        title = f"{record.name} · {'top cut' if stage == CUT else 'bracket'}"
+        # Said from a message: the channel's post and the web page each show it in the server's language.
+        title = said("{name} · {stage}", name=record.name, stage=msg(N_("top cut") if stage == CUT else N_("bracket")))
         if double:
             return double_bracket_view(seeds, results, state.names), title
         return bracket_view(seeds, results, state.names), title

@@ -144,3 +144,17 @@ def test_game_titles_take_the_article_of_their_sound() -> None:
 def test_the_tense_check_catches_a_verb_before_a_relative_time() -> None:
     assert faults_in("The round's time runs out <t:5:R>.")
     assert not faults_in("Round deadline: <t:5:R>.")
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+def test_a_tournaments_web_page_button_speaks_the_servers_language(lang: str) -> None:
+    """The link button under a tournament's sign-up, status and round messages is labelled in their language."""
+    from dataclasses import replace
+
+    from i18n import t
+
+    view = event(2)
+    view = replace(view, record=replace(view.record, web_url="https://deck.example/s/1/tournaments/9"))
+    for out in (signup_message(view, lang=lang), status_message(view, {}, lang=lang)):
+        labels = [item.label for item in out.view.children if getattr(item, "url", None)]
+        assert labels == [t(lang, "Web page")] != ["Web page"]

@@ -65,6 +65,7 @@ async def fill(path: str) -> dict[str, int]:
     await store.settings.set_guild_setting(7, "turn_time", "3600", 8)
     await store.settings.set_dm_notify(8, True)
     await store.settings.set_member_locale(8, "uk")  # what a DM to member 8 speaks
+    await store.settings.set_guild_locale(1, "fr")  # what server 1's pages speak with `auto`
     # The web pages' facts: a public channel, a hidden player page.
     await store.web.set_channel_public(7, 6, True)
     await store.web.set_profile_hidden(8, True)
@@ -184,7 +185,11 @@ async def test_a_schema_5_database_gains_the_index_and_both_tournament_migration
     monkeypatch.undo()
     store = await Store.connect(store_target)
     try:
-        assert await store.schema_version() == schema.SCHEMA_VERSION == 13
+        assert await store.schema_version() == schema.SCHEMA_VERSION == 14
+        # 14: each server's Discord language as the bot last saw it.
+        await store.settings.set_guild_locale(5, "fr")
+        await store.settings.set_guild_locale(5, "uk")
+        assert await store.settings.guild_locale(5) == "uk" and await store.settings.guild_locale(6) is None
         # 13: the lines beside each seat change (none stored before it).
         assert await store.db.all("SELECT lines FROM seat_events") == []
         # 12: the message beside each move's label (none stored before it).

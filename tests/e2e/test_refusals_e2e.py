@@ -100,12 +100,16 @@ async def test_each_missing_permission_and_privacy_refusal_is_private_within_3s_
 
 async def test_a_refusal_that_needs_no_rest_call_comes_before_any_defer(world: Any, db_path: str,
                                                                          latency: Latency) -> None:
-    """Issue 24: /game log and /game replay refuse a table "number" that is none as their first answer, not as
-    the edit of a "thinking…" (one REST call fewer, and no spinner before a refusal)."""
+    """Issue 24: /game log and /game replay refuse as their first answer, not as the edit of a "thinking…" (one
+    REST call fewer, and no spinner before a refusal), whenever the refusal needs no REST call."""
     latency.default = 1.0
     for command, options in (("game log", {}), ("game replay", {"move": 0})):
-        mark = len(latency.calls)
-        result = await world.members["alice"].slash(world.channel, command, table="twelve", **options)
-        assert not result.deferred, f"/{command} deferred before refusing"
-        assert result.ephemeral and "`table` is a table number" in answer_text(result), answer_text(result)
-        assert len(latency.calls) - mark == 1, [(c.method, c.path) for c in latency.calls[mark:]]
+        # A table number that is none, a table that never was, and a channel that has had none: each a read
+        # of the database at most, answered in one REST call (the answer), not a deferral and its edit.
+        for table, said in (("twelve", "`table` is a table number"), ("99", "There is no table #99 in this server."),
+                            (None, "This channel has had no table yet.")):
+            mark = len(latency.calls)
+            asked = options if table is None else {**options, "table": table}
+            result = await world.members["alice"].slash(world.channel, command, **asked)
+            assert result.ephemeral and said in answer_text(result), answer_text(result)
+            assert len(latency.calls) - mark == 1, (command, table, [(c.method, c.path) for c in latency.calls[mark:]])

@@ -71,7 +71,7 @@ def test_only_names_are_shortened_in_table_and_hand_images(game, n):
 
 
 #: The titles drawn in French and Ukrainian whose words are checked whole here too (the longer French words).
-IN_LANGUAGES = [("ogre_cheerleaders", 4), ("pentawar", 5)]
+IN_LANGUAGES = [("king_pedro", 4), ("ogre_cheerleaders", 4), ("pentawar", 5)]
 
 
 @pytest.mark.parametrize("lang", ["fr", "uk"])
@@ -102,3 +102,15 @@ def test_only_names_are_shortened_in_french_and_ukrainian(game, n, lang):
             seat = eng.to_act(s)[0]
             s = eng.apply(s, seat, bot.choose(eng, s, seat))
     assert checked > 500
+
+
+def test_a_translated_line_shortens_only_its_names_wherever_the_language_puts_them():
+    from render.layout import fit_names, message_parts
+
+    parts = message_parts("Atout {suit} + 5 de {other} · enchère de {bid} par {name}", {"name": LONG_NAMES[0]},
+                          suit="carreau", other="cœur", bid=62)
+    assert parts == [("Atout ", False), ("carreau", False), (" + 5 de ", False), ("cœur", False),
+                     (" · enchère de ", False), ("62", False), (" par ", False), (LONG_NAMES[0], True)]
+    line = fit_names(parts, 26, 700)
+    assert line.startswith("Atout carreau + 5 de cœur · enchère de 62 par Bob") and line.endswith(T.ELLIPSIS)
+    assert cut_inside_a_name(line, LONG_NAMES)

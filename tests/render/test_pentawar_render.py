@@ -8,8 +8,10 @@ from PIL import Image
 from engines.pentawar import ENGINE as E
 from engines.rng import Rng
 from render import hand_png, table_png
+from render import text as T
 from render.common import to_png
 from render.pentawar import dragon_card, hand_image, table_image
+from render.pentawar import marks as pentawar_marks
 from tests.render.layout_check import render_checked
 from tests.render.names import LONG_NAMES
 
@@ -215,3 +217,33 @@ def test_wing_cards_are_large_and_never_overlap_and_counts_sit_under_the_tableau
         assert t.box[1] - card[3] <= 16  # right under its own card
         for c in cards:
             assert min(t.box[2], c[2]) <= max(t.box[0], c[0]) or min(t.box[3], c[3]) <= max(t.box[1], c[1])
+
+
+@pytest.mark.parametrize(("lang", "full", "ran_out"), [
+    ("en", "Game over: bob's flight wing is full", "Game over: the deck ran out and the discard pile is empty"),
+    ("fr", "Partie terminée : escadrille complète pour bob", "Partie terminée : le paquet et la défausse sont"),
+    ("uk", "Гру закінчено: крило гравця bob заповнене", "Гру закінчено: колода скінчилася, а скид")])
+def test_why_the_game_ended_is_said_whole_in_the_language_even_from_a_loaded_state(lang, full, ran_out):
+    """A state loaded from its snapshot keeps the end reason as plain English text: the heading says it in the
+    reader's language, the seat named, whole (only a name would be shortened)."""
+    view = E.view(E.new_game(3, 1), None)
+    names = ["alice", "bob", "carol"]
+    for reason, heading in (("{p1} starts a turn with 5 dragons in the flight wing", full),
+                            ("the deck ran out and the discard pile is empty", ran_out)):
+        view.update(over=True, to_act=[], end_reason=reason)
+        with T.recording() as drawn:
+            table_image(view, names, lang=lang)
+        said = [d.text for d in drawn if d.text.startswith(heading)]
+        assert said and T.ELLIPSIS not in said[0], [d.text for d in drawn][:3]
+    view.update(end_reason="{p1} starts a turn with 5 dragons in the flight wing")
+    with T.recording() as drawn:
+        table_image(view, LONG_NAMES[:3], lang=lang)
+    assert any(d.text.startswith(full.split("bob")[0]) for d in drawn)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+def test_each_kinds_mark_is_its_own_in_every_language(lang):
+    marks = pentawar_marks(lang)
+    assert len(set(marks.values())) == len(marks) == 10 and all(len(mark) == 2 for mark in marks.values())
+    if lang == "fr":
+        assert marks["sun"] == "So" and marks["shadow"] == "Om"  # Soleil, Ombre: the French names' letters

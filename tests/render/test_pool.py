@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import render
 from engines import get_engine
@@ -121,4 +122,28 @@ async def test_a_picture_past_its_time_limit_has_its_worker_replaced_and_is_draw
         await asyncio.sleep(0.2)
         assert not Path(f"/proc/{hung}").exists() or "Z" in Path(f"/proc/{hung}/stat").read_text().split()[2]
     finally:
+        pool.close()
+
+
+async def test_pictures_in_hand_together_share_one_timer_for_their_time_limit() -> None:
+    """One timer watches every picture in hand (SimCord keeps each cancelled timer until it settles and looks
+    through them for every callback: a timer per picture made a burst's every callback dearer)."""
+    pool = RenderPool(2)
+    loop = asyncio.get_running_loop()
+    call_at = loop.call_at
+    timers = 0
+
+    def counting(*args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+        nonlocal timers
+        timers += 1
+        return call_at(*args, **kwargs)
+
+    try:
+        await pool.draw(1, lane_pid)  # the workers started
+        loop.call_at = counting  # type: ignore[method-assign]
+        pids = await asyncio.gather(*(pool.draw(key, lane_pid) for key in range(20)))
+        assert len(set(pids)) == 2
+        assert timers == 1, timers
+    finally:
+        loop.call_at = call_at  # type: ignore[method-assign]
         pool.close()

@@ -90,3 +90,82 @@ async def test_the_bots_pages_follow_a_servers_discord_language(world: Any) -> N
     canadian = world.env.create_guild("Québec", preferred_locale="fr")
     assert await site.language(canadian.id) == "fr"
     assert await site.language(world.guild.id) == "en"  # SimCord's default, en-US
+
+
+async def test_python_m_web_follows_the_discord_language_the_bot_stored(store: Store) -> None:
+    """``python -m web`` has no gateway (no ``locale_of``): with ``auto``, a server's pages speak the Discord
+    language the bot stored for it; a set language still wins; a server the bot never saw is English."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from web.app import make_app
+
+    await world(store)
+    await pages_on(store)
+    site = PublicSite(store)
+    async with TestClient(TestServer(make_app(site))) as c:
+        assert '<html lang="en">' in await (await c.get(f"/s/{GUILD}")).text()
+        await store.settings.set_guild_locale(GUILD, "fr-CA")
+        assert '<html lang="fr">' in await (await c.get(f"/s/{GUILD}")).text()
+        await store.settings.set_guild_setting(GUILD, "language", "uk", 1)
+        assert '<html lang="uk">' in await (await c.get(f"/s/{GUILD}")).text()
+
+
+async def test_the_bot_stores_each_servers_discord_language(world: Any) -> None:
+    """The bot stores the Discord language of the servers it is in when it connects, joins one, or sees one
+    change it, so the pages' separate process can follow ``auto`` (written only when it changed)."""
+    store = world.env.bot.get_cog("ProfileCog").site.store
+    await world.env.settle()
+    assert await store.settings.guild_locale(world.guild.id) == "en-US"
+    canadian = world.env.create_guild("Québec", preferred_locale="fr")
+    await world.env.settle()
+    assert await store.settings.guild_locale(canadian.id) == "fr"
+    bot = world.env.bot
+    before = type("Guild", (), {"preferred_locale": None})()
+    await bot.on_guild_update(before, bot.get_guild(canadian.id))
+    assert await store.settings.guild_locale(canadian.id) == "fr"
+    written = []
+    store.settings.set_guild_locale = lambda *args: written.append(args)  # type: ignore[method-assign]
+    await bot.locale_seen(bot.get_guild(canadian.id))
+    assert written == []  # unchanged: no write
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_the_index_and_404_speak_the_browsers_language(store: Store, lang: str) -> None:
+    """The pages of no server (the index, a 404) speak the first language of the browser's Accept-Language
+    that Deckhand speaks, never a server's (a 404 tells nothing of what exists)."""
+    from tests.web.helpers import client
+
+    await world(store)
+    await store.settings.set_guild_setting(GUILD, "language", "uk" if lang == "fr" else "fr", 1)
+    headers = {"Accept-Language": f"de-DE, {lang};q=0.8, en;q=0.5"}
+    async with client(store) as c:
+        index = await c.get("/", headers=headers)
+        missing = await c.get(f"/s/{GUILD}/tables/999", headers=headers)
+        english = await c.get("/nowhere", headers={"Accept-Language": "en-GB,fr;q=0.9"})
+        plain = await c.get("/nowhere")
+        for response in (index, missing):
+            page = html.unescape(await response.text())
+            assert f'<html lang="{lang}">' in page
+            assert english_left([page], lang) == []
+            assert response.headers["Vary"] == "Accept-Language"
+        assert missing.status == 404
+        assert {"fr": "Introuvable", "uk": "Не знайдено"}[lang] in await missing.text()
+        assert english.status == 404 and '<html lang="en">' in await english.text()
+        assert "There is no page here." in await plain.text()
+
+
+@pytest.mark.parametrize("lang", ["fr", "uk"])
+async def test_the_bracket_picture_speaks_the_servers_language(store: Store, lang: str) -> None:
+    """The bracket's title on the web page is the server's language's, as the one posted in its channel."""
+    from tests.web.helpers import PUBLIC, bot_event
+
+    await store.web.set_channel_public(GUILD, PUBLIC, True)
+    tid = await bot_event(store, service(store), players=4, rounds=1, fmt="single_elimination")
+    await pages_on(store)
+    await store.settings.set_guild_setting(GUILD, "language", lang, 1)
+    found = await PublicSite(store).bracket_image(GUILD, tid)
+    assert found is not None
+    png, alt = found
+    assert png.startswith(b"\x89PNG")
+    assert alt.startswith("Autumn Cup · " + {"fr": "tableau", "uk": "сітка"}[lang])
+    assert english_left([alt], lang) == []

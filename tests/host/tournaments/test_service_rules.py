@@ -241,8 +241,12 @@ async def test_a_start_time_writes_the_check_in_and_start_timers_and_moving_move
     timers = dict(await store.tournaments.tournament_timers(tid))
     assert timers[CHECKIN_TIMER] == pytest.approx(record.starts_at - 1800)
     assert timers[START_TIMER] == record.starts_at
-    with pytest.raises(Refusal, match="Only the organiser"):
+    with pytest.raises(Refusal, match="Only the organiser") as stranger:
         await svc.reschedule(tid, 50, False, "in 3h")
+    from cogs.guard import refusal_text  # the stranger reads why in their language, the action's words too
+
+    assert refusal_text(stranger.value, "fr").endswith(" déplacer le début du tournoi.")
+    assert refusal_text(stranger.value, "uk").endswith(" переносити початок турніру.")
     with pytest.raises(Refusal, match="future"):
         await svc.reschedule(tid, 1, False, "<t:1000:F>")
     await svc.reschedule(tid, 1, False, "in 3h")
