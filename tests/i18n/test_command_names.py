@@ -104,3 +104,17 @@ def test_a_reason_stored_in_english_is_said_in_the_readers_language() -> None:
     assert i18n.t("fr", ABANDONED_BY_COMMAND) == "fermée avec /partie fermer"
     assert "/гра закрити" in i18n.t("uk", ABANDONED_BY_COMMAND)
     assert i18n.t("en", ABANDONED_BY_COMMAND) == ABANDONED_BY_COMMAND
+
+
+def test_every_message_names_its_commands_as_placeholders() -> None:
+    """A message id that writes a command out (``/game new``) would read English in every language: it takes a
+    ``{/game new}`` placeholder. Only a slash command's own description cannot (Discord shows its English text
+    as written), so its translations write the language's names (checked above)."""
+    found = []
+    for message in read(i18n.LOCALES / f"{i18n.DOMAIN}.pot"):
+        descriptions = any("slash command's description" in note for note in message.auto_comments)
+        for msgid in message.id if isinstance(message.id, (list, tuple)) else (message.id,):
+            left = english_commands(i18n.COMMAND_PLACEHOLDER.sub("", msgid or ""), "fr")
+            if left and not descriptions:
+                found.append(f"{left} in {msgid!r}")
+    assert found == []
