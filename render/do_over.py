@@ -28,6 +28,7 @@ from render.common import (
     Color,
     card_back,
     finished,
+    fit_text,
     make_palette,
     new_canvas,
     paste_card,
@@ -52,7 +53,9 @@ ROW_BG: Color = FELT_DARK
 NOW_BG: Color = (58, 52, 16)
 SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
     # code: (big label, small line, ink, background)
-    edition.BOMB: ("BOMB", N_("removes pile"), WHITE, (28, 28, 32)),
+    # the small line: what the card does, in at most two lines of the card's width at the smallest legible
+    # size (a line break at a space, or where a translation's soft hyphen says)
+    edition.BOMB: ("BOMB", N_("clears pile"), WHITE, (28, 28, 32)),
     edition.DO_OVER: ("DO", N_("value 0"), WHITE, (30, 115, 55)),
     edition.REVERSE: ("REV", N_("reverse"), WHITE, (40, 92, 190)),
 }
@@ -60,6 +63,10 @@ SPECIAL_STYLE: dict[str, tuple[str, str, Color, Color]] = {
 
 #: The view's directions of play, drawn in the reader's language.
 DIRECTIONS = (N_("clockwise"), N_("counterclockwise"))
+
+SOFT_HYPHEN = "\u00ad"
+#: the step between the two lines of a card's small line
+SUB_STEP = 28
 
 #: what a card too narrow for its name at the smallest legible size shows instead (a reserve's mini cards)
 NARROW = {edition.BOMB: "💣"}
@@ -88,17 +95,34 @@ def face(code: str, w: int = BIG_W, h: int = BIG_H, lang: str = DEFAULT) -> Imag
     d = ImageDraw.Draw(img)
     label_, sub, ink, bg = SPECIAL_STYLE.get(code, (code, N_("highest") if code == "11" else "", NUMBER_INK,
                                                     NUMBER_BG))
-    sub = i18n.t(lang, sub) if sub else sub
+    lines = sub_lines(i18n.t(lang, sub), w - 8) if sub and h >= 120 else []
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(6, w // 9), fill=bg, outline=INK, width=2)
     if text_width(label_, SMALL, True) > w - 8:
         label_ = NARROW.get(code, label_)
     big = _largest(label_, (int(h * 0.46), int(h * 0.36), int(h * 0.3), SMALL), w - 8)
     big = max(big, SMALL)
-    cy = h // 2 - (h // 10 if sub and h >= 120 else 0)
+    # the big label is centred in the room the small line leaves above it
+    first = h - SMALL - SUB_STEP * (len(lines) - 1)
+    cy = (first - SMALL // 2) // 2 + 2 if len(lines) > 1 else h // 2 - (h // 10 if lines else 0)
     _draw(img, (w // 2, cy), label_, big, ink, "mm", bold=True)
-    if sub and h >= 120:
-        _draw(img, (w // 2, h - SMALL), sub, _largest(sub, (SMALL,), w - 6), ink, "mm")
+    for i, line in enumerate(lines):
+        _draw(img, (w // 2, first + i * SUB_STEP), line, SMALL, ink, "mm")
     return img
+
+
+def sub_lines(sub: str, width: int) -> list[str]:
+    """A card's small line as one line of at most ``width`` px at the smallest legible size, else two: broken at
+    the space or soft hyphen that leaves the narrower longer line ("vide / la Pile", "роз- / ворот")."""
+    whole = sub.replace(SOFT_HYPHEN, "")
+    if text_width(whole, SMALL) <= width:
+        return [whole]
+    splits = [(whole[:i], whole[i + 1:]) for i, ch in enumerate(whole) if ch == " "]
+    splits += [(sub[:i].replace(SOFT_HYPHEN, "") + "-", sub[i + 1:].replace(SOFT_HYPHEN, ""))
+               for i, ch in enumerate(sub) if ch == SOFT_HYPHEN]
+    fitting = [pair for pair in splits if max(text_width(part, SMALL) for part in pair) <= width]
+    if not fitting:  # a translation too long for two lines: cut, never drawn smaller (tests keep this from happening)
+        return [fit_text(whole, SMALL, width)]
+    return list(min(fitting, key=lambda pair: max(text_width(part, SMALL) for part in pair)))
 
 
 @lru_cache(maxsize=8)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import pytest
 from PIL import Image
@@ -124,3 +125,46 @@ def test_the_hand_numbers_the_reserve_piles_as_the_swap_menu_does():
         hand_image(eng.view(s, 0), 0, ["alice", "bob", "carol", "dave"])
     piles = sorted((t.box[0], t.text) for t in drawn if re.fullmatch(r"pile \d", t.text))
     assert [text for _, text in piles] == [f"pile {n}" for n in sorted(menu)]  # left to right, 1 to 3
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "uk"])
+def test_every_card_s_words_sit_whole_inside_it_at_the_smallest_legible_size(lang):
+    """Each special card's and the 11's small line, in each language, on every size of card that shows it: whole
+    (on two lines if need be, never cut with "…" nor drawn smaller), inside the card's border, clear of the big
+    label; a French or Ukrainian card shows its translation, not the English words."""
+    import i18n
+    from render import text as T
+    from render.do_over import BIG_H, BIG_W, MINI_H, MINI_W, SOFT_HYPHEN, SPECIAL_STYLE
+    from render.layout import SMALL
+
+    subs = {code: style[1] for code, style in SPECIAL_STYLE.items()} | {"11": "highest"}
+    for code, sub in subs.items():
+        said = i18n.t(lang, sub)
+        if lang != "en":
+            assert said != sub, f"{sub!r} is not translated in {lang}"
+        for w, h in ((BIG_W, BIG_H), (100, 140), (MINI_W, MINI_H)):
+            with T.recording() as drawn:
+                face.__wrapped__(code, w, h, lang)  # drawn afresh (the cache would draw nothing to record)
+            lines = [t for t in drawn if t.size == SMALL and t.text not in (code, "💣")]
+            for t in drawn:
+                assert t.size >= SMALL and t.canvas == (w, h)
+                assert t.box[0] >= 2 and t.box[2] <= w - 2 and t.box[1] >= 2 and t.box[3] <= h - 2, \
+                    f"{t.text!r} leaves the {w}x{h} {code} card in {lang}: {t.box}"
+            for a, b in pairwise(drawn):
+                assert a.box[3] <= b.box[1], f"{a.text!r} and {b.text!r} overlap on the {w}x{h} {code} card"
+            if h < 120:  # a reserve's mini card in a seat row shows the big label only
+                assert lines == []
+                continue
+            assert 1 <= len(lines) <= 2
+            joined = " ".join(t.text for t in lines).replace("- ", "")
+            assert joined == said.replace(SOFT_HYPHEN, ""), f"{code} in {lang} on {w}x{h}: {joined!r}"
+
+
+def test_a_small_line_too_wide_breaks_at_the_space_or_soft_hyphen_that_balances_it():
+    from render.do_over import sub_lines
+
+    assert sub_lines("value 0", 92) == ["value 0"]
+    assert sub_lines("clears pile", 92) == ["clears", "pile"]
+    assert sub_lines("vide la Pile", 112) == ["vide", "la Pile"]  # not "vide la / Pile"
+    assert sub_lines("roz\u00advorot", 80) == ["roz-", "vorot"]
+    assert sub_lines("roz\u00advorot", 400) == ["rozvorot"]  # whole, without its soft hyphen, when it fits

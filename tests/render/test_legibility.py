@@ -56,8 +56,8 @@ def _states(game: str, n: int, seed: int, every: int):
 #: The titles whose pictures are drawn in the reader's language (the others draw English words only).
 IN_LANGUAGES = ("do_over", "king_pedro", "ogre_cheerleaders", "pedwar", "pentawar")
 #: Titles checked for whole words: each inside its card or picture, and in French and Ukrainian no English one
-#: however short ("deck", "hand", "Your turn"). (Do Over!'s special cards' small lines do not all fit yet.)
-WHOLE_WORDS = ("king_pedro", "ogre_cheerleaders", "pedwar", "pentawar")
+#: however short ("deck", "hand", "Your turn").
+WHOLE_WORDS = ("do_over", "king_pedro", "ogre_cheerleaders", "pedwar", "pentawar")
 
 
 @functools.cache
