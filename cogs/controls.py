@@ -30,7 +30,7 @@ ControlHandler = Callable[[discord.Interaction, "Control", Sequence[str]], Await
 
 #: The answer to a click on a control that is not ours, damaged or forged.
 BAD_CONTROL = N_("That control isn't one I recognise (it may be damaged). "
-                 "Use the table's **Hand / act** button or `/play` instead.")
+                 "Use the table's **Hand / act** button or `{/play}` instead.")
 STARTING = N_("Deckhand is starting up or stopping; try again in a moment.")
 #: Control kinds that belong to a tournament (a sign-up button, a standings page); the others to a table.
 TOURNAMENT_KINDS = ("t", "p")
