@@ -39,6 +39,7 @@ from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
 from cogs.translator import CatalogueTranslator
+from data.database import Turns
 from data.store import COMMAND_TIMEOUT, Store
 from engines.bots import BOT_LEVELS
 from host import TableRecord, TableService, permissions
@@ -329,6 +330,9 @@ class DeckhandBot(commands.Bot):
         self.services: Services | None = None
         self.store: Store | None = None
         self.control_handler: ControlHandler | None = None
+        #: The loop's turns, shared with the store and the render pool: each click takes one before its work
+        #: (``cogs.controls``).
+        self.turns: Turns | None = None
         self._closing = False
         DeckhandBot._live.add(self)
 
@@ -361,6 +365,7 @@ class DeckhandBot(commands.Bot):
         self.store = services.store
         self.add_dynamic_items(ActButton, ActSelect)
         self.control_handler = services.route_control
+        self.turns = services.store.db.turns
         for cog in services.cogs:
             await self.add_cog(cog)
         # Command, option and choice names and descriptions in French and Ukrainian, from the catalogues.

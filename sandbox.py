@@ -36,12 +36,12 @@ GRACE_LOOKS = 2
 
 #: Posted in #games in the sandbox server's language (its ``language`` setting; ``auto``: its Discord language).
 WELCOME = N_(
-    "👋 **Welcome to the Deckhand sandbox.** Type `/game new` to open a table, `/game join` to sit down and "
-    "`/game start` to deal; `/game addbot` fills empty seats. Switch members with **Viewing as** at the top "
+    "👋 **Welcome to the Deckhand sandbox.** Type `{/game new}` to open a table, `{/game join}` to sit down and "
+    "`{/game start}` to deal; `{/game addbot}` fills empty seats. Switch members with **Viewing as** at the top "
     "to play every seat.\n"
-    "• **alice** manages this server: she can try `/config` and every organiser command "
-    "(`/tournament new`, `/tournament start`, …). bob, carol and dave are ordinary members.\n"
-    "• `/game new thread:true` and tournaments open tables in threads: `/sandbox go` takes this view to a "
+    "• **alice** manages this server: she can try `{/config}` and every organiser command "
+    "(`{/tournament new}`, `{/tournament start}`, …). bob, carol and dave are ordinary members.\n"
+    "• `{/game new thread:true}` and tournaments open tables in threads: `/sandbox go` takes this view to a "
     "thread and back to #games.\n"
     "• Reminders, timeouts, bot moves and pairings appear here by themselves, as on Discord."
 )

@@ -25,7 +25,7 @@ TABLES_ROWS = 10
 
 def mine_text(mine: MyTables, lang: str = EN) -> str:
     if not mine.rows:
-        return t(lang, "You have no active tables in this server. `/game tables` lists open lobbies.")
+        return t(lang, "You have no active tables in this server. `{/game tables}` lists open lobbies.")
     lines = []
     for row in mine.rows[:MINE_ROWS]:
         head = t(lang, "**{title}** · table #{table}", title=row.title, table=row.table_id)
@@ -51,7 +51,7 @@ def table_line(row: TableRow, lang: str = EN) -> str:
 def tables_text(tables: ServerTables, lang: str = EN) -> str:
     lobbies = [table_line(r, lang) for r in tables.lobbies[:TABLES_ROWS]]
     parts = ([t(lang, "**Open lobbies** (anyone may join)"), *lobbies]
-             if tables.lobbies else [t(lang, "No open lobbies. Start one with `/game new`.")])
+             if tables.lobbies else [t(lang, "No open lobbies. Start one with `{/game new}`.")])
     if tables.running:
         running = [table_line(r, lang) for r in tables.running[:TABLES_ROWS]]
         parts += ["", "**" + t(lang, "Running tables") + "**", *running]

@@ -82,7 +82,7 @@ class Notices:
         log.info("direct messages to user %s are refused (50007): their turn DMs are off", user_id)
         lang = await self.speakers.channel(table.guild_id)
         text = t(lang, "{member}, Discord won't let me send you direct messages, so I've turned your turn DMs off. "
-                 "You are still pinged here; `/game notify dm:on` turns them back on once your DMs are open.",
+                 "You are still pinged here; `{/game notify dm:on}` turns them back on once your DMs are open.",
                  member=f"<@{user_id}>")
         try:
             delivery = await self.access.send(self.bot, table.guild_id, table.channel_id, text,

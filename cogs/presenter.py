@@ -187,10 +187,10 @@ async def table_message(table: TableMessage, lang: str = EN) -> Outgoing:
         body.append(t(lang, "To act:") + " " + ", ".join(mention(a.seat) + deadline_note(a.due)
                                                          for a in table.to_act))
         if table.clock.lost:
-            body.append("⏸️ " + t(lang, "Paused {why}: no clock runs until a post here succeeds or `/game resume`.",
+            body.append("⏸️ " + t(lang, "Paused {why}: no clock runs until a post here succeeds or `{/game resume}`.",
                                   why=t(lang, LOST_NOTE)))
         elif table.clock.paused:
-            body.append("⏸️ " + t(lang, "Paused: no clock runs until `/game resume`."))
+            body.append("⏸️ " + t(lang, "Paused: no clock runs until `{/game resume}`."))
         controls = stateless_view()
         controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", t(lang, "Hand / act"),
                                     discord.ButtonStyle.primary))
@@ -222,7 +222,7 @@ def hand_controls(info: HandPanel, prefix: str = "", lang: str = EN) -> discord.
 #: What a member's own seat says when the table's bot plays it.
 BOT_PLAYS = {
     GAVE_UP: N_("You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game."),
-    TIMED_OUT: N_("A bot plays your seat after three timeouts in a row. Type `/game return` to take it back."),
+    TIMED_OUT: N_("A bot plays your seat after three timeouts in a row. Type `{/game return}` to take it back."),
 }
 
 
@@ -241,8 +241,8 @@ def _hand_lines(info: HandPanel, note: str, lang: str = EN) -> list[str]:
     elif info.bot_plays is not None:
         lines.append(t(lang, BOT_PLAYS[info.bot_plays]))
     elif info.choices:
-        lines.append(tn(lang, "Your move: {n} choice below, or use `/play`.",
-                        "Your move: {n} choices below, or use `/play`.", len(info.choices)))
+        lines.append(tn(lang, "Your move: {n} choice below, or use `{/play}`.",
+                        "Your move: {n} choices below, or use `{/play}`.", len(info.choices)))
     else:
         lines.append(t(lang, "Waiting for {names}.", names=", ".join(escape_name(n) for n in info.waiting_for)))
     return lines
@@ -277,7 +277,7 @@ def move_done_message(info: HandPanel, note: str, lang: str = EN) -> Outgoing:
 
 #: What a lobby message's footer says, by its table's status.
 LOBBY_FOOTERS = {
-    LOBBY: N_("Join with the button or /game join. The host starts with /game start."),
+    LOBBY: N_("Join with the button or {/game join}. The host starts with {/game start}."),
     PLAYING: N_("The game has started: it goes on in the table messages."),
     FINISHED: N_("This game is over: its final message has the result."),
     ABANDONED: N_("This table is closed."),

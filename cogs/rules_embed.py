@@ -47,11 +47,11 @@ def rules_embed(rules: GameRules, lang: str) -> discord.Embed:
     embed.add_field(name=i18n.t(lang, "Players"), value=players)
     if rules.example_move:
         embed.add_field(name=i18n.t(lang, "Your moves"), value=i18n.t(
-            lang, "Open **Hand / act** on the table message and pick a move, or type `/play` and pick one of the "
+            lang, "Open **Hand / act** on the table message and pick a move, or type `{/play}` and pick one of the "
             "moves it offers, such as **{move}**.", move=i18n.say_text(lang, rules.example_move)), inline=False)
     example = ""
     if rules.options:
-        example = "\n" + i18n.t(lang, "Set them with `/game new options:`, e.g. `{example}`.",
+        example = "\n" + i18n.t(lang, "Set them with `{/game new options:}`, e.g. `{example}`.",
                                 example=f"{rules.options[0].name}={example_value(rules.options[0])}")
     embed.add_field(name=i18n.t(lang, "Table options"), value=options_text(rules.options, lang) + example,
                     inline=False)

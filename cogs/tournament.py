@@ -163,7 +163,7 @@ class TournamentCog(commands.Cog):
                 message = await interaction.channel.send(**out.send_kwargs())  # type: ignore[union-attr]
         if message is None:
             raise Refusal(N_("**{name}** is open, but its sign-up message could not be posted here: "
-                             "`/tournament join` still works, and `/tournament cancel` closes it."),
+                             "`{/tournament join}` still works, and `{/tournament cancel}` closes it."),
                           name=escape_name(name))
         await self.service.set_message(tournament_id, message.id)
         raise Refusal(N_("**{name}** is open for registration: its sign-up message is in the channel."),

@@ -101,7 +101,7 @@ class TournamentFlow:
                     log.warning("tournament %s: could not open a thread (%s)", tournament_id, exc)
                     await channel.send(t(lang, "⚠️ I couldn't open a thread for table {table} of round {round} "
                                                "({status}). I'll try again at the next table's end, at "
-                                               "`/tournament status`, or when I restart.", table=place.position + 1,
+                                               "`{/tournament status}`, or when I restart.", table=place.position + 1,
                                          round=place.round, status=exc.status),
                                        allowed_mentions=discord.AllowedMentions.none())
                     return
@@ -334,9 +334,9 @@ class TournamentFlow:
     def _event_description(self, record: TournamentRecord, lang: str) -> str:
         title = GAME_TITLES.get(record.game, record.game)
         text = f"{title} · {format_name(lang, record.format)} · " + tn(
-            lang, "tables of {size}. Join in <#{channel}> with /tournament join; check-in opens {n} minute before "
+            lang, "tables of {size}. Join in <#{channel}> with {/tournament join}; check-in opens {n} minute before "
                   "the start.",
-            "tables of {size}. Join in <#{channel}> with /tournament join; check-in opens {n} minutes before the "
+            "tables of {size}. Join in <#{channel}> with {/tournament join}; check-in opens {n} minutes before the "
             "start.", record.checkin_minutes, size=record.table_size, channel=record.channel_id)
         if record.role_id is not None:
             text += " " + t(lang, "For members with the event's role.")
@@ -419,7 +419,7 @@ class TournamentFlow:
         when = int(state.record.starts_at or 0)
         head = t(await self.language(state.record),
                  "✅ **Check-in is open for {name}**, which starts <t:{when}:R>. Press **Check in** on the sign-up "
-                 "message or use `/tournament checkin`; entrants who have not checked in at the start are dropped.",
+                 "message or use `{/tournament checkin}`; entrants who have not checked in at the start are dropped.",
                  name=escape_name(state.record.name), when=when)
         chunks = [users[i:i + PINGS_PER_MESSAGE] for i in range(0, len(users), PINGS_PER_MESSAGE)] or [[]]
         for i, chunk in enumerate(chunks):
@@ -449,8 +449,8 @@ class TournamentFlow:
                         lang = await self.language(record)
                         await channel.send(
                             t(lang, "⏰ **{name}** could not start at its time: {reason}\nIt "
-                              "waits for the organiser <@{organiser}> to start it with `/tournament start`, move it "
-                              "with `/tournament schedule`, or cancel it.", name=escape_name(record.name),
+                              "waits for the organiser <@{organiser}> to start it with `{/tournament start}`, move it "
+                              "with `{/tournament schedule}`, or cancel it.", name=escape_name(record.name),
                               reason=refusal_text(started, lang), organiser=record.organiser_id),
                                   allowed_mentions=discord.AllowedMentions(
                                 users=[discord.Object(record.organiser_id)]))

@@ -98,7 +98,7 @@ def signup_message(state: TournamentView, note: str = "", lang: str = DEFAULT) -
                     inline=False)
     view = stateless_view()
     if r.status == "registration":
-        footer = t(lang, "Join with the button or /tournament join. The organiser starts with /tournament start.")
+        footer = t(lang, "Join with the button or {/tournament join}. The organiser starts with {/tournament start}.")
         if r.checkin:
             footer = t(lang, "Check-in is open: entrants who have not checked in at the start are dropped.") + " " \
                 + footer
@@ -108,8 +108,8 @@ def signup_message(state: TournamentView, note: str = "", lang: str = DEFAULT) -
         if r.checkin:
             view.add_item(ActButton(f"dh:t:{r.id}:checkin", t(lang, "Check in"), discord.ButtonStyle.primary))
     else:
-        embed.set_footer(text=t(lang, "Registration is closed ({status}). /tournament standings and /tournament "
-                                      "status follow the event.", status=status_name(lang, r.status)))
+        embed.set_footer(text=t(lang, "Registration is closed ({status}). {/tournament standings} and "
+                                      "{/tournament status} follow the event.", status=status_name(lang, r.status)))
         view = None
     return Outgoing(note, embed=embed, view=with_link(view, r.web_url, t(lang, "Web page")), mentions=_quiet())
 
@@ -225,7 +225,7 @@ def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[in
         lines.append(t(lang, "**Bye** (1 point each): {who}", who=who) if not bracket and rnd.stage != CUT
                      else t(lang, "**Bye**: {who}", who=who))
     if rnd.due:
-        lines.append(t(lang, "This round ends <t:{when}:R>; then the organiser can `/tournament advance`.",
+        lines.append(t(lang, "This round ends <t:{when}:R>; then the organiser can `{/tournament advance}`.",
                        when=int(rnd.due)))
     chunks: list[list[str]] = [[]]
     size = 0

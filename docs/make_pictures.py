@@ -44,7 +44,7 @@ PICTURES: dict[str, tuple[int, int, int, Callable[[dict[str, Any]], bool]]] = {
 #: (game, language) of the README's pictures in another language than English: titles whose pictures are drawn
 #: with the language's words (render's ``lang``).
 IN_LANGUAGES: tuple[tuple[str, str], ...] = (("do_over", "fr"), ("do_over", "uk"), ("ogre_cheerleaders", "fr"),
-                                            ("pentawar", "uk"))
+                                            ("pentawar", "uk"), ("pedwar", "fr"), ("king_pedro", "uk"))
 
 
 def picture(game: str, lang: str = "en") -> tuple[bytes, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from i18n import N_
+from i18n import DEFAULT, N_, t
 
 
 class Refusal(Exception):
@@ -16,7 +16,8 @@ class Refusal(Exception):
     """
 
     def __init__(self, text: str = "", /, **params: object) -> None:
-        super().__init__(text.format_map(params) if params else text)
+        # English, its commands ({/game new}) named as English members type them.
+        super().__init__(t(DEFAULT, text, **params) if params or "{/" in text else text)
         self.msgid = text
         self.params = params
 
@@ -39,7 +40,7 @@ class Phrase:
         self.params = params
 
     def __str__(self) -> str:
-        return self.msgid.format_map(self.params) if self.params else self.msgid
+        return t(DEFAULT, self.msgid, **self.params)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from data.store import Store
-from host.errors import Figure, Refusal
+from host.errors import Figure, Phrase, Refusal
 from i18n import N_, said_n
 
-#: The two commands a cooldown counts apart: a member may open a table and a tournament back to back.
+#: The two commands a cooldown counts apart: a member may open a table and a tournament back to back. A refusal
+#: names the command in the member's language (as a ``{/…}`` placeholder).
 NEW_TABLE = "/game new"
 NEW_TOURNAMENT = "/tournament new"
 
@@ -42,7 +43,8 @@ class Cooldowns:
         if last is not None and now - last < seconds:
             wait = max(1, int(seconds - (now - last) + 0.999))
             raise Refusal(N_("Slow down: wait {wait}s before your next `{command}`. This server's limit is one "
-                             "every {seconds}s (the `new_cooldown` setting)."), wait=Figure(wait), command=command,
+                             "every {seconds}s (the `new_cooldown` setting)."), wait=Figure(wait),
+                          command=Phrase("{" + command + "}"),
                           seconds=Figure(seconds))
         self._last[key] = now
         self._before[key] = last

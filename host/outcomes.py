@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from data.store import FORFEITED, TableRecord
 from engines import Engine
-from i18n import N_
+from i18n import DEFAULT, N_, t
 
 #: Why a table was abandoned, as stored with it (``game_tables.end_reason``) and shown by /game log.
 #: Stored in English; marked, so that a page or message shows them in its reader's language.
-ABANDONED_BY_COMMAND = N_("closed with /game abandon")
+#: (The command written out in English: ``i18n.t`` finds the message id of that text in every language.)
+ABANDONED_BY_COMMAND = t(DEFAULT, N_("closed with {/game abandon}"))
 EVERYONE_LEFT = N_("everyone left its lobby")
 LOBBY_TIMED_OUT = N_("lobby timed out")
 CHANNEL_DELETED = N_("channel deleted")

@@ -41,7 +41,7 @@ def parse_options(text: str | None) -> dict[str, Any]:
             raise Refusal(N_("Options look like `name=value`, e.g. `max_turns=300`; I couldn't read `{part}`."),
                           part=in_code(part[:40]))
         if not _KEY.fullmatch(key):
-            raise Refusal(N_("`{key}` isn't an option name; see `/game rules` for the game's options."),
+            raise Refusal(N_("`{key}` isn't an option name; see `{/game rules}` for the game's options."),
                           key=in_code(key[:40]))
         low = raw.lower()
         if low in ("true", "yes", "on"):

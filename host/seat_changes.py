@@ -59,7 +59,7 @@ def _count_timeout(table: TableRecord, seat: int) -> tuple[list[SeatRecord], lis
     if seats[seat].timeouts >= TAKEOVER_AFTER:
         seats[seat].stand_in = STAND_IN
         lines.append(said("🤖 **{player}** timed out {n} times in a row, so a bot plays their seat from now on. "
-                          "`/game return` takes it back.", player=escape_name(record.name), n=TAKEOVER_AFTER))
+                          "`{/game return}` takes it back.", player=escape_name(record.name), n=TAKEOVER_AFTER))
         events.append((seat, "stand_in", record.user_id, None, stored_lines(lines)))
     return seats, events, lines
 
@@ -343,11 +343,11 @@ class SeatChanges:
             table = await self._playing(channel_id, table_id)
             self.tables.require_host(table, user_id, is_manager, N_("pause the table"))
             if table.paused:
-                raise Refusal(N_("This table is already paused. `/game resume` restarts its clocks."))
+                raise Refusal(N_("This table is already paused. `{/game resume}` restarts its clocks."))
             timers = paused_plan(await self.store.timers.timers_of(table.id), self.store.now())
             after = await self._commit_change(table, paused=True, timers=timers)
             return SeatNotice(after, [N_("⏸️ The table is paused: no clock runs and no bot moves until "
-                                         "`/game resume`.")])
+                                         "`{/game resume}`.")])
 
     async def resume(self, channel_id: int, user_id: int, is_manager: bool,
                      table_id: int | None = None) -> SeatNotice:

@@ -104,10 +104,10 @@ HELP = {
     "max_open_tables": N_("lobbies and games one member may host here that have not ended, 1 to {open_ceiling} "
                           "(default {open_default})"),
     "max_thread_tables": N_("active thread tables in this server, 0 to {thread_ceiling} (default {thread_default})"),
-    "tournament_creators": N_("who may run /tournament new: managers (Manage Server or the tournament organiser "
+    "tournament_creators": N_("who may run {/tournament new}: managers (Manage Server or the tournament organiser "
                               "role) or everyone"),
     "max_bot_entrants": N_("the most bot entrants a tournament may take, 0 to {ceiling} (default {bots_default})"),
-    "new_cooldown": N_("seconds a member waits between two /game new or two /tournament new, 0 to "
+    "new_cooldown": N_("seconds a member waits between two {/game new} or two {/tournament new}, 0 to "
                        "{cooldown_ceiling} (default {cooldown_default})"),
 }
 #: The numbers the help texts name.

@@ -58,7 +58,7 @@ def bot_plays_note(seat: SeatRecord) -> str:
     """Why a member's own seat offers them no move: the table's bot plays it."""
     if seat.stand_in == FORFEITED:
         return i18n.N_("You gave up this seat (a resignation or a forfeit): a bot plays it to the end of the game.")
-    return i18n.N_("A bot plays your seat after three timeouts in a row. Type `/game return` to take it back.")
+    return i18n.N_("A bot plays your seat after three timeouts in a row. Type `{/game return}` to take it back.")
 
 
 def engine_reason(engine: Engine, state: Any, seat: int, action: str, names: list[str]) -> str:
@@ -142,7 +142,7 @@ class TableService:
                                 for table_id, thread_id in threads)
                 raise Refusal(i18n.N_("This channel's tables play in their own threads: {where}. Use the command "
                                       "there."), where=where)
-            raise Refusal(i18n.N_("There is no table in this channel. Start one with `/game new`."))
+            raise Refusal(i18n.N_("There is no table in this channel. Start one with `{/game new}`."))
         return table
 
     async def get(self, table_id: int) -> TableRecord:
@@ -249,10 +249,10 @@ class TableService:
         except ChannelBusy:
             busy = await self.store.tables.active_table(channel_id)
             if busy is None:
-                raise Refusal(i18n.N_("This channel already has a table. Use `/game status` to see it, or start "
+                raise Refusal(i18n.N_("This channel already has a table. Use `{/game status}` to see it, or start "
                                       "yours in another channel or thread.")) from None
             raise Refusal(i18n.N_("This channel already has a table ({title}, table #{table}, {status}). Use "
-                                  "`/game status` to see it, or start yours in another channel or thread."),
+                                  "`{/game status}` to see it, or start yours in another channel or thread."),
                           title=GameTitle(self.engine_of(busy).title), table=busy.id,
                           status=Phrase(busy.status)) from None
         if lobby_timeout is not None:
@@ -262,9 +262,10 @@ class TableService:
     def _gone(self, table: TableRecord) -> Refusal:
         """The truth about a table that is no longer a lobby, for a lobby change that lost a race."""
         if table.status == "abandoned":
-            return Refusal(i18n.N_("Table #{table} was just closed. Start a new one with `/game new`."), table=table.id)
+            return Refusal(i18n.N_("Table #{table} was just closed. Start a new one with `{/game new}`."),
+                           table=table.id)
         if table.status == "finished":
-            return Refusal(i18n.N_("The game at table #{table} is over. Start a new one with `/game new`."),
+            return Refusal(i18n.N_("The game at table #{table} is over. Start a new one with `{/game new}`."),
                            table=table.id)
         return Refusal(i18n.N_("The game has already started."))
 
@@ -354,8 +355,8 @@ class TableService:
             n = len(table.seats)
             if n < engine.min_players:
                 need = engine.min_players - n
-                raise Refusal(i18n.N_("{title} needs at least {least} players: {need} more must `/game join`, "
-                                      "or the host can `/game addbot`."), title=GameTitle(engine.title),
+                raise Refusal(i18n.N_("{title} needs at least {least} players: {need} more must `{/game join}`, "
+                                      "or the host can `{/game addbot}`."), title=GameTitle(engine.title),
                               least=engine.min_players, need=need)
             seats = self._seating(engine, table)
             state = engine.new_game(n, table.seed, table.options)
@@ -409,8 +410,8 @@ class TableService:
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
                 raise Refusal(i18n.N_("Table #{table} is part of the tournament **{name}**: the organiser can end "
-                                      "its round with `/tournament advance` (after its `round_time`) or "
-                                      "`/tournament cancel`."), table=table.id, name=escape_name(event.name))
+                                      "its round with `{/tournament advance}` (after its `round_time`) or "
+                                      "`{/tournament cancel}`."), table=table.id, name=escape_name(event.name))
             try:
                 await self.store.tables.close_table(table.id, table.revision,
                                                     timers=closed_plan(table, self.store.now()), reason=reason)
@@ -584,9 +585,9 @@ class TableService:
         if table.status == "lobby":
             raise Refusal(i18n.N_("The game has not started yet."))
         if table.status == "finished":
-            raise Refusal(i18n.N_("This game is over. Start a new one with `/game new`."))
+            raise Refusal(i18n.N_("This game is over. Start a new one with `{/game new}`."))
         if table.status == "abandoned":
-            raise Refusal(i18n.N_("This table was abandoned. Start a new one with `/game new`."))
+            raise Refusal(i18n.N_("This table was abandoned. Start a new one with `{/game new}`."))
 
     async def apply(self, table: TableRecord, seat: int, action: str, *, by_bot: bool = False,
                      prefix: str = "", seats: list[SeatRecord] | None = None,
@@ -605,7 +606,7 @@ class TableService:
         if action not in engine.legal_actions(state, seat):
             # The rules' own reason (an engine's message, said in the member's language by the guard) follows.
             raise Refusal(i18n.N_("`{action}` isn't a legal move for you right now. "
-                                  "Open your hand or start typing in `/play` to see your choices.\n> {reason}"),
+                                  "Open your hand or start typing in `{/play}` to see your choices.\n> {reason}"),
                           action=action[:80], reason=engine_reason(engine, state, seat, action, shown))
         try:
             label = engine.public_label(state, seat, action)

@@ -17,6 +17,7 @@ import gettext
 import io
 import logging
 import os
+import re
 import string
 from collections.abc import Mapping
 from datetime import datetime, tzinfo
@@ -105,26 +106,72 @@ def translations(lang: str) -> gettext.NullTranslations:
         return gettext.GNUTranslations(handle)
 
 
-def _fill(text: str, params: Mapping[str, object]) -> str:
+# --------------------------------------------------------------------------- slash commands named in messages
+#: A command named inside a message: ``{/game resume}``, ``{/game notify dm:on}``, ``{/game new options:}``.
+COMMAND_PLACEHOLDER = re.compile(r"\{(/[^{}]+)\}")
+
+
+def command(path: str, lang: str, /, **options: str) -> str:
+    """A slash command as a member of ``lang`` types it: ``command("game new", "fr")`` is ``/partie nouvelle``,
+    ``command("game notify", "fr", dm="on")`` is ``/partie notifications mp:activé``.
+
+    The words are those cogs/translator.py gives Discord (each command word under the ``command`` context, an
+    option under ``option``, a choice under ``choice``), looked up the same way, so that a message never names
+    a command differently from the member's command list. An option's value is a choice's English name
+    (translated) or free text (kept); an empty value leaves ``option:`` for the member to fill in. A Python
+    keyword option takes a trailing underscore (``with_="…"``).
+    """
+    text = "/" + " ".join(lookup(lang, word, "command") or word for word in path.split())
+    for name, value in options.items():
+        name = name.rstrip("_")
+        shown = (lookup(lang, value, "choice") or value) if value else ""
+        text += f" {lookup(lang, name, 'option') or name}:{shown}"
+    return text
+
+
+def command_in(placeholder: str, lang: str) -> str:
+    """A ``{/…}`` placeholder's command in ``lang``: ``/game notify dm:on`` → ``/partie notifications mp:activé``."""
+    words = placeholder.lstrip("/").split()
+    path = " ".join(word for word in words if ":" not in word)
+    options = dict(word.split(":", 1) for word in words if ":" in word)
+    return command(path, lang, **options)
+
+
+def _fill(lang: str, text: str, params: Mapping[str, object]) -> str:
+    # A command placeholder ({/game new}) is filled by the language itself, so a message that names a command
+    # needs no param for it and reads the same wherever it is said (stored, refused, posted).
+    if "{/" in text:
+        text = COMMAND_PLACEHOLDER.sub(lambda found: command_in(found.group(1), lang), text)
     # Named placeholders only ({name}); a translation can reorder them freely.
     return text.format_map(params) if params else text
 
 
+@functools.cache
+def _ids_by_english(lang: str) -> dict[str, str]:
+    """Each message id of ``lang``'s catalogue that names a command, by its English text (``closed with /game
+    abandon`` → ``closed with {/game abandon}``): a text stored in English can still be said in ``lang``."""
+    catalogue = getattr(translations(lang), "_catalog", {})
+    return {_fill(DEFAULT, key, {}): key for key in catalogue if isinstance(key, str) and "{/" in key}
+
+
 def t(lang: str, msgid: str, /, **params: object) -> str:
-    """``msgid`` (its English text) in ``lang``, with its ``{named}`` placeholders filled."""
-    return _fill(translations(lang).gettext(msgid), params)
+    """``msgid`` (its English text) in ``lang``, with its ``{named}`` placeholders filled. An English text whose
+    commands were written out (``/game abandon``, as stored in a table's ``end_reason``) is its message id too."""
+    if lang != DEFAULT and "/" in msgid:
+        msgid = _ids_by_english(lang).get(msgid, msgid)
+    return _fill(lang, translations(lang).gettext(msgid), params)
 
 
 def tp(lang: str, context: str, msgid: str, /, **params: object) -> str:
     """As :func:`t`, for a message id whose meaning depends on where it stands (a command name, a choice)."""
-    return _fill(translations(lang).pgettext(context, msgid), params)
+    return _fill(lang, translations(lang).pgettext(context, msgid), params)
 
 
 def tn(lang: str, singular: str, plural: str, n: int, /, **params: object) -> str:
     """The plural form of ``lang`` for ``n`` (French has two, Ukrainian three); ``{n}`` is the number written
     the language's way."""
     text = translations(lang).ngettext(singular, plural, n)
-    return _fill(text, {"n": number(lang, n), **params})
+    return _fill(lang, text, {"n": number(lang, n), **params})
 
 
 @functools.cache
@@ -205,8 +252,11 @@ def moment(lang: str, when: datetime, zone: tzinfo) -> str:
 
 
 def placeholders(text: str) -> set[str]:
-    """The names of a text's ``{named}`` placeholders (what a translation must keep)."""
-    return {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(text) if field}
+    """The names of a text's ``{named}`` placeholders (what a translation must keep), its commands
+    (``{/game notify dm:on}``) whole."""
+    commands = set(COMMAND_PLACEHOLDER.findall(text))
+    rest = COMMAND_PLACEHOLDER.sub("", text)
+    return commands | {field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(rest) if field}
 
 
 def lookup(lang: str, msgid: str, context: str | None = None) -> str | None:
@@ -247,7 +297,7 @@ def say(lang: str, message: Message) -> str:
     if isinstance(ident, (tuple, list)):
         n = int(params["n"])  # type: ignore[call-overload]
         if lang == DEFAULT or lang not in languages():
-            return _fill(ident[0] if n == 1 else ident[1], {**filled, "n": str(n)})
+            return _fill(DEFAULT, ident[0] if n == 1 else ident[1], {**filled, "n": str(n)})
         return tn(lang, ident[0], ident[1], n, **{k: v for k, v in filled.items() if k != "n"})
     return t(lang, str(ident), **filled)
 

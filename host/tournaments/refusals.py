@@ -4,6 +4,7 @@ carry."""
 from __future__ import annotations
 
 from host.errors import Phrase
+from i18n import DEFAULT, t
 
 __all__ = ["Phrase", "TournamentRefusal"]
 
@@ -16,6 +17,6 @@ class TournamentRefusal(ValueError):
     """
 
     def __init__(self, text: str = "", /, **params: object) -> None:
-        super().__init__(text.format_map(params) if params else text)
+        super().__init__(t(DEFAULT, text, **params) if params or "{/" in text else text)
         self.msgid = text
         self.params = params

@@ -128,7 +128,8 @@ class TournamentService:
     async def require(self, channel_id: int) -> TournamentRecord:
         record = await self.store.tournaments.active_tournament(channel_id)
         if record is None:
-            raise Refusal(N_("There is no tournament in this channel. An organiser opens one with `/tournament new`."))
+            raise Refusal(N_("There is no tournament in this channel. An organiser opens one with "
+                             "`{/tournament new}`."))
         return record
 
     async def latest(self, channel_id: int) -> TournamentRecord:
@@ -136,7 +137,7 @@ class TournamentService:
         record = await self.store.tournaments.active_tournament(channel_id) \
             or await self.store.tournaments.latest_tournament(channel_id)
         if record is None:
-            raise Refusal(N_("This channel has had no tournament. An organiser opens one with `/tournament new`."))
+            raise Refusal(N_("This channel has had no tournament. An organiser opens one with `{/tournament new}`."))
         return record
 
     async def get(self, tournament_id: int) -> TournamentRecord:
@@ -206,7 +207,7 @@ class TournamentService:
             timers = [(CHECKIN_TIMER, max(now, check_in_opens(start, minutes))), (START_TIMER, start)]
         elif checkin_minutes is not None:
             raise Refusal(N_("`checkin_minutes` goes with `starts_at`: without a start time, open the check-in "
-                             "yourself with `/tournament checkin`."))
+                             "yourself with `{/tournament checkin}`."))
         if max_entrants is not None:
             need = needed_entrants(settings)
             if not need <= max_entrants <= server.max_entrants_limit:
@@ -332,7 +333,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "playing":
-                raise Refusal(N_("**{name}** has started: use `/tournament drop` to stop playing in it."),
+                raise Refusal(N_("**{name}** has started: use `{/tournament drop}` to stop playing in it."),
                               name=escape_name(record.name))
             record = await self.registering(tournament_id)
             mine = [e for e in await self.store.tournaments.entrants(tournament_id)
@@ -616,7 +617,7 @@ class TournamentService:
         async with self.lock(tournament_id):
             record = await self.get(tournament_id)
             if record.status == "registration":
-                raise Refusal(N_("**{name}** has not started: use `/tournament leave` instead."),
+                raise Refusal(N_("**{name}** has not started: use `{/tournament leave}` instead."),
                               name=escape_name(record.name))
             if record.status != "playing":
                 raise Refusal(N_("**{name}** is {status}."),
@@ -666,7 +667,7 @@ class TournamentService:
             if record.round_time is None or current.due is None:
                 raise Refusal(N_("This tournament has no `round_time`, so a round ends when its last table does."))
             if current.due > self.store.now():
-                raise Refusal(N_("Round {number} runs until <t:{when}:f> (<t:{when}:R>); `/tournament advance` can "
+                raise Refusal(N_("Round {number} runs until <t:{when}:f> (<t:{when}:R>); `{/tournament advance}` can "
                                  "end it after that."), number=current.number, when=int(current.due))
             await self._settle_pending(record)
             for place in await self.store.tournaments.round_places(tournament_id, current.number):

@@ -144,11 +144,11 @@ def check_start(settings: Settings, entrants: int) -> int:
         if settings.top_cut > settings.table_size:
             raise TournamentRefusal(
                 N_("This tournament needs at least {need} entrants to start (top_cut is {top_cut}); it has "
-                   "{entrants}. {more} more must join (or the organiser can use /tournament addbot)."),
+                   "{entrants}. {more} more must join (or the organiser can use {/tournament addbot})."),
                 need=need, top_cut=settings.top_cut, entrants=entrants, more=need - entrants)
         raise TournamentRefusal(
             N_("This tournament needs at least {need} entrants to start; it has {entrants}. {more} more must join "
-               "(or the organiser can use /tournament addbot)."), need=need, entrants=entrants, more=need - entrants)
+               "(or the organiser can use {/tournament addbot})."), need=need, entrants=entrants, more=need - entrants)
     if settings.top_cut > entrants:  # unreachable through need, kept for callers that skip it
         raise TournamentRefusal(N_("top_cut {top_cut} is larger than the field of {entrants}."),
                                 top_cut=settings.top_cut, entrants=entrants)

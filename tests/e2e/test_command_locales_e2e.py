@@ -12,6 +12,7 @@ import regex
 
 import i18n
 from cogs.translator import command_messages
+from i18n.check import read
 
 #: Discord's rule for command and option names (its API docs); it also wants them lowercase.
 NAME = regex.compile(r"^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
@@ -106,3 +107,60 @@ def test_the_checker_finds_what_discord_would_refuse() -> None:
                      "/game a choice 'c': fr choice name", "/game a choice 'c': uk choice name",
                      "fr name 'jeu' is shared by 2 siblings"):
         assert expected in found, expected
+
+
+def commands_of(payloads: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """(English path, the command's payload, its path of payloads) for every command a member can run."""
+    def walk(item: dict[str, Any], path: str, trail: list[dict[str, Any]]) -> Iterator[Any]:
+        subs = [o for o in item.get("options") or () if o.get("type") in (1, 2)]
+        if not subs:
+            yield path, item, trail
+        for sub in subs:
+            yield from walk(sub, f"{path} {sub['name']}", [*trail, sub])
+
+    for payload in payloads:
+        yield from walk(payload, payload["name"], [payload])
+
+
+async def test_messages_name_commands_as_the_synced_payload_does(world: Any) -> None:
+    """``i18n.command`` (which fills the ``{/…}`` placeholders of messages) gives every command, option and choice
+    the very name the translator synced, in every language: a message never names a command otherwise."""
+    payloads = synced(world.env)
+    checked = 0
+    for path, item, trail in commands_of(payloads):
+        for lang in LANGS:
+            shown = "/" + " ".join(part["name_localizations"][lang] for part in trail)
+            assert i18n.command(path, lang) == shown, (path, lang)
+            for option in item.get("options") or ():
+                name = option["name_localizations"][lang]
+                assert i18n.command(path, lang, **{option["name"]: ""}) == f"{shown} {name}:", (path, option["name"])
+                for choice in option.get("choices") or ():
+                    assert i18n.command(path, lang, **{option["name"]: choice["name"]}) == (
+                        f"{shown} {name}:{choice['name_localizations'][lang]}"), (path, choice["name"])
+                    checked += 1
+        assert i18n.command(path, "en") == "/" + path
+    assert checked > 30
+
+
+async def test_every_command_a_message_names_exists(world: Any) -> None:
+    """Each ``{/…}`` placeholder of the catalogues names a command of the synced payload, with its options and
+    (where it has choices) one of their names: a renamed command cannot leave a message naming the old one."""
+    commands = {path: item for path, item, _ in commands_of(synced(world.env))}
+    named = {placeholder for message in read(i18n.LOCALES / f"{i18n.DOMAIN}.pot")
+             for msgid in (message.id if isinstance(message.id, (list, tuple)) else (message.id,)) if msgid
+             for placeholder in i18n.COMMAND_PLACEHOLDER.findall(msgid)}
+    assert {"/game new", "/game notify dm:on", "/tournament advance", "/play"} <= named
+    for placeholder in named:
+        words = placeholder.lstrip("/").split()
+        path = " ".join(word for word in words if ":" not in word)
+        if path == "config":  # a group named alone ("try /config"): its subcommands exist
+            assert any(p.startswith("config ") for p in commands)
+            continue
+        assert path in commands, placeholder
+        options = {o["name"]: o for o in commands[path].get("options") or ()}
+        for word in words:
+            if ":" in word:
+                name, value = word.split(":", 1)
+                assert name in options, placeholder
+                choices = [c["name"] for c in options[name].get("choices") or ()]
+                assert not value or not choices or value in choices, placeholder

@@ -54,11 +54,11 @@ ENGLISH = re.compile(r"\b(the|and|your|you|move|moves|game|players?|seats?|turn|
                      r"deadline|choices?|join|leave|start|lobby|host|clock|back|hand|act|over|result|"
                      r"abandoned|closed|opened|plays|channel|thread|web page)\b", re.IGNORECASE)
 #: What a payload may hold in English: the members' and bots' names, the game titles, option names and values
-#: (`/game new` takes them as they are), commands, mentions and links.
+#: (`/game new` takes them as they are), mentions and links. (Commands are the language's: english_left.)
 NOT_ENGLISH = re.compile("|".join([
     r"Robo [A-Z][a-z]+ \((?:easy|normal|hard)\)", r"Robo [A-Z][a-z]+", *map(re.escape, GAME_TITLES.values()),
     r"`[^`]*`", r"<[@#][!&]?\d+>", r"<t:\d+:\w>", r"https?://\S+", r"\b[a-z_]+=[^\s,]+",
-    r"\b(?:turn_time|on_timeout|thread):?\s*\S*", r"/game \w+"]))
+    r"\b(?:turn_time|on_timeout|thread):?\s*\S*"]))
 
 #: Request keys whose values are not words (ids, urls, file names).
 NOT_WORDS = {"custom_id", "url", "filename", "id", "value", "proxy_url", "content_type", "type", "style",
@@ -105,9 +105,9 @@ def chrome(value: Any, lang: str) -> Iterator[str]:
 
 
 #: The presenter's own lines in a table or hand message, by the start of their text.
-OWN_LINES = ("To act:", "Game over!", "Your move: {n} choice below, or use `/play`.", "Waiting for {names}.",
+OWN_LINES = ("To act:", "Game over!", "Your move: {n} choice below, or use `{/play}`.", "Waiting for {names}.",
              "Your deadline: {when}", "The game is over.", "This table was abandoned.",
-             "Paused: no clock runs until `/game resume`.", "Your hand: **{button}** on the table message.")
+             "Paused: no clock runs until `{/game resume}`.", "Your hand: **{button}** on the table message.")
 
 
 def own_lines(content: str, lang: str) -> Iterator[str]:
@@ -214,7 +214,7 @@ async def test_a_game_in_a_french_or_ukrainian_server_leaves_no_english(
     assert not left, "\n".join(left[:20])
     # The table's own words are there in the language (not merely no English): its chrome was sent.
     joined = "\n".join(text for body in bodies for text in words(body))
-    for msgid in ("Hand / act", "To act:", "Final result", "Join", "Your move: {n} choice below, or use `/play`."):
+    for msgid in ("Hand / act", "To act:", "Final result", "Join", "Your move: {n} choice below, or use `{/play}`."):
         assert t(lang, msgid).split("{")[0] in joined, msgid
 
 
@@ -275,7 +275,7 @@ async def test_seat_changes_speak_the_servers_language(world: Any, member_locale
     paused = await alice.slash(world.channel, "game pause")
     assert paused.response.content.startswith("⏸️ ") and not paused.ephemeral
     again = await alice.slash(world.channel, "game pause")
-    assert again.ephemeral and t(lang, "This table is already paused. `/game resume` restarts its clocks.") == \
+    assert again.ephemeral and t(lang, "This table is already paused. `{/game resume}` restarts its clocks.") == \
         again.response.content
     await alice.slash(world.channel, "game resume")
     resigned = await bob.slash(world.channel, "game resign")

@@ -130,17 +130,17 @@ async def test_tournament_refusals_speak_the_members_language_words_inside_them_
     member_locales[alice.id] = member_locales[bob.id] = lang
     none = await bob.slash(world.channel, "tournament join")
     assert answer_text(none) == i18n.t(lang, "There is no tournament in this channel. An organiser opens one with "
-                                             "`/tournament new`.")
+                                             "`{/tournament new}`.")
     await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=2, name="Cup")
     early = answer_text(await bob.slash(world.channel, "tournament drop"))
-    assert early == i18n.t(lang, "**{name}** has not started: use `/tournament leave` instead.", name="Cup")
+    assert early == i18n.t(lang, "**{name}** has not started: use `{/tournament leave}` instead.", name="Cup")
     not_yours = answer_text(await bob.slash(world.channel, "tournament start"))
     assert not_yours == i18n.t(lang, "Only the organiser, a member with Manage Server or one with the server's "
                                      "tournament organiser role can {what}.",
                                what=i18n.t(lang, "start the tournament"))
     too_few = answer_text(await alice.slash(world.channel, "tournament start"))
     assert too_few == i18n.t(lang, "This tournament needs at least {need} entrants to start; it has {entrants}. "
-                                   "{more} more must join (or the organiser can use /tournament addbot).",
+                                   "{more} more must join (or the organiser can use {/tournament addbot}).",
                              need=2, entrants=0, more=2)
     bad = answer_text(await alice.slash(world.channel, "tournament new", game="king_pedro", format="round_robin"))
     assert english_left([none.response.content, early, not_yours, too_few, bad], lang) == []

@@ -135,7 +135,8 @@ def test_the_cooldown_reads_in_the_members_language() -> None:
     with pytest.raises(Refusal) as caught:
         cooldowns.take(1, 7, NEW_TABLE, 30)
     shown(caught.value, "Slow down: wait 30s before your next `/game new`. This server's limit is one every 30s",
-          {"fr": "attendez 30 s avant votre prochain `/game new`", "uk": "зачекайте 30 с перед наступним"})
+          {"fr": "attendez 30 s avant votre prochain `/partie nouvelle`",
+           "uk": "зачекайте 30 с перед наступним `/гра нова`"})
 
 
 @pytest.mark.parametrize(("hosted", "fr", "uk"), [(1, "l'hôte de 1 table ouverte", "господар 1 відкритого столу"),

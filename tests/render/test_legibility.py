@@ -54,10 +54,10 @@ def _states(game: str, n: int, seed: int, every: int):
 
 
 #: The titles whose pictures are drawn in the reader's language (the others draw English words only).
-IN_LANGUAGES = ("do_over", "king_pedro", "ogre_cheerleaders", "pentawar")
+IN_LANGUAGES = ("do_over", "king_pedro", "ogre_cheerleaders", "pedwar", "pentawar")
 #: Titles checked for whole words: each inside its card or picture, and in French and Ukrainian no English one
 #: however short ("deck", "hand", "Your turn").
-WHOLE_WORDS = ("do_over", "king_pedro", "ogre_cheerleaders", "pentawar")
+WHOLE_WORDS = ("do_over", "king_pedro", "ogre_cheerleaders", "pedwar", "pentawar")
 
 
 @functools.cache

@@ -146,3 +146,46 @@ def test_red_and_green_cards_differ_by_more_than_hue() -> None:
         for face in (lambda c, n=number: object_face(c + n, 100, 140), lambda c, n=number: mini_face(c + n)):
             same = ink(face("R"), "R") == ink(face("G"), "G")
             assert not same, f"Red and Green {number} differ only by hue"
+
+
+def _said_in(draw, *args, **kwargs) -> set[str]:
+    from render import pedwar
+    from render import text as T
+
+    for cached in (pedwar.object_face, pedwar.maneuver_face, pedwar.empty_slot, pedwar._words_fit):
+        cached.cache_clear()  # a face drawn before would not be recorded
+    with T.recording() as drawn:
+        draw(*args, **kwargs)
+    return {d.text for d in drawn}
+
+
+def test_a_finished_games_scoring_is_said_in_the_language_even_read_back_from_the_store() -> None:
+    # A state read back from the store keeps its final breakdown as English text only (JSON): the picture says
+    # the lines again from the collection and the Goal, in the reader's language.
+    import i18n
+    from engines.pedwar import score_breakdown
+
+    s = states_along_a_game(4, 5)[-1]
+    live = E.view(s, None)
+    stored = json.loads(json.dumps(live))
+    player = next(p for p in stored["players"] if p["breakdown"])
+    french = {i18n.say_text("fr", line) for line in score_breakdown(player["collection"], player["goal"])}
+    assert french and not french & set(player["breakdown"])  # the French lines differ from the English ones
+    for view in (live, stored):
+        assert french <= _said_in(table_image, view, NAMES, lang="fr")
+        assert set(player["breakdown"]) <= _said_in(table_image, view, NAMES)  # English as ever
+
+
+def test_card_words_fit_their_card_in_every_language_or_are_left_off() -> None:
+    from render.pedwar import maneuver_face, object_face
+
+    words = {lang: _said_in(lambda lang=lang: [object_face(c, 100, 140, lang) for c in ("R1", "B2", "G3", "Y4", "RW")])
+             for lang in ("en", "fr", "uk")}
+    assert {"Red", "Blue", "Green", "Yellow", "Wild"} <= words["en"]
+    assert {"Rouge", "Bleu", "Vert", "Jaune", "Joker"} <= words["fr"]
+    # "Червоний" is wider than the card at the smallest legible size: no card carries its name in Ukrainian
+    assert not words["uk"] & {"Червоний", "Синій", "Зелений", "Жовтий", "Джокер"}
+    # "Overpower" is wider than the card in every language: the big "OP" says it; "pairs" fits
+    for lang, pairs in (("en", "pairs"), ("fr", "paires"), ("uk", "пари")):
+        said = _said_in(lambda lang=lang: [maneuver_face(k, 100, 140, lang) for k in ("OP", "1+")])
+        assert pairs in said and not said & {"Overpower", "Écrasement", "Перевага"}

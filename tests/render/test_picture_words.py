@@ -24,12 +24,14 @@ from tests.render.names import LONG_NAMES
 
 PLAIN = ["alice", "bob", "carol", "dave", "erin", "frank"]
 #: The titles checked here (the others drawn in every language have test_legibility's whole-words check).
-TITLES = ("king_pedro",)
+TITLES = ("king_pedro", "pedwar")
 #: Labels drawn the same in every language, with why: game titles are not translated (docs/glossary.md).
 SAME = {"King Pedro", "Pedwar", "Do Over!"}
 #: Card codes stay as they are in every language (docs/glossary.md): King Pedro's (AS, 10H), Pedwar's (R5, YW,
 #: 1+, OP), Do Over!'s (BOMB, DO, REV).
 CODES = re.compile(r"\b(?:10|[2-9AKQJ])[SHDC]\b|\b[RBGY](?:[1-8]|W)\b|\bOP\b|\b(?:BOMB|DO|REV)\b")
+#: Words a language writes as English does: French abbreviates points "pts" too (Pedwar's scores).
+SAME_WORDS = re.compile(r"\bpts?\b")
 WORD = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -67,7 +69,7 @@ def _english(label: str, names: list[str]) -> str | None:
         label = label.replace(name, " ")
         for end in range(len(name) - 1, 0, -1):
             label = label.replace(name[:end].rstrip() + T.ELLIPSIS, " ")
-    label = CODES.sub(" ", label)
+    label = SAME_WORDS.sub(" ", CODES.sub(" ", label))
     return label if WORD.search(label) else None
 
 
