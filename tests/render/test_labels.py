@@ -71,7 +71,7 @@ def test_only_names_are_shortened_in_table_and_hand_images(game, n):
 
 
 #: The titles drawn in French and Ukrainian whose words are checked whole here too (the longer French words).
-IN_LANGUAGES = [("king_pedro", 4), ("ogre_cheerleaders", 4), ("pedwar", 4), ("pentawar", 5)]
+IN_LANGUAGES = [("do_over", 6), ("king_pedro", 4), ("ogre_cheerleaders", 4), ("pedwar", 4), ("pentawar", 5)]
 
 
 @pytest.mark.parametrize("lang", ["fr", "uk"])
