@@ -20,6 +20,7 @@ from typing import Any
 
 import i18n
 import render
+from data.schema import SCHEMA_VERSION
 from data.store import ACTIVE, Store, TableRecord
 from data.timers import DEADLINE
 from data.tournaments import TournamentRecord
@@ -657,6 +658,32 @@ def as_dict(page: Any) -> dict[str, Any]:
     return asdict(page)
 
 
+class SchemaMismatch(RuntimeError):
+    """The database is not at the schema this build's pages read: ``python -m web`` refuses to start."""
+
+
+def schema_mismatch(found: int, needed: int = SCHEMA_VERSION) -> str | None:
+    """Why pages of this build cannot read a database at schema ``found`` (None when they can). The web never
+    migrates, so a newer web deployed before the bot ran its migrations would fail on every page that reads a
+    table the older schema lacks (migration 14's guild_locales for every ``auto`` server)."""
+    if found < needed:
+        return f"the database is at schema {found}, this web needs {needed}: run the bot once to migrate"
+    if found > needed:
+        return (f"the database is at schema {found}, newer than this web knows ({needed}): "
+                "deploy the web of the bot's version")
+    return None
+
+
 async def open_site(target: str) -> PublicSite:
-    """The pages of the database at ``target``, opened read-only (for ``python -m web``)."""
-    return PublicSite(await Store.open_read_only(target))
+    """The pages of the database at ``target``, opened read-only (for ``python -m web``); SchemaMismatch when
+    its schema is not this build's."""
+    store = await Store.open_read_only(target)
+    try:
+        problem = schema_mismatch(await store.applied_schema())
+    except BaseException:
+        await store.close()
+        raise
+    if problem:
+        await store.close()
+        raise SchemaMismatch(problem)
+    return PublicSite(store)

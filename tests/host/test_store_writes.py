@@ -228,7 +228,7 @@ async def refused_quietly(write: Any) -> None:
         await write
 
 
-READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version",
+READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version", "applied_schema",
          "pragma", "close", "close_all", "open", "connect", "open_read_only", "next_due", "due_timers", "timers_of",
          "guild_settings",
          "settings_log", "dm_notify", "member_locale", "tables_in_guild", "thread_tables_of", "latest_table",
