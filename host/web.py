@@ -446,16 +446,20 @@ class PublicSite:
         public = await self.store.web.public_channels(guild_id)
         channels = await self.store.web.table_channels([p.table_id for p in state.places if p.table_id])
         shown_tables = {t for t, channel in channels.items() if channel in public}
+        lang = await self.language(guild_id)
+
+        def name(entrant: int) -> str:
+            # An entrant whose name is missing, in the page's language (as the standings' message names it).
+            return names.get(entrant) or i18n.t(lang, "Entrant {number}", number=entrant)
+
         rounds = []
         for r in state.rounds:
-            tables = [PairingLine(p.position, p.table_id, [[names.get(e, f"Entrant {e}") for e in side]
-                                                           for side in p.sides],
+            tables = [PairingLine(p.position, p.table_id, [[name(e) for e in side] for side in p.sides],
                                   p.status, p.places, p.drawn, p.table_id in shown_tables)
                       for p in state.round_places(r.number)]
-            rounds.append(RoundLine(r.number, r.stage, r.status, tables,
-                                    [names.get(e, f"Entrant {e}") for e in state.round_byes(r.number)]))
-        standings = [self._standing(s, names, users, linkable) for s in rows] if state.rounds else []
-        champion = [names.get(e, f"Entrant {e}") for e in (record.champion or [])]
+            rounds.append(RoundLine(r.number, r.stage, r.status, tables, [name(e) for e in state.round_byes(r.number)]))
+        standings = [self._standing(s, name, users, linkable) for s in rows] if state.rounds else []
+        champion = [name(e) for e in (record.champion or [])]
         bracket = (record.format in ("single_elimination", "double_elimination") or bool(record.cut_seeds)) and \
             await self.events.bracket(record.id) is not None
         return TournamentPage(
@@ -478,10 +482,10 @@ class PublicSite:
         return found
 
     @staticmethod
-    def _standing(s: Standing, names: dict[int, str], users: dict[int, int | None],
+    def _standing(s: Standing, name: Callable[[int], str], users: dict[int, int | None],
                   linkable: set[int]) -> StandingLine:
         user = users.get(s.entrant)
-        return StandingLine(s.place, names.get(s.entrant, f"Entrant {s.entrant}"), user if user in linkable else None,
+        return StandingLine(s.place, name(s.entrant), user if user in linkable else None,
                             Points(s.points), Percent(s.opp), Percent(s.oopp), s.games,
                             s.byes, s.dropped)
 
