@@ -108,17 +108,21 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 # --------------------------------------------------------------------------- slash commands named in messages
 #: A command named inside a message: ``{/game resume}``, ``{/game notify dm:on}``, ``{/game new options:}``; or an
-#: option alone: ``{:round_time}``, ``{:thread:false}``, ``{:table:}``.
+#: option alone: ``{:round_time}``, ``{:thread:false}``, ``{:table:}``. A quoted value is free text, kept as written:
+#: ``{/config set setting:web_pages value:"on"}``.
 COMMAND_PLACEHOLDER = re.compile(r"\{([/:][^{}]+)\}")
 
 
 def option(name: str, lang: str, /, value: str | None = None) -> str:
     """A slash command option as a member of ``lang`` sees it: ``option("round_time", "fr")`` is ``durée_ronde``;
-    with a value, ``option("dm", "fr", "on")`` is ``mp:activé`` (a choice's English name is translated, free text
-    kept; an empty value leaves ``table:`` for the member to fill in)."""
+    with a value, ``option("dm", "fr", "on")`` is ``mp:activé``: a value is a choice's English name, translated,
+    unless it is quoted (``value='"on"'``: free text the member types as it is, written without its quotes); an
+    empty value leaves ``table:`` for the member to fill in."""
     shown = lookup(lang, name, "option") or name
     if value is None:
         return shown
+    if len(value) > 1 and value[0] == value[-1] == '"':
+        return f"{shown}:{value[1:-1]}"
     return f"{shown}:{(lookup(lang, value, 'choice') or value) if value else ''}"
 
 

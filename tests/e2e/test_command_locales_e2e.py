@@ -169,3 +169,6 @@ async def test_every_command_a_message_names_exists(world: Any) -> None:
                 assert name in options, placeholder
                 choices = [c["name"] for c in options[name].get("choices") or ()]
                 assert not value or not choices or value in choices, placeholder
+                if value and not choices:  # free text: the member types it as written, in every language
+                    for lang in LANGS:
+                        assert i18n.option(name, lang, value).partition(":")[2] == value.strip('"'), (placeholder, lang)

@@ -133,3 +133,11 @@ def test_an_option_named_alone_reads_as_the_members_option_list_shows_it() -> No
         ":checkin_minutes", ":starts_at", "x"}
     refusal = Refusal(i18n.N_("`{:count}` is 1 to {high}."), high=8)
     assert str(refusal) == "`count` is 1 to 8."
+
+
+def test_a_quoted_value_is_free_text_kept_as_written() -> None:
+    """``/config set value:`` takes text, not a choice: ``on`` stays ``on`` though a choice "on" reads "activé"."""
+    assert i18n.option("value", "fr", '"on"') == "valeur:on" and i18n.option("dm", "fr", "on") == "mp:activé"
+    assert i18n.t("en", 'with {/config set setting:web_pages value:"on"}.') == (
+        "with /config set setting:web_pages value:on.")
+    assert i18n.t("uk", 'with {/config set setting:web_pages value:"on"}.').endswith("значення:on.")
