@@ -137,7 +137,7 @@ class GameCog(commands.Cog):
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete()
             raise Refusal(N_("I opened a thread but could not post in it: I need **Send Messages in Threads** in "
-                             "this channel. No table was opened; try `thread:false`.")) from None
+                             "this channel. No table was opened; try `{:thread:false}`.")) from None
         await self.flow.lobbies.remember(lobby.table_id, posted, lang=lang)
         told = f"{note} " + t(lang, "It plays in {thread}: join there.", thread=thread.mention)
         await reply(interaction, Outgoing(told, mentions=discord.AllowedMentions.none()), ephemeral=True)

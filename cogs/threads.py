@@ -32,15 +32,16 @@ async def create_thread(channel: Any, name: str) -> Any:
 async def open_table_thread(channel: Any, name: str) -> Any:
     """A thread for a new table, or a Refusal saying why Discord would not open one."""
     if not hasattr(channel, "create_thread"):  # e.g. a voice channel's text chat
-        raise Refusal(N_("Threads can't be opened in this kind of channel. No table was opened; try `thread:false`."))
+        raise Refusal(N_("Threads can't be opened in this kind of channel. No table was opened; try "
+                         "`{:thread:false}`."))
     try:
         return await create_thread(channel, name)
     except discord.Forbidden:
         raise Refusal(N_("I can't open a thread here: I need the **Create Public Threads** permission in this "
-                         "channel. No table was opened; try `thread:false`.")) from None
+                         "channel. No table was opened; try `{:thread:false}`.")) from None
     except discord.HTTPException as exc:
         if exc.code == MAX_ACTIVE_THREADS_ERROR:
             raise Refusal(N_("This server has reached Discord's limit of active threads, so I can't open one. "
-                             "No table was opened; archive some threads or try `thread:false`.")) from None
-        raise Refusal(N_("Discord refused to open a thread ({status}). No table was opened; try `thread:false`."),
+                             "No table was opened; archive some threads or try `{:thread:false}`.")) from None
+        raise Refusal(N_("Discord refused to open a thread ({status}). No table was opened; try `{:thread:false}`."),
                       status=exc.status) from None

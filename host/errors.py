@@ -17,7 +17,7 @@ class Refusal(Exception):
 
     def __init__(self, text: str = "", /, **params: object) -> None:
         # English, its commands ({/game new}) named as English members type them.
-        super().__init__(t(DEFAULT, text, **params) if params or "{/" in text else text)
+        super().__init__(t(DEFAULT, text, **params) if params or "{/" in text or "{:" in text else text)
         self.msgid = text
         self.params = params
 

@@ -78,7 +78,7 @@ async def check_new_table(store: Store, guild_id: int | None, user_id: int, own_
         threads = await store.tables.active_thread_tables(guild_id or 0)
         if threads >= max_thread_tables:
             raise Refusal(N_("This server already has {tables}, its limit (the `max_thread_tables` setting). Open "
-                             "this table with `thread:false`, or wait for one to end."),
+                             "this table with `{:thread:false}`, or wait for one to end."),
                           tables=said_n("{n} active thread table", "{n} active thread tables", threads))
 
 
@@ -112,6 +112,6 @@ def check_tournament_threads(name: str, tables: int, active: int, max_thread_tab
         raise Refusal(N_("**{name}** can't start: its first round needs {tables}, each in a thread of its own, and "
                          "this server already has {active}; together they would pass its limit of {limit} (the "
                          "`max_thread_tables` setting). A server manager can raise the limit, or fewer entrants "
-                         "can play (`max_entrants`)."), name=name, tables=said_n("{n} table", "{n} tables", tables),
+                         "can play (`{:max_entrants}`)."), name=name, tables=said_n("{n} table", "{n} tables", tables),
                       active=said_n("{n} active thread table", "{n} active thread tables", active),
                       limit=Figure(max_thread_tables))

@@ -63,7 +63,7 @@ def parse_table_number(text: str | None) -> int | None:
         return None
     number = whole_number(text.strip().lstrip("#"), 1, 2**63 - 1)
     if number is None:
-        raise Refusal(N_("`table` is a table number, like `12`."))
+        raise Refusal(N_("`{:table}` is a table number, like `12`."))
     return number
 
 
@@ -98,7 +98,7 @@ class LongGameService:
                  else parse_duration(turn_time, low=TURN_TIME_BOUNDS[0], high=TURN_TIME_BOUNDS[1]))
         policy = on_timeout or server.on_timeout
         if policy not in ("bot", "forfeit"):
-            raise Refusal(N_("`on_timeout` is `bot` or `forfeit`."))
+            raise Refusal(N_("`{:on_timeout}` is `bot` or `forfeit`."))
         own_thread = (server.thread if thread is None else thread) and not in_thread
         await check_new_table(self.store, guild_id, user_id, own_thread, max_open_tables=server.max_open_tables,
                               max_thread_tables=server.max_thread_tables)
@@ -121,7 +121,7 @@ class LongGameService:
 
     async def set_notify(self, user_id: int, dm: str) -> bool:
         if dm not in ("on", "off"):
-            raise Refusal(N_("`dm` is `on` or `off`."))
+            raise Refusal(N_("`{:dm}` is `on` or `off`."))
         await self.store.settings.set_dm_notify(user_id, dm == "on")
         return dm == "on"
 
@@ -196,7 +196,7 @@ class LongGameService:
             return found
         found = await self.store.tables.latest_table(channel_id)
         if found is None:
-            raise Refusal(N_("This channel has had no table yet. Give a `table:` number to reach another one."))
+            raise Refusal(N_("This channel has had no table yet. Give a `{:table:}` number to reach another one."))
         return found
 
     async def move_log(self, guild_id: int | None, channel_id: int, table: int | None,

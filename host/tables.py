@@ -410,7 +410,7 @@ class TableService:
             if event is not None and event.status == "playing":
                 # An abandoned table would never finish, and its round would wait for it forever.
                 raise Refusal(i18n.N_("Table #{table} is part of the tournament **{name}**: the organiser can end "
-                                      "its round with `{/tournament advance}` (after its `round_time`) or "
+                                      "its round with `{/tournament advance}` (after its `{:round_time}`) or "
                                       "`{/tournament cancel}`."), table=table.id, name=escape_name(event.name))
             try:
                 await self.store.tables.close_table(table.id, table.revision,

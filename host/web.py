@@ -20,6 +20,7 @@ from typing import Any
 
 import i18n
 import render
+from data.schema import SCHEMA_VERSION
 from data.store import ACTIVE, Store, TableRecord
 from data.timers import DEADLINE
 from data.tournaments import TournamentRecord
@@ -445,16 +446,20 @@ class PublicSite:
         public = await self.store.web.public_channels(guild_id)
         channels = await self.store.web.table_channels([p.table_id for p in state.places if p.table_id])
         shown_tables = {t for t, channel in channels.items() if channel in public}
+        lang = await self.language(guild_id)
+
+        def name(entrant: int) -> str:
+            # An entrant whose name is missing, in the page's language (as the standings' message names it).
+            return names.get(entrant) or i18n.t(lang, "Entrant {number}", number=entrant)
+
         rounds = []
         for r in state.rounds:
-            tables = [PairingLine(p.position, p.table_id, [[names.get(e, f"Entrant {e}") for e in side]
-                                                           for side in p.sides],
+            tables = [PairingLine(p.position, p.table_id, [[name(e) for e in side] for side in p.sides],
                                   p.status, p.places, p.drawn, p.table_id in shown_tables)
                       for p in state.round_places(r.number)]
-            rounds.append(RoundLine(r.number, r.stage, r.status, tables,
-                                    [names.get(e, f"Entrant {e}") for e in state.round_byes(r.number)]))
-        standings = [self._standing(s, names, users, linkable) for s in rows] if state.rounds else []
-        champion = [names.get(e, f"Entrant {e}") for e in (record.champion or [])]
+            rounds.append(RoundLine(r.number, r.stage, r.status, tables, [name(e) for e in state.round_byes(r.number)]))
+        standings = [self._standing(s, name, users, linkable) for s in rows] if state.rounds else []
+        champion = [name(e) for e in (record.champion or [])]
         bracket = (record.format in ("single_elimination", "double_elimination") or bool(record.cut_seeds)) and \
             await self.events.bracket(record.id) is not None
         return TournamentPage(
@@ -477,10 +482,10 @@ class PublicSite:
         return found
 
     @staticmethod
-    def _standing(s: Standing, names: dict[int, str], users: dict[int, int | None],
+    def _standing(s: Standing, name: Callable[[int], str], users: dict[int, int | None],
                   linkable: set[int]) -> StandingLine:
         user = users.get(s.entrant)
-        return StandingLine(s.place, names.get(s.entrant, f"Entrant {s.entrant}"), user if user in linkable else None,
+        return StandingLine(s.place, name(s.entrant), user if user in linkable else None,
                             Points(s.points), Percent(s.opp), Percent(s.oopp), s.games,
                             s.byes, s.dropped)
 
@@ -657,6 +662,32 @@ def as_dict(page: Any) -> dict[str, Any]:
     return asdict(page)
 
 
+class SchemaMismatch(RuntimeError):
+    """The database is not at the schema this build's pages read: ``python -m web`` refuses to start."""
+
+
+def schema_mismatch(found: int, needed: int = SCHEMA_VERSION) -> str | None:
+    """Why pages of this build cannot read a database at schema ``found`` (None when they can). The web never
+    migrates, so a newer web deployed before the bot ran its migrations would fail on every page that reads a
+    table the older schema lacks (migration 14's guild_locales for every ``auto`` server)."""
+    if found < needed:
+        return f"the database is at schema {found}, this web needs {needed}: run the bot once to migrate"
+    if found > needed:
+        return (f"the database is at schema {found}, newer than this web knows ({needed}): "
+                "deploy the web of the bot's version")
+    return None
+
+
 async def open_site(target: str) -> PublicSite:
-    """The pages of the database at ``target``, opened read-only (for ``python -m web``)."""
-    return PublicSite(await Store.open_read_only(target))
+    """The pages of the database at ``target``, opened read-only (for ``python -m web``); SchemaMismatch when
+    its schema is not this build's."""
+    store = await Store.open_read_only(target)
+    try:
+        problem = schema_mismatch(await store.applied_schema())
+    except BaseException:
+        await store.close()
+        raise
+    if problem:
+        await store.close()
+        raise SchemaMismatch(problem)
+    return PublicSite(store)

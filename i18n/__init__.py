@@ -107,8 +107,23 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 
 # --------------------------------------------------------------------------- slash commands named in messages
-#: A command named inside a message: ``{/game resume}``, ``{/game notify dm:on}``, ``{/game new options:}``.
-COMMAND_PLACEHOLDER = re.compile(r"\{(/[^{}]+)\}")
+#: A command named inside a message: ``{/game resume}``, ``{/game notify dm:on}``, ``{/game new options:}``; or an
+#: option alone: ``{:round_time}``, ``{:thread:false}``, ``{:table:}``. A quoted value is free text, kept as written:
+#: ``{/config set setting:web_pages value:"on"}``.
+COMMAND_PLACEHOLDER = re.compile(r"\{([/:][^{}]+)\}")
+
+
+def option(name: str, lang: str, /, value: str | None = None) -> str:
+    """A slash command option as a member of ``lang`` sees it: ``option("round_time", "fr")`` is ``durée_ronde``;
+    with a value, ``option("dm", "fr", "on")`` is ``mp:activé``: a value is a choice's English name, translated,
+    unless it is quoted (``value='"on"'``: free text the member types as it is, written without its quotes); an
+    empty value leaves ``table:`` for the member to fill in."""
+    shown = lookup(lang, name, "option") or name
+    if value is None:
+        return shown
+    if len(value) > 1 and value[0] == value[-1] == '"':
+        return f"{shown}:{value[1:-1]}"
+    return f"{shown}:{(lookup(lang, value, 'choice') or value) if value else ''}"
 
 
 def command(path: str, lang: str, /, **options: str) -> str:
@@ -117,20 +132,21 @@ def command(path: str, lang: str, /, **options: str) -> str:
 
     The words are those cogs/translator.py gives Discord (each command word under the ``command`` context, an
     option under ``option``, a choice under ``choice``), looked up the same way, so that a message never names
-    a command differently from the member's command list. An option's value is a choice's English name
-    (translated) or free text (kept); an empty value leaves ``option:`` for the member to fill in. A Python
-    keyword option takes a trailing underscore (``with_="…"``).
+    a command differently from the member's command list. Options as in :func:`option`; a Python keyword option
+    takes a trailing underscore (``with_="…"``).
     """
     text = "/" + " ".join(lookup(lang, word, "command") or word for word in path.split())
     for name, value in options.items():
-        name = name.rstrip("_")
-        shown = (lookup(lang, value, "choice") or value) if value else ""
-        text += f" {lookup(lang, name, 'option') or name}:{shown}"
+        text += " " + option(name.rstrip("_"), lang, value)
     return text
 
 
 def command_in(placeholder: str, lang: str) -> str:
-    """A ``{/…}`` placeholder's command in ``lang``: ``/game notify dm:on`` → ``/partie notifications mp:activé``."""
+    """A placeholder's command or option in ``lang``: ``/game notify dm:on`` → ``/partie notifications mp:activé``,
+    ``:round_time`` → ``durée_ronde``, ``:thread:false`` → ``fil:false``."""
+    if placeholder.startswith(":"):
+        name, colon, value = placeholder[1:].partition(":")
+        return option(name, lang, value if colon else None)
     words = placeholder.lstrip("/").split()
     path = " ".join(word for word in words if ":" not in word)
     options = dict(word.split(":", 1) for word in words if ":" in word)
@@ -138,9 +154,9 @@ def command_in(placeholder: str, lang: str) -> str:
 
 
 def _fill(lang: str, text: str, params: Mapping[str, object]) -> str:
-    # A command placeholder ({/game new}) is filled by the language itself, so a message that names a command
-    # needs no param for it and reads the same wherever it is said (stored, refused, posted).
-    if "{/" in text:
+    # A command placeholder ({/game new}, {:thread:false}) is filled by the language itself, so a message that
+    # names a command needs no param for it and reads the same wherever it is said (stored, refused, posted).
+    if "{/" in text or "{:" in text:
         text = COMMAND_PLACEHOLDER.sub(lambda found: command_in(found.group(1), lang), text)
     # Named placeholders only ({name}); a translation can reorder them freely.
     return text.format_map(params) if params else text
@@ -151,13 +167,14 @@ def _ids_by_english(lang: str) -> dict[str, str]:
     """Each message id of ``lang``'s catalogue that names a command, by its English text (``closed with /game
     abandon`` → ``closed with {/game abandon}``): a text stored in English can still be said in ``lang``."""
     catalogue = getattr(translations(lang), "_catalog", {})
-    return {_fill(DEFAULT, key, {}): key for key in catalogue if isinstance(key, str) and "{/" in key}
+    return {_fill(DEFAULT, key, {}): key for key in catalogue
+            if isinstance(key, str) and ("{/" in key or "{:" in key)}
 
 
 def t(lang: str, msgid: str, /, **params: object) -> str:
     """``msgid`` (its English text) in ``lang``, with its ``{named}`` placeholders filled. An English text whose
     commands were written out (``/game abandon``, as stored in a table's ``end_reason``) is its message id too."""
-    if lang != DEFAULT and "/" in msgid:
+    if lang != DEFAULT:
         msgid = _ids_by_english(lang).get(msgid, msgid)
     return _fill(lang, translations(lang).gettext(msgid), params)
 

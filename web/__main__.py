@@ -2,6 +2,7 @@
 
 On SQLite the file is opened read-only (the bot must have created it); on PostgreSQL (``DATABASE_URL``)
 nothing is migrated or written. Several can run behind a proxy. ``/healthz`` checks the database alone.
+It starts only on a database at this build's schema (the bot migrates it): else one line and exit code 2.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import signal
 import sys
 
-from host.web import PublicSite
+from host.web import PublicSite, SchemaMismatch
 from web.app import WebServer, make_app
 from web.config import WebSettings
 from web.logs import setup_logging
@@ -51,7 +52,12 @@ def main() -> int:
     except ImportError:
         pass
     setup_logging(os.environ.get("LOG_LEVEL", "INFO"), os.environ.get("LOG_FORMAT", "text"))
-    asyncio.run(serve(WebSettings.from_env()))
+    try:
+        asyncio.run(serve(WebSettings.from_env()))
+    except SchemaMismatch as exc:
+        # One clear line and a failing exit, so that a deploy script or a supervisor stops here.
+        print(f"python -m web: {exc}", file=sys.stderr, flush=True)
+        return 2
     return 0
 
 

@@ -43,13 +43,13 @@ def parse_start(text: str, now: float, timezone: str = "UTC") -> float:
         except ValueError:
             raise Refusal(N_("`{raw}` is not a date and time that exists."), raw=raw[:40]) from None
     else:
-        raise Refusal(N_("I can't read `{raw}` as a start time for `starts_at`. Use {forms}."), raw=raw[:40],
+        raise Refusal(N_("I can't read `{raw}` as a start time for `{:starts_at}`. Use {forms}."), raw=raw[:40],
                       forms=Phrase(FORMS))
     if when < now + EARLIEST_START:
-        raise Refusal(N_("`starts_at` must be in the future: <t:{when}:f> has passed (or is under a minute away)."),
+        raise Refusal(N_("`{:starts_at}` must be in the future: <t:{when}:f> has passed (or is under a minute away)."),
                       when=int(when))
     if when > now + LATEST_START:
-        raise Refusal(N_("`starts_at` must be within a year from now."))
+        raise Refusal(N_("`{:starts_at}` must be within a year from now."))
     return when
 
 
@@ -61,7 +61,7 @@ def check_in_opens(starts_at: float, checkin_minutes: int) -> float:
 def check_checkin_minutes(minutes: int | None) -> int:
     value = DEFAULT_CHECKIN_MINUTES if minutes is None else minutes
     if not CHECKIN_MINUTES[0] <= value <= CHECKIN_MINUTES[1]:
-        raise Refusal(N_("`checkin_minutes` is {low} to {high} (a week)."), low=CHECKIN_MINUTES[0],
+        raise Refusal(N_("`{:checkin_minutes}` is {low} to {high} (a week)."), low=CHECKIN_MINUTES[0],
                       high=CHECKIN_MINUTES[1])
     return value
 

@@ -86,10 +86,10 @@ class Organising:
         """A warning (recorded), a game loss (the player's table in play is forfeited, else their next one),
         or a disqualification (dropped at once, never champion, tables forfeited)."""
         if kind not in PENALTY_KINDS:
-            raise Refusal(N_("`kind` is one of {kinds}."), kinds=", ".join(f"`{k}`" for k in PENALTY_KINDS))
+            raise Refusal(N_("`{:kind}` is one of {kinds}."), kinds=", ".join(f"`{k}`" for k in PENALTY_KINDS))
         text = " ".join(reason.split())[:MAX_NOTE]
         if not text:
-            raise Refusal(N_("Give a `reason`: it is kept with the penalty."))
+            raise Refusal(N_("Give a `{:reason}`: it is kept with the penalty."))
         async with self.service.lock(tournament_id):
             record = await self.service.get(tournament_id)
             await self.service.require_organiser(record, user_id, is_manager, N_("give penalties"), roles)

@@ -17,6 +17,6 @@ class TournamentRefusal(ValueError):
     """
 
     def __init__(self, text: str = "", /, **params: object) -> None:
-        super().__init__(t(DEFAULT, text, **params) if params or "{/" in text else text)
+        super().__init__(t(DEFAULT, text, **params) if params or "{/" in text or "{:" in text else text)
         self.msgid = text
         self.params = params

@@ -197,7 +197,7 @@ class TournamentService:
         except TournamentRefusal as exc:
             raise Refusal(exc.msgid, **exc.params) from None
         if rounds is not None and rounds > MAX_ROUNDS:  # checked here, not in make_settings: older events may have more
-            raise Refusal(N_("`rounds` is 1 to {most}."), most=MAX_ROUNDS)
+            raise Refusal(N_("`{:rounds}` is 1 to {most}."), most=MAX_ROUNDS)
         merged = self.tables.check_new(game, options)
         minutes = check_checkin_minutes(checkin_minutes)
         start, timers = None, []
@@ -206,20 +206,20 @@ class TournamentService:
             start = parse_start(starts_at, now, server.timezone)
             timers = [(CHECKIN_TIMER, max(now, check_in_opens(start, minutes))), (START_TIMER, start)]
         elif checkin_minutes is not None:
-            raise Refusal(N_("`checkin_minutes` goes with `starts_at`: without a start time, open the check-in "
+            raise Refusal(N_("`{:checkin_minutes}` goes with `{:starts_at}`: without a start time, open the check-in "
                              "yourself with `{/tournament checkin}`."))
         if max_entrants is not None:
             need = needed_entrants(settings)
             if not need <= max_entrants <= server.max_entrants_limit:
-                raise Refusal(N_("`max_entrants` is {low} to {high} on this server (its `max_entrants_limit`)."),
+                raise Refusal(N_("`{:max_entrants}` is {low} to {high} on this server (its `max_entrants_limit`)."),
                               low=need, high=server.max_entrants_limit)
         late = late_join_rounds or 0
         if late:
             if settings.format is not Format.SWISS:
-                raise Refusal(N_("`late_join_rounds` is for Swiss events: other formats are paired in full at the "
+                raise Refusal(N_("`{:late_join_rounds}` is for Swiss events: other formats are paired in full at the "
                                  "start."))
             if late < 0 or late > (rounds or MAX_LATE_ROUND):
-                raise Refusal(N_("`late_join_rounds` is 0 to {high} (the round players may join until)."),
+                raise Refusal(N_("`{:late_join_rounds}` is 0 to {high} (the round players may join until)."),
                               high=rounds or MAX_LATE_ROUND)
         if self.settings is not None:  # the last check: the cooldown starts only for a tournament about to open
             self.settings.cooldowns.take(guild_id, organiser_id, NEW_TOURNAMENT, server.new_cooldown)
@@ -353,7 +353,7 @@ class TournamentService:
             if chosen not in BOT_LEVELS:
                 raise Refusal(N_("Bot levels are {levels}."), levels=", ".join(BOT_LEVELS))
             if not 1 <= count <= MAX_BOTS_AT_ONCE:
-                raise Refusal(N_("`count` is 1 to {high}."), high=MAX_BOTS_AT_ONCE)
+                raise Refusal(N_("`{:count}` is 1 to {high}."), high=MAX_BOTS_AT_ONCE)
             entrants = await self.store.tournaments.entrants(tournament_id)
             bots = sum(1 for e in entrants if e.is_bot and e.active)
             check_bot_entrants((await self.server_config(record.guild_id)).max_bot_entrants, bots, count, record.name)
@@ -665,7 +665,7 @@ class TournamentService:
             rounds = await self.store.tournaments.tournament_rounds(tournament_id)
             current = rounds[-1]
             if record.round_time is None or current.due is None:
-                raise Refusal(N_("This tournament has no `round_time`, so a round ends when its last table does."))
+                raise Refusal(N_("This tournament has no `{:round_time}`, so a round ends when its last table does."))
             if current.due > self.store.now():
                 raise Refusal(N_("Round {number} runs until <t:{when}:f> (<t:{when}:R>); `{/tournament advance}` can "
                                  "end it after that."), number=current.number, when=int(current.due))

@@ -144,13 +144,18 @@ async def test_messages_name_commands_as_the_synced_payload_does(world: Any) -> 
 
 async def test_every_command_a_message_names_exists(world: Any) -> None:
     """Each ``{/…}`` placeholder of the catalogues names a command of the synced payload, with its options and
-    (where it has choices) one of their names: a renamed command cannot leave a message naming the old one."""
+    (where it has choices) one of their names, and each ``{:…}`` an option some command has: a renamed command or
+    option cannot leave a message naming the old one."""
     commands = {path: item for path, item, _ in commands_of(synced(world.env))}
     named = {placeholder for message in read(i18n.LOCALES / f"{i18n.DOMAIN}.pot")
              for msgid in (message.id if isinstance(message.id, (list, tuple)) else (message.id,)) if msgid
              for placeholder in i18n.COMMAND_PLACEHOLDER.findall(msgid)}
-    assert {"/game new", "/game notify dm:on", "/tournament advance", "/play"} <= named
+    assert {"/game new", "/game notify dm:on", "/tournament advance", "/play", ":thread:false", ":round_time"} <= named
+    option_names = {o["name"] for item in commands.values() for o in item.get("options") or ()}
     for placeholder in named:
+        if placeholder.startswith(":"):  # an option named alone: some command has it
+            assert placeholder[1:].partition(":")[0] in option_names, placeholder
+            continue
         words = placeholder.lstrip("/").split()
         path = " ".join(word for word in words if ":" not in word)
         if path == "config":  # a group named alone ("try /config"): its subcommands exist
@@ -164,3 +169,6 @@ async def test_every_command_a_message_names_exists(world: Any) -> None:
                 assert name in options, placeholder
                 choices = [c["name"] for c in options[name].get("choices") or ()]
                 assert not value or not choices or value in choices, placeholder
+                if value and not choices:  # free text: the member types it as written, in every language
+                    for lang in LANGS:
+                        assert i18n.option(name, lang, value).partition(":")[2] == value.strip('"'), (placeholder, lang)

@@ -174,6 +174,7 @@ async def test_every_public_write_goes_through_a_transaction(store: Store, monke
         "set_guild_setting": lambda t: store.settings.set_guild_setting(1, "turn_time", "1d", 7),
         "set_dm_notify": lambda t: store.settings.set_dm_notify(7, True),
         "set_member_locale": lambda t: store.settings.set_member_locale(7, "uk"),
+        "set_guild_locale": lambda t: store.settings.set_guild_locale(1, "fr"),
         "close_table": lambda t: store.tables.close_table(t.id, t.revision),
         # A tournament through its life: each change its own transaction.
         "create_tournament": lambda t: store.tournaments.create_tournament(
@@ -228,10 +229,11 @@ async def refused_quietly(write: Any) -> None:
         await write
 
 
-READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version",
+READS = {"get_table", "active_table", "all_tables", "actions", "results", "schema_version", "applied_schema",
          "pragma", "close", "close_all", "open", "connect", "open_read_only", "next_due", "due_timers", "timers_of",
          "guild_settings",
-         "settings_log", "dm_notify", "member_locale", "tables_in_guild", "thread_tables_of", "latest_table",
+         "settings_log", "dm_notify", "member_locale", "guild_locale", "tables_in_guild", "thread_tables_of",
+         "latest_table",
          "seat_events", "seat_lines", "unposted_tables",
          # A lost channel's tables (issue: lost channels): two reads.
          "lost_tables", "open_tables_in",

@@ -118,3 +118,26 @@ def test_every_message_names_its_commands_as_placeholders() -> None:
             if left and not descriptions:
                 found.append(f"{left} in {msgid!r}")
     assert found == []
+
+
+def test_an_option_named_alone_reads_as_the_members_option_list_shows_it() -> None:
+    assert i18n.option("round_time", "fr") == "durée_ronde" and i18n.option("round_time", "en") == "round_time"
+    assert i18n.option("thread", "uk", "false") == "гілка:false"
+    assert i18n.option("dm", "fr", "on") == "mp:activé" and i18n.option("table", "uk", "") == "стіл:"
+    assert i18n.t("en", "try `{:thread:false}`") == "try `thread:false`"
+    assert i18n.t("fr", "This tournament has no `{:round_time}`, so a round ends when its last table does.") == (
+        "Ce tournoi n'a pas de `durée_ronde` : une ronde se termine avec sa dernière table.")
+    assert "`стіл:`" in i18n.t("uk", "This channel has had no table yet. Give a `{:table:}` number to reach another "
+                                     "one.")
+    assert i18n.placeholders("`{:checkin_minutes}` goes with `{:starts_at}` {x}") == {
+        ":checkin_minutes", ":starts_at", "x"}
+    refusal = Refusal(i18n.N_("`{:count}` is 1 to {high}."), high=8)
+    assert str(refusal) == "`count` is 1 to 8."
+
+
+def test_a_quoted_value_is_free_text_kept_as_written() -> None:
+    """``/config set value:`` takes text, not a choice: ``on`` stays ``on`` though a choice "on" reads "activé"."""
+    assert i18n.option("value", "fr", '"on"') == "valeur:on" and i18n.option("dm", "fr", "on") == "mp:activé"
+    assert i18n.t("en", 'with {/config set setting:web_pages value:"on"}.') == (
+        "with /config set setting:web_pages value:on.")
+    assert i18n.t("uk", 'with {/config set setting:web_pages value:"on"}.').endswith("значення:on.")

@@ -45,6 +45,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("bot.py", "the bot is closed"): "/healthz's reason, for an operator's probe",
     ("bot.py", "the gateway is not ready"): "/healthz's reason, for an operator's probe",
     ("web/__main__.py", "Deckhand web pages at http://:/ (database )"): "printed to the operator's console",
+    ("host/web.py", "the database is at schema , this web needs : run the bot once to migrate"):
+        "python -m web's refusal to start, printed to the operator's console",
+    ("host/web.py", "the database is at schema , newer than this web knows (): deploy the web of the bot's version"):
+        "python -m web's refusal to start, printed to the operator's console",
     ("web/app.py", "public, max-age=31536000, immutable"): "an HTTP header",
     ("web/app.py", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
                    "script-src 'self' 'unsafe-inline'"): "an HTTP header",

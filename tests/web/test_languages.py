@@ -169,3 +169,21 @@ async def test_the_bracket_picture_speaks_the_servers_language(store: Store, lan
     assert png.startswith(b"\x89PNG")
     assert alt.startswith("Autumn Cup · " + {"fr": "tableau", "uk": "сітка"}[lang])
     assert english_left([alt], lang) == []
+
+
+@pytest.mark.parametrize(("lang", "fallback"), [("en", "Entrant {n}"), ("fr", "Inscription n° {n}"),
+                                                ("uk", "Учасник {n}")])
+async def test_an_entrant_without_a_name_is_named_in_the_servers_language(store: Store, lang: str,
+                                                                          fallback: str) -> None:
+    ids = await world(store)
+    await pages_on(store)
+    await store.settings.set_guild_setting(GUILD, "language", lang, 1)
+    async with store.transaction() as tx:
+        row = await tx.fetchone("SELECT MIN(id) FROM entrants WHERE tournament_id = ?", (ids["event"],))
+        await tx.execute("UPDATE entrants SET name = '' WHERE id = ?", (row[0],))
+    page = await PublicSite(store).tournament(GUILD, ids["event"])
+    assert page is not None
+    said = fallback.format(n=row[0])
+    shown = [s.name for s in page.standings] + [n for r in page.rounds for t in r.tables for side in t.sides
+                                                 for n in side]
+    assert said in shown and "" not in shown, shown
