@@ -1,7 +1,7 @@
 """Words about a member do not guess their gender (issue 29's review): Deckhand never knows a member's gender, and
 French and Ukrainian make an adjective, a past participle or a past-tense verb agree with the person it is said of.
 A French or Ukrainian text about a named member ({name}, {player}…), about "you", or a tag drawn beside a seat's
-name is therefore written without agreement: a noun phrase ("Victoire : {names}", "Хід {turn}: ходить {name}"),
+name is therefore written without agreement: a noun phrase ("Victoire : {names}", "Хід {turn}, на черзі — {name}"),
 the present tense ("{player} se couche", "{player} залишає"), an avoir-verb ("a validé") or an invariable phrase
 ("hors jeu"). Generic words for nobody in particular (French "les joueurs", "l'organisateur"; Ukrainian
 "гравець", whose plain form the glossary uses) are not this test's business.
@@ -21,7 +21,7 @@ from i18n.check import read
 
 #: (language, pattern, why, an example the pattern must catch).
 DENIED: list[tuple[str, str, str, str]] = [
-    ("fr", r"\best le joueur actif\b", "the active player is a member: 'à {name} de jouer'",
+    ("fr", r"\best le joueur actif\b", "the active player is a member: 'c'est le tour de {name}'",
      "Tour 3, Ґалина est le joueur actif."),
     ("fr", r"\b[Vv]ous (?:n')?(?:êtes|serez)(?: déjà| toujours| pas)? (?:inscrit|mentionné|apparié|disqualifié"
            r"|prêt|couché|retiré|éliminé|absent)\b",
@@ -45,7 +45,7 @@ DENIED: list[tuple[str, str, str, str]] = [
     ("fr", r"^(?:couché|actif|donneur|prêt|retiré|absent|disqualifié|champion)$",
      "a tag drawn beside a member's name agrees with them: 'hors jeu', 'son tour', 'distribue', 'a validé', "
      "'abandon', 'absence', 'disqualification', 'victoire'", "couché"),
-    ("uk", r"\bактивний гравець\s*—", "the active player named is a member: 'ходить {name}'",
+    ("uk", r"\bактивний гравець\s*—", "the active player named is a member: 'на черзі — {name}'",
      "активний гравець — Ґалина"),
     ("uk", r"\{\w+\}\**\s+(?:щойно\s+)?(?:вийшов|вийшла|вибув|вибула|пропустив|пропустила|склав|склала|пасував"
            r"|пасувала|виграв|виграла)\b",
