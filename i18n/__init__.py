@@ -130,12 +130,14 @@ def command(path: str, lang: str, /, **options: str) -> str:
     """A slash command as a member of ``lang`` types it: ``command("game new", "fr")`` is ``/partie nouvelle``,
     ``command("game notify", "fr", dm="on")`` is ``/partie notifications mp:activé``.
 
-    The words are those cogs/translator.py gives Discord (each command word under the ``command`` context, an
-    option under ``option``, a choice under ``choice``), looked up the same way, so that a message never names
-    a command differently from the member's command list. Options as in :func:`option`; a Python keyword option
-    takes a trailing underscore (``with_="…"``).
+    The words are those cogs/translator.py gives Discord (a command under the ``command`` context, a subcommand
+    by its whole path there, an option under ``option``, a choice under ``choice``), looked up the same way, so
+    that a message never names a command differently from the member's command list. Options as in
+    :func:`option`; a Python keyword option takes a trailing underscore (``with_="…"``).
     """
-    text = "/" + " ".join(lookup(lang, word, "command") or word for word in path.split())
+    words = path.split()
+    # A subcommand is looked up by its whole path, as the translator asks for it ("tournament new").
+    text = "/" + " ".join(lookup(lang, " ".join(words[:i + 1]), "command") or word for i, word in enumerate(words))
     for name, value in options.items():
         text += " " + option(name.rstrip("_"), lang, value)
     return text

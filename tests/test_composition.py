@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_layers import ROOT, modules
+from tests.test_layers import ROOT, imports, modules
 
 #: Functions that build an object or the graph: they may hand a collaborator what it needs.
 CONSTRUCTORS = {"__init__", "__post_init__", "__new__", "compose"}
@@ -158,13 +158,8 @@ def _written(node: ast.AST) -> Iterator[ast.expr]:
 
 
 def _imported(tree: ast.Module) -> set[str]:
-    names = set()
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            names |= {a.asname or a.name for a in node.names}
-    return names
+    """The names the module's top-level imports bind."""
+    return {i.bound for i in imports(tree, nested=False)}
 
 
 def findings(source: str, module: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -44,21 +45,41 @@ def modules(root: Path) -> dict[str, Path]:
     return found
 
 
-def imported_names(tree: ast.AST, module: str, is_package: bool) -> Iterator[str]:
-    """Every dotted name the module imports, anywhere in it (functions and TYPE_CHECKING blocks too)."""
-    for node in ast.walk(tree):
+@dataclass(frozen=True)
+class Imported:
+    """One name an import statement takes: ``import a.b`` (module ``a.b``, name None, bound ``a``) or
+    ``from a.b import c as d`` (module ``a.b``, name ``c``, bound ``d``); ``level``: a relative import's dots."""
+
+    module: str
+    name: str | None
+    bound: str
+    level: int = 0
+
+
+def imports(tree: ast.AST, *, nested: bool = True) -> Iterator[Imported]:
+    """Every name a source's import statements take: anywhere in it (functions and TYPE_CHECKING blocks too),
+    or with ``nested=False`` in the module's top-level statements alone."""
+    for node in ast.walk(tree) if nested else getattr(tree, "body", []):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield alias.name
+                yield Imported(alias.name, None, alias.asname or alias.name.split(".")[0])
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".") if is_package else module.split(".")[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                source = ".".join([*base, *([node.module] if node.module else [])])
-            else:
-                source = node.module or ""
             for alias in node.names:
-                yield f"{source}.{alias.name}"
+                yield Imported(node.module or "", alias.name, alias.asname or alias.name, node.level)
+
+
+def imported_names(tree: ast.AST, module: str, is_package: bool) -> Iterator[str]:
+    """Every dotted name the module imports, anywhere in it (functions and TYPE_CHECKING blocks too)."""
+    for imported in imports(tree):
+        if imported.name is None:
+            yield imported.module
+            continue
+        source = imported.module
+        if imported.level:
+            base = module.split(".") if is_package else module.split(".")[:-1]
+            base = base[: len(base) - (imported.level - 1)]
+            source = ".".join([*base, *([imported.module] if imported.module else [])])
+        yield f"{source}.{imported.name}"
 
 
 def graph(root: Path) -> dict[str, set[str]]:
@@ -80,12 +101,7 @@ def graph(root: Path) -> dict[str, set[str]]:
 
 def imports_discord(path: Path) -> bool:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "discord" for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "discord":
-            return True
-    return False
+    return any(not i.level and i.module.split(".")[0] == "discord" for i in imports(tree))
 
 
 def package(module: str) -> str:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_layers import imports
+
 ROOT = Path(__file__).resolve().parents[2]
 READ_MODELS = "host.read_models"
 #: The modules that turn read models into messages.
@@ -32,25 +34,19 @@ def is_read_model_name(name: str) -> bool:
 def impurities(source: str) -> list[str]:
     """Every import of a presenter's source that reaches past the read models."""
     bad = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                top = alias.name.split(".")[0]
-                if top in GUARDED or (top == "cogs" and alias.name not in COGS_ALLOWED):
-                    bad.append(f"import {alias.name}")
-        elif isinstance(node, ast.ImportFrom) and not node.level:
-            module = node.module or ""
-            top = module.split(".")[0]
-            if top == "cogs" and module not in COGS_ALLOWED:
-                bad.append(f"from {module} import …")
-            elif top in GUARDED:
-                if module != READ_MODELS:
-                    bad.append(f"from {module} import {', '.join(a.name for a in node.names)}")
-                else:
-                    bad += [f"from {module} import {a.name} (not a type or constant)" for a in node.names
-                            if not is_read_model_name(a.name)]
-        elif isinstance(node, ast.ImportFrom):
+    for imported in imports(ast.parse(source)):
+        module, top = imported.module, imported.module.split(".")[0]
+        if imported.level:
             bad.append("a relative import")
+        elif imported.name is None:
+            if top in GUARDED or (top == "cogs" and module not in COGS_ALLOWED):
+                bad.append(f"import {module}")
+        elif top == "cogs" and module not in COGS_ALLOWED:
+            bad.append(f"from {module} import …")
+        elif top in GUARDED and module != READ_MODELS:
+            bad.append(f"from {module} import {imported.name}")
+        elif top in GUARDED and not is_read_model_name(imported.name):
+            bad.append(f"from {module} import {imported.name} (not a type or constant)")
     return bad
 
 

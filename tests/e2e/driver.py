@@ -82,12 +82,18 @@ async def open_hand(member: Any, message: Any) -> Any:
 
 
 async def take_turn(member: Any, message: Any, pick: Any) -> Any:
-    """Open the hand from ``message`` and make one move; ``pick(choices)`` chooses a control.
+    """Open the hand from ``message`` and make one move; ``pick(choices)`` chooses a control
+    (``rng.choice``: a random one, as a member trying things would).
 
     Follows nested selects (values starting with '>') until an action is made.
     Returns the last interaction result.
     """
-    panel = await open_hand(member, message)
+    return await choose(member, await open_hand(member, message), pick)
+
+
+async def choose(member: Any, panel: Any, pick: Any) -> Any:
+    """On an open hand ``panel``, use the control ``pick(choices)`` chooses, following nested selects until an
+    action is made; returns that interaction's result."""
     for _ in range(6):
         options = choices_in(panel)
         assert options, f"{member.name} is to act but the panel offers no choices: {panel.content}"
@@ -97,6 +103,22 @@ async def take_turn(member: Any, message: Any, pick: Any) -> Any:
             return result
         panel = result.response
     raise AssertionError("menu nesting did not end")
+
+
+async def seat_table(world: Any, game: str, humans: list[str], bots: int = 0, options: str | None = None) -> Any:
+    """``humans[0]`` opens a ``game`` table in the world's channel (``/game new``), the other humans join, the
+    host adds ``bots`` bots and starts it. Each step is answered in public; returns ``/game start``'s answer
+    (``world``: anything with ``channel`` and ``members`` by name)."""
+    host = world.members[humans[0]]
+    kwargs = {"game": game} if options is None else {"game": game, "options": options}
+    created = await host.slash(world.channel, "game new", **kwargs)
+    assert not created.ephemeral, created.response.content
+    for name in humans[1:]:
+        joined = await world.members[name].slash(world.channel, "game join")
+        assert not joined.ephemeral, joined.response.content
+    for _ in range(bots):
+        await host.slash(world.channel, "game addbot")
+    return await host.slash(world.channel, "game start")
 
 
 async def play_until_over(world: Any, pick: Any, max_moves: int = 3000) -> discord.Message:

@@ -14,6 +14,7 @@ from tests.e2e.driver import (
     components,
     latest_table_message,
     open_hand,
+    seat_table,
     seats_to_act,
     table_messages,
     use,
@@ -60,15 +61,7 @@ class Recorder:
 
 
 async def seat(world: Any, game: str, humans: list[str], bots: int, options: str | None = None) -> str:
-    host = world.members[humans[0]]
-    kwargs = {"game": game} if options is None else {"game": game, "options": options}
-    created = await host.slash(world.channel, "game new", **kwargs)
-    assert not created.ephemeral, created.response.content
-    for name in humans[1:]:
-        await world.members[name].slash(world.channel, "game join")
-    for _ in range(bots):
-        await host.slash(world.channel, "game addbot")
-    started = await host.slash(world.channel, "game start")
+    started = await seat_table(world, game, humans, bots, options)
     assert "The game begins" in started.response.content, started.response.content
     return started.response.content
 

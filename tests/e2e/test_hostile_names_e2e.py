@@ -22,7 +22,7 @@ import discord
 import pytest
 
 from render.markup import escape_name
-from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, use
+from tests.e2e.driver import latest_table_message, seat_table, seats_to_act, take_turn
 
 pytestmark = pytest.mark.asyncio
 
@@ -167,20 +167,6 @@ def check_requests(world: Hostile, since: int = 0) -> dict[str, int]:
     return seen
 
 
-async def seat_game(world: Hostile, game: str, players: list[str], bots: int = 0, options: str | None = None) -> None:
-    host = world.members[players[0]]
-    kwargs = {"game": game} if options is None else {"game": game, "options": options}
-    created = await host.slash(world.channel, "game new", **kwargs)
-    assert not created.ephemeral, created.response.content
-    for key in players[1:]:
-        joined = await world.members[key].slash(world.channel, "game join")
-        assert not joined.ephemeral, joined.response.content
-    for _ in range(bots):
-        await host.slash(world.channel, "game addbot")
-    started = await host.slash(world.channel, "game start")
-    assert "The game begins" in started.response.content, started.response.content
-
-
 async def play_to_end(world: Hostile, rng: random.Random, max_moves: int = 4000) -> Any:
     by_id = {m.id: m for m in world.members.values()}
     for turn in range(max_moves):
@@ -193,13 +179,7 @@ async def play_to_end(world: Hostile, rng: random.Random, max_moves: int = 4000)
         member = by_id[ids[0]]
         if turn < 30:  # /play's suggestions are the panel's labels: checked as autocomplete choices
             await member.autocomplete(world.channel, "play", "action", "")
-        panel = await open_hand(member, message)
-        for _ in range(6):
-            kind, custom_id, value = rng.choice(choices_in(panel))
-            result = await use(member, panel, kind, custom_id, value)
-            if not value.startswith(">"):
-                break
-            panel = result.response
+        await take_turn(member, message, rng.choice)
     raise AssertionError("the game did not end")
 
 
@@ -215,7 +195,8 @@ GAMES = [
 @pytest.mark.parametrize("game, players, bots, options", GAMES, ids=[g[0] for g in GAMES])
 async def test_hostile_names_play_a_full_game_and_ping_nobody(hostile: Hostile, game: str, players: list[str],
                                                               bots: int, options: str | None) -> None:
-    await seat_game(hostile, game, players, bots, options)
+    started = await seat_table(hostile, game, players, bots, options)
+    assert "The game begins" in started.response.content, started.response.content
     final = await play_to_end(hostile, random.Random(7))
     seen = check_requests(hostile)
     assert seen["messages"] > 10 and seen["labels"] > 10 and seen["choices"] > 10
@@ -283,13 +264,7 @@ async def test_a_small_tournament_with_hostile_names_and_a_hostile_title(hostile
             ids = [i for i in seats_to_act(message) if i in by_id]
             if "Game over" in message.content or not ids:
                 continue
-            panel = await open_hand(by_id[ids[0]], message)
-            for _ in range(6):
-                kind, custom_id, value = rng.choice(choices_in(panel))
-                result = await use(by_id[ids[0]], panel, kind, custom_id, value)
-                if not value.startswith(">"):
-                    break
-                panel = result.response
+            await take_turn(by_id[ids[0]], message, rng.choice)
             moved = True
         if any("is over" in (m.content or "") for m in hostile.channel.history()):
             break

@@ -179,3 +179,24 @@ async def test_a_stale_click_is_told_in_the_members_language(world: Any, member_
     text = old.response.content + "".join(f.content for f in old.followups)
     assert old.ephemeral and "⏩ Cette table a avancé depuis que ceci a été affiché." in text, text
     assert "moved on" not in text
+
+
+@pytest.mark.parametrize(("lang", "game_new", "game_status"), [("fr", "/partie nouvelle", "/partie état"),
+                                                               ("uk", "/гра нова", "/гра стан")])
+async def test_a_command_named_in_an_answer_is_the_one_the_members_client_offers(
+        world: Any, member_locales: dict[int, str], lang: str, game_new: str, game_status: str) -> None:
+    """A French or Ukrainian member is told to type the command their command list shows (issue 29), the cooldown's
+    refusal included; an English member at the same server keeps the English names."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    member_locales[bob.id] = lang
+    nothing = answer_text(await bob.slash(world.channel, "game status"))
+    assert f"`{game_new}`" in nothing and "/game" not in nothing, nothing
+    assert "`/game new`" in answer_text(await alice.slash(world.channel, "game status"))
+    await bob.slash(world.channel, "game new", game="pentawar")
+    other = world.guild.create_text_channel("other")
+    slow = answer_text(await bob.slash(other, "game new", game="pentawar"))  # within new_cooldown
+    await world.env.advance_time(4)  # past it
+    taken = answer_text(await bob.slash(world.channel, "game new", game="pentawar"))
+    assert f"`{game_status}`" in taken and "/game" not in taken, taken
+    assert f"`{game_new}`" in slow and "/game" not in slow, slow
+    assert english_left([nothing, taken, slow], lang) == []

@@ -118,12 +118,19 @@ async def test_a_channel_that_turns_403_mid_game_pauses_the_table_and_gets_one_r
     assert rows(db_path, "SELECT COUNT(*) FROM seat_events WHERE kind = 'timeout'") == [(1,)], "the clock runs again"
 
 
-async def test_an_interaction_in_the_channel_resumes_a_table_the_bot_paused(world: Any, db_path: str) -> None:
+async def paused_by_a_refused_post(world: Any, db_path: str, status: int, code: int, message: str) -> Any:
+    """A two-player table with a clock whose next table message Discord refuses (``status``/``code``): the mover
+    is answered, and the bot pauses the table. Returns the member who did not move."""
     mover, other = await two_player(world, turn_time="10m")
-    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=403, code=50001,
-                           message="Missing Access")
+    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=status, code=code,
+                           message=message)
     await play_own_move(world, mover)
     assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+    return other
+
+
+async def test_an_interaction_in_the_channel_resumes_a_table_the_bot_paused(world: Any, db_path: str) -> None:
+    other = await paused_by_a_refused_post(world, db_path, 403, 50001, "Missing Access")
     status = await other.slash(world.channel, "game status")
     assert "Discord refused my messages" in answer_text(status), answer_text(status)
     assert rows(db_path, "SELECT paused FROM game_tables") == [(0,)]
@@ -131,11 +138,7 @@ async def test_an_interaction_in_the_channel_resumes_a_table_the_bot_paused(worl
 
 
 async def test_game_resume_from_a_manager_resumes_a_table_the_bot_paused(world: Any, db_path: str) -> None:
-    mover, _ = await two_player(world, turn_time="10m")
-    world.env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=404, code=10003,
-                           message="Unknown Channel")
-    await play_own_move(world, mover)
-    assert rows(db_path, "SELECT paused FROM game_tables") == [(2,)]
+    await paused_by_a_refused_post(world, db_path, 404, 10003, "Unknown Channel")
     resumed = await world.members["alice"].slash(world.channel, "game resume")
     assert "plays on" in answer_text(resumed), answer_text(resumed)
     assert rows(db_path, "SELECT paused FROM game_tables") == [(0,)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import discord
@@ -19,7 +19,7 @@ import pytest
 
 from engines import GAME_TITLES
 from i18n import t
-from tests.e2e.driver import MENTION, choices_in, components, latest_table_message, use
+from tests.e2e.driver import MENTION, components, hand_button_id, latest_table_message, seat_table, take_turn
 from tests.languages import english_left
 
 pytestmark = pytest.mark.asyncio
@@ -65,30 +65,33 @@ NOT_WORDS = {"custom_id", "url", "filename", "id", "value", "proxy_url", "conten
              "emoji", "allowed_mentions", "message_reference", "flags", "nonce"}
 
 
-def words(value: Any, key: str = "") -> Iterator[str]:
-    """Every string of a request's JSON body that a member reads."""
+def strings(value: Any, of_object: Callable[[dict[str, Any]], Iterator[str]]) -> Iterator[str]:
+    """The non-blank strings of a JSON value: a list's items in turn, an object's as ``of_object`` reads them."""
     if isinstance(value, dict):
-        for k, v in value.items():
-            if k not in NOT_WORDS:
-                yield from words(v, k)
+        yield from of_object(value)
     elif isinstance(value, list):
         for item in value:
-            yield from words(item, key)
+            yield from strings(item, of_object)
     elif isinstance(value, str) and value.strip():
         yield value
+
+
+def words(value: Any) -> Iterator[str]:
+    """Every string of a request's JSON body that a member reads."""
+    return strings(value, lambda obj: (w for k, v in obj.items() if k not in NOT_WORDS for w in words(v)))
 
 
 def chrome(value: Any, lang: str) -> Iterator[str]:
     """The strings of a request body that Deckhand's own catalogues make, engine-made parts set aside: the
     action controls' labels and options (the engines' move labels), the pictures' alt text (the renderers'),
     and in a table or hand message every line but its heading and the lines the presenter writes itself."""
-    if isinstance(value, dict):
-        custom_id = str(value.get("custom_id", ""))
+    def of_object(obj: dict[str, Any]) -> Iterator[str]:
+        custom_id = str(obj.get("custom_id", ""))
         if custom_id.startswith(("dh:a:", "dh:s:")):
             if custom_id.startswith("dh:s:"):  # "Choose…" then the first and last options' labels
-                yield str(value.get("placeholder", "")).split(" ")[0]
+                yield str(obj.get("placeholder", "")).split(" ")[0]
             return
-        for k, v in value.items():
+        for k, v in obj.items():
             if k in NOT_WORDS or k == "attachments":
                 continue
             if k == "content" and isinstance(v, str):
@@ -97,11 +100,8 @@ def chrome(value: Any, lang: str) -> Iterator[str]:
                 yield v.split("\n\n", 1)[0]  # the final result's standings; the last move's story follows
             else:
                 yield from chrome(v, lang)
-    elif isinstance(value, list):
-        for item in value:
-            yield from chrome(item, lang)
-    elif isinstance(value, str) and value.strip():
-        yield value
+
+    return strings(value, of_object)
 
 
 #: The presenter's own lines in a table or hand message, by the start of their text.
@@ -167,10 +167,6 @@ async def speak(world: Any, member_locales: dict[int, str], lang: str) -> None:
         member_locales[member.id] = lang
 
 
-def hand_button(message: Any) -> str:
-    return next(c["custom_id"] for c in components(message) if c.get("custom_id", "").startswith("dh:h:"))
-
-
 def to_act(message: Any, lang: str) -> list[int]:
     _, sep, tail = message.content.partition(t(lang, "To act:"))
     return [int(x) for x in MENTION.findall(tail)] if sep else []
@@ -186,28 +182,13 @@ async def play_to_end(world: Any, lang: str, seed: int, max_moves: int = 4000) -
             return message
         ids = to_act(message, lang)
         assert ids, f"nobody human to act, yet the game is not over: {message.content}"
-        panel = (await by_id[ids[0]].click(message, custom_id=hand_button(message))).response
-        for _ in range(6):
-            options = choices_in(panel)
-            assert options, f"no choices: {panel.content}"
-            kind, custom_id, value = rng.choice(options)
-            result = await use(by_id[ids[0]], panel, kind, custom_id, value)
-            if not value.startswith(">"):
-                break
-            panel = result.response
+        await take_turn(by_id[ids[0]], message, rng.choice)
     raise AssertionError("the game did not end")
 
 
 async def play_title(world: Any, lang: str, game: str, options: str | None, humans: list[str], bots: int) -> Any:
     host = world.members[humans[0]]
-    kwargs = {"game": game} if options is None else {"game": game, "options": options}
-    created = await host.slash(world.channel, "game new", **kwargs)
-    assert not created.ephemeral, created.response.content
-    for name in humans[1:]:
-        await world.members[name].slash(world.channel, "game join")
-    for _ in range(bots):
-        await host.slash(world.channel, "game addbot")
-    started = await host.slash(world.channel, "game start")
+    started = await seat_table(world, game, humans, bots, options)
     assert t(lang, "The game begins! Seats: {seats}", seats="") in started.response.content
     final = await play_to_end(world, lang, seed=len(game))
     # The final standings, then what a member asks afterwards, privately.
@@ -254,7 +235,7 @@ async def open_panels(world: Any, server: str) -> dict[str, Any]:
     assert t(server, "To act:") in message.content  # the channel reads the server's language
     assert [c["label"] for c in components(message) if c.get("custom_id", "").startswith("dh:h:")] == [
         t(server, "Hand / act")]
-    return {name: (await world.members[name].click(message, custom_id=hand_button(message))).response
+    return {name: (await world.members[name].click(message, custom_id=hand_button_id(message))).response
             for name in ("alice", "bob")}
 
 

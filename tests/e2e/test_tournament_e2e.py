@@ -19,7 +19,7 @@ from bot import create_bot
 from cogs.standings_pages import format_points, safe_name
 from host.tournaments.models import TableResult
 from host.tournaments.points import table_points
-from tests.e2e.driver import choices_in, latest_table_message, open_hand, seats_to_act, use
+from tests.e2e.driver import latest_table_message, seats_to_act, take_turn
 
 # Members other than managers open tournaments here (issue 26's tournament_creators, set through /config).
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("open_tournaments")]
@@ -53,13 +53,7 @@ async def human_turn(thread: Any, by_id: dict[int, Any], rng: random.Random) -> 
     ids = seats_to_act(message)
     if "Game over" in message.content or not ids:
         return False
-    panel = await open_hand(by_id[ids[0]], message)
-    for _ in range(6):
-        kind, custom_id, value = rng.choice(choices_in(panel))
-        result = await use(by_id[ids[0]], panel, kind, custom_id, value)
-        if not value.startswith(">"):
-            break
-        panel = result.response
+    await take_turn(by_id[ids[0]], message, rng.choice)
     return True
 
 

@@ -84,9 +84,21 @@ async def test_the_store_times_its_transactions_and_counts_moves(tmp_path: Path)
 
 
 async def test_a_store_without_a_recorder_records_nothing(store: Store) -> None:
+    """No recorder: the move and its transactions go through, and nothing reaches the process's metrics
+    (a store built by a test or a tool never falls back on the running bot's recorder)."""
+    from prometheus_client import REGISTRY
+
+    def process_metrics() -> tuple[float | None, float | None]:
+        return (REGISTRY.get_sample_value("deckhand_moves_committed_total"),
+                REGISTRY.get_sample_value("deckhand_db_transaction_seconds_count"))
+
+    assert store.db.recorder is None
     tables = TableService(store, new_seed=lambda: 3)
     table = await started(tables)
-    await play_some(tables, table.id, 1)  # no recorder: nothing to call, nothing fails
+    before = process_metrics()
+    await play_some(tables, table.id, 1)
+    assert (await tables.get(table.id)).version > table.version, "the move was committed"
+    assert process_metrics() == before
 
 
 async def test_the_bot_pool_times_each_move_by_level() -> None:
