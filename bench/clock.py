@@ -130,7 +130,7 @@ async def clicks_during_backlog(path: str, clicks: int) -> tuple[list[float], in
             t = time.perf_counter()
             await tables.act(table.id, user, action, table.version)
             info = await tables.hand(table.id, user)
-            render.hand_png(table.game, info.view, info.seat, [s.name for s in table.seats])
+            render.hand_png(table.game, dict(info.picture.view), info.seat, [s.name for s in table.seats])
             times.append((time.perf_counter() - t) * 1000)
             await asyncio.sleep(0.05)
     finally:

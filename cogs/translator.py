@@ -36,24 +36,34 @@ class CatalogueTranslator(app_commands.Translator):
         lang = i18n.resolve(locale.value)
         if lang == i18n.DEFAULT or context.location not in CONTEXTS:
             return None
-        return i18n.lookup(lang, string.message, CONTEXTS[context.location])
+        message = string.message
+        if context.location in (Where.command_name, Where.group_name) and getattr(context.data, "parent", None):
+            # A subcommand's name is asked for by its whole path ("tournament new"): the word may agree with
+            # its group's noun (French "partie nouvelle" but "tournoi nouveau").
+            message = context.data.qualified_name
+        return i18n.lookup(lang, message, CONTEXTS[context.location])
 
 
 def command_messages(payloads: list[dict[str, Any]]) -> list[tuple[str | None, str]]:
     """Every (context, English text) a synced command payload asks the catalogues for, in payload order:
-    command, group and subcommand names, option names, choice names, and every description."""
+    command and group names, subcommand names by their path (``tournament new``), option names, choice names,
+    and every description."""
     found: dict[tuple[str | None, str], None] = {}
 
-    def walk(item: dict[str, Any], context: str) -> None:
-        found[(context, item["name"])] = None
+    def walk(item: dict[str, Any], context: str, path: str) -> None:
+        found[(context, path)] = None
         if item.get("description"):
             found[(None, item["description"])] = None
         for choice in item.get("choices") or ():
             found[("choice", choice["name"])] = None
         for option in item.get("options") or ():
-            # Option types 1 and 2 are a subcommand and a subcommand group: names of commands.
-            walk(option, "command" if option.get("type") in (1, 2) else "option")
+            # Option types 1 and 2 are a subcommand and a subcommand group: names of commands, asked for by
+            # their whole path (see CatalogueTranslator.translate).
+            if option.get("type") in (1, 2):
+                walk(option, "command", f"{path} {option['name']}")
+            else:
+                walk(option, "option", option["name"])
 
     for payload in payloads:
-        walk(payload, "command")
+        walk(payload, "command", payload["name"])
     return list(found)

@@ -130,12 +130,14 @@ def command(path: str, lang: str, /, **options: str) -> str:
     """A slash command as a member of ``lang`` types it: ``command("game new", "fr")`` is ``/partie nouvelle``,
     ``command("game notify", "fr", dm="on")`` is ``/partie notifications mp:activé``.
 
-    The words are those cogs/translator.py gives Discord (each command word under the ``command`` context, an
-    option under ``option``, a choice under ``choice``), looked up the same way, so that a message never names
-    a command differently from the member's command list. Options as in :func:`option`; a Python keyword option
-    takes a trailing underscore (``with_="…"``).
+    The words are those cogs/translator.py gives Discord (a command under the ``command`` context, a subcommand
+    by its whole path there, an option under ``option``, a choice under ``choice``), looked up the same way, so
+    that a message never names a command differently from the member's command list. Options as in
+    :func:`option`; a Python keyword option takes a trailing underscore (``with_="…"``).
     """
-    text = "/" + " ".join(lookup(lang, word, "command") or word for word in path.split())
+    words = path.split()
+    # A subcommand is looked up by its whole path, as the translator asks for it ("tournament new").
+    text = "/" + " ".join(lookup(lang, " ".join(words[:i + 1]), "command") or word for i, word in enumerate(words))
     for name, value in options.items():
         text += " " + option(name.rstrip("_"), lang, value)
     return text
@@ -207,7 +209,7 @@ def plural_n(lang: str, amount: float | Fraction) -> int:
     Plural-Forms cannot take. French writes "0,5 pt" and "1,5 pt" (under 2 is singular), English "1½ pts"."""
     if amount == int(amount):
         return int(amount)
-    category = Locale.parse(lang).plural_form(Decimal(str(round(float(amount), 2))))
+    category = _locale(lang).plural_form(Decimal(str(round(float(amount), 2))))
     numbers = _whole_numbers_by_form(lang)
     # Ukrainian's decimals have a category no whole number has ("other"): its "many" form, as for 5.
     return numbers.get(category, numbers.get("many", 2))
@@ -218,14 +220,23 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+@functools.cache
+def _locale(lang: str) -> Locale:
+    """``lang``'s Babel locale, parsed once: Babel parses a locale given by name on every call (some 8 times a
+    table picture, where the scores and counts are written)."""
+    return Locale.parse(lang)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
 def number(lang: str, value: float) -> str:
     """A number written the language's way: 1,234.5 in English, 1 234,5 in French and Ukrainian."""
-    return format_decimal(value, locale=lang)
+    return format_decimal(value, locale=_locale(lang))
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
 def decimal(lang: str, value: float, places: int) -> str:
     """A number with exactly ``places`` decimals, the language's way: 25.00 in English, 25,00 in French."""
-    return format_decimal(value, format="#,##0." + "0" * places if places else "#,##0", locale=lang)
+    return format_decimal(value, format="#,##0." + "0" * places if places else "#,##0", locale=_locale(lang))
 
 
 def title(lang: str, game_title: str) -> str:
@@ -237,9 +248,9 @@ def title(lang: str, game_title: str) -> str:
 def percent(lang: str, share: float, places: int = 1) -> str:
     """A share (0 to 1) as a percentage with ``places`` decimals, the language's way: 58.3% in English,
     58,3 % in French (the language's own pattern, its spacing included)."""
-    pattern = parse_pattern(Locale.parse(lang).percent_formats[None].pattern)
+    pattern = parse_pattern(_locale(lang).percent_formats[None].pattern)
     pattern.frac_prec = (places, places)
-    return pattern.apply(share, Locale.parse(lang))
+    return pattern.apply(share, _locale(lang))
 
 
 #: The units a duration is written in, largest first.
@@ -263,7 +274,7 @@ def moment(lang: str, when: datetime, zone: tzinfo) -> str:
     """A date and time in a time zone, the language's way: "December 1, 2026, 8:00 PM", "1 décembre 2026,
     20:00". (A deadline a member must act by is a Discord timestamp instead: Discord localises it.)"""
     local = when.astimezone(zone)
-    pattern = Locale.parse(lang).datetime_formats["medium"]
+    pattern = _locale(lang).datetime_formats["medium"]
     return str(pattern).replace("'", "").format(format_time(local, "short", locale=lang),
                                                 format_date(local, "long", locale=lang))
 

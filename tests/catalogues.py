@@ -37,6 +37,8 @@ NOTES = {
     "option": "an option's name: lowercase, 1-32 letters, digits, - or _, no spaces; unique in its command",
     "choice": "a choice's name: 1-100 characters",
 }
+SUBCOMMAND = ("a subcommand's name, given with its command's for context: translate the last word only (it may "
+              "agree with the command's noun); lowercase, 1-32 letters, digits, - or _, no spaces")
 HEADER = {"project": "Deckhand", "version": "0.1.0", "copyright_holder": "Deckhand's contributors"}
 
 
@@ -63,6 +65,8 @@ def template(commands: list[dict[str, Any]]) -> Catalog:
     pot = Catalog(domain=i18n.DOMAIN, fuzzy=False, **HEADER)
     for context, msgid in command_messages(commands):
         note = NOTES.get(context, "a slash command's description: 1-100 characters")
+        if context == "command" and " " in msgid:
+            note = SUBCOMMAND
         pot.add(msgid, context=context, auto_comments=[note])
     for location, message, context in marked():
         pot.add(message, context=context, locations=[location])

@@ -53,7 +53,7 @@ def english_commands(text: str, lang: str) -> list[str]:
         words = [word for word in match.groups() if word]
         if i18n.lookup(lang, words[0], "command") is None:
             continue  # not a command (or a word no catalogue knows as one)
-        if len(words) > 1 and i18n.lookup(lang, words[1], "command") is None:
+        if len(words) > 1 and i18n.lookup(lang, " ".join(words[:2]), "command") is None:
             words = words[:1]  # "/game and …": the command is /game alone
         english = "/" + " ".join(words)
         if i18n.command(" ".join(words), lang) != english:

@@ -69,4 +69,4 @@ async def test_an_english_member_at_a_french_table_gets_english_move_labels(
                                                             if c.get("custom_id", "").startswith("dh:h:")))
         panels[member.name] = [label for label in words_of(result.response)]
     assert any("Ready: done swapping" in text for text in panels["alice"])
-    assert any("Prêt : échanges finis" in text for text in panels["bob"])
+    assert any("Valider : échanges finis" in text for text in panels["bob"])

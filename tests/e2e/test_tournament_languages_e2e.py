@@ -104,7 +104,7 @@ async def test_a_french_member_reads_french_answers_at_an_english_servers_tourna
     member_locales[bob.id] = "fr"
     await alice.slash(world.channel, "tournament new", game="pedwar", format="swiss", rounds=2, name="Cup")
     joined = answer_text(await bob.slash(world.channel, "tournament join"))
-    assert joined == "Vous êtes inscrit à **Cup** (1 inscrit)."
+    assert joined == "Votre inscription à **Cup** est enregistrée (1 inscrit)."
     twice = await bob.slash(world.channel, "tournament standings")
     assert "Classement" in twice.response.embeds[0].title
     assert "Place, points, puis départages" in answer_text(twice)

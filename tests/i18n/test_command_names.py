@@ -36,6 +36,14 @@ def test_a_command_is_named_with_the_translators_words() -> None:
     assert i18n.command("sandbox go", "fr") == "/sandbox go"
 
 
+def test_a_subcommand_agrees_with_its_own_commands_noun() -> None:
+    # The same English word under two groups: French "partie" and Ukrainian "гра" are feminine, "tournoi" and
+    # "турнір" masculine. The translator and i18n.command both ask by the whole path.
+    assert i18n.command("tournament new", "fr") == "/tournoi nouveau"
+    assert i18n.command("tournament new", "uk") == "/турнір новий"
+    assert i18n.command("game new", "fr") == "/partie nouvelle"
+
+
 def test_a_message_fills_its_command_placeholders_in_its_own_language() -> None:
     assert i18n.t("en", "Start one with `{/game new}`.") == "Start one with `/game new`."
     assert i18n.t("fr", "There is no table in this channel. Start one with `{/game new}`.") == (
