@@ -10,7 +10,7 @@ fi
 # a package is missing from the venv.
 stamp=.venv/.installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
-    || ! .venv/bin/python -c "import discord, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, jinja2, prometheus_client, babel, simcord, pytest, pytest_asyncio, hypothesis, ruff" 2>/dev/null; then
+    || ! .venv/bin/python -c "import discord, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, jinja2, prometheus_client, babel, simcord, pytest, pytest_asyncio, xdist, hypothesis, ruff" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[dev]"
   touch "$stamp"
@@ -27,4 +27,8 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
   fi
 fi
 .venv/bin/python -m ruff check .
-exec .venv/bin/python -m pytest -q "$@"
+# Two workers (pytest-xdist), a test file to each at a time: the render, engine and property tests are CPU-bound
+# and the end-to-end tests wait on their render workers, so the machine's two cores both work. A file stays on
+# one worker (--dist loadfile): a module's tests keep their order (test_table_languages' last test reads what
+# the ones before it met). PostgreSQL tests get a database per worker (its name carries the process id).
+exec .venv/bin/python -m pytest -q -n 2 --dist loadfile "$@"
