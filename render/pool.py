@@ -88,8 +88,9 @@ class _Watch:
     """The pictures in hand in one event loop, each with the loop time at which it is overdue, and the one
     timer that cancels the earliest when its time comes (``RenderPool._within_limit``)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
+        # No reference to its loop: the pool keeps one watch per loop, weakly, and a watch that held its loop
+        # would keep every closed loop of a test run alive.
         self.deadlines: dict[asyncio.Future[Any], float] = {}
         self.overdue: set[asyncio.Future[Any]] = set()
         self.timer: asyncio.TimerHandle | None = None
@@ -97,7 +98,7 @@ class _Watch:
     def arm(self) -> None:
         waiting = [deadline for future, deadline in self.deadlines.items() if future not in self.overdue]
         if self.timer is None and waiting:
-            self.timer = self.loop.call_at(min(waiting), self._expire)
+            self.timer = asyncio.get_running_loop().call_at(min(waiting), self._expire)
 
     def disarm(self) -> None:
         if self.timer is not None:
@@ -106,7 +107,7 @@ class _Watch:
 
     def _expire(self) -> None:
         self.timer = None
-        now = self.loop.time()
+        now = asyncio.get_running_loop().time()
         for future, deadline in list(self.deadlines.items()):
             if deadline <= now and not future.done():
                 self.overdue.add(future)
@@ -194,7 +195,7 @@ class RenderPool:
         settles, looking through them all for each callback the loop schedules meanwhile."""
         watch = self._watches.get(loop)
         if watch is None:
-            watch = self._watches[loop] = _Watch(loop)
+            watch = self._watches[loop] = _Watch()
         watch.deadlines[future] = loop.time() + self.time_limit
         watch.arm()
         try:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -146,4 +148,21 @@ async def test_pictures_in_hand_together_share_one_timer_for_their_time_limit() 
         assert timers == 1, timers
     finally:
         loop.call_at = call_at  # type: ignore[method-assign]
+        pool.close()
+
+
+def test_the_watch_over_pictures_in_hand_does_not_keep_a_closed_loop_alive() -> None:
+    """The pool outlives loops (tests run each bot in a loop of its own): its watches hold theirs weakly."""
+    pool = RenderPool(1)
+    try:
+        loops = [asyncio.new_event_loop() for _ in range(2)]
+        for loop in loops:  # the second loop takes over the pool's turns from the first
+            assert loop.run_until_complete(pool.draw(1, lane_pid)) > 0
+            loop.close()
+        gone = weakref.ref(loops[0])
+        del loops[0], loop
+        gc.collect()
+        assert gone() is None, "the pool's watch kept a closed loop alive"
+        assert len(pool._watches) == 1
+    finally:
         pool.close()
