@@ -160,19 +160,7 @@ class Store:
         """The schema version the database is at, read without writing anything (``python -m web``, which must not
         migrate): 0 when no bot has made the schema yet. SQLite also counts PRAGMA user_version, which files made
         before the schema_version table carry (as the bot's migration reads them)."""
-        backend = self._backend
-        if backend.name == "sqlite":
-            exists = await self.db.one("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                       ("schema_version",))
-            legacy = await self.db.one("PRAGMA user_version")
-            version = int(legacy[0]) if legacy else 0
-        else:
-            exists = await self.db.one("SELECT COUNT(*) FROM information_schema.tables"
-                                       " WHERE table_schema = current_schema() AND table_name = ?", ("schema_version",))
-            version = 0
-        if exists and exists[0]:
-            version = max(version, await self.schema_version())
-        return version
+        return await self._backend.applied_schema()
 
     async def pragma(self, name: str) -> Any:
         """A backend setting: a read-only PRAGMA's first value on SQLite, a server setting on PostgreSQL."""

@@ -107,6 +107,10 @@ class Backend(Protocol):
 
     async def setting(self, name: str) -> Any: ...
 
+    async def applied_schema(self) -> int:
+        """The schema version the database is at, read without writing anything; 0 when none was made."""
+        ...
+
 
 #: Both backends keep the applied migrations here (SQLite also mirrors it in PRAGMA user_version,
 #: which databases made before this table existed carry).

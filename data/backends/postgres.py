@@ -179,6 +179,15 @@ class PostgresBackend:
     async def set_schema_version(self, tx: Tx, version: int, at: float) -> None:
         await tx.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)", (version, at))
 
+    async def applied_schema(self) -> int:
+        """The applied migrations, read only (``python -m web`` must not make the table that migrate makes)."""
+        exists = await self.fetchone("SELECT COUNT(*) FROM information_schema.tables"
+                                     " WHERE table_schema = current_schema() AND table_name = ?", ("schema_version",))
+        if not (exists and exists[0]):
+            return 0
+        row = await self.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        return int(row[0]) if row else 0
+
     async def setting(self, name: str) -> Any:
         """A server setting's value (``synchronous_commit``, ``server_version``…), None if there is none."""
         row = await self.fetchone("SELECT current_setting(?, true)", (name,))

@@ -35,7 +35,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, closing
 from typing import Any
@@ -242,12 +242,28 @@ class SqliteBackend:
         # Kept in step so that an older build, which reads only user_version, still refuses a newer file.
         await tx.execute(f"PRAGMA user_version = {int(version)}")
 
+    async def applied_schema(self) -> int:
+        return await applied_schema(self.fetchone)
+
     async def setting(self, name: str) -> Any:
         """A read-only PRAGMA's first value (``journal_mode``, ``integrity_check``…)."""
         if not name.replace("_", "").isalpha():
             raise ValueError(f"not a pragma name: {name!r}")
         row = await self.fetchone(f"PRAGMA {name}")
         return None if row is None else row[0]
+
+
+async def applied_schema(fetchone: Callable[..., Awaitable[Any]]) -> int:
+    """The schema version a SQLite file is at, read only: files made before the schema_version table carry it in
+    PRAGMA user_version alone (as the migration reads them)."""
+    exists = await fetchone("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+                            ("schema_version",))
+    legacy = await fetchone("PRAGMA user_version")
+    version = int(legacy[0]) if legacy else 0
+    if exists and exists[0]:
+        row = await fetchone("SELECT MAX(version) FROM schema_version")
+        version = max(version, int(row[0] or 0) if row else 0)
+    return version
 
 
 class ReadOnlySqliteBackend:
@@ -281,3 +297,6 @@ class ReadOnlySqliteBackend:
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return _fetch(self._reader, to_sqlite(sql), params)
+
+    async def applied_schema(self) -> int:
+        return await applied_schema(self.fetchone)
