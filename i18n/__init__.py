@@ -164,12 +164,18 @@ def _fill(lang: str, text: str, params: Mapping[str, object]) -> str:
     return text.format_map(params) if params else text
 
 
-@functools.cache
 def _ids_by_english(lang: str) -> dict[str, str]:
     """Each message id of ``lang``'s catalogue that names a command, by its English text (``closed with /game
     abandon`` → ``closed with {/game abandon}``): a text stored in English can still be said in ``lang``."""
-    catalogue = getattr(translations(lang), "_catalog", {})
-    return {_fill(DEFAULT, key, {}): key for key in catalogue
+    return _ids_named_in(translations(lang))
+
+
+@functools.lru_cache(maxsize=8)
+def _ids_named_in(catalogue: gettext.NullTranslations) -> dict[str, str]:
+    # Kept per catalogue object, not per language: a catalogue built again (its .po changed, or another folder of
+    # catalogues in a test) is a new object, and its ids are never read from the one before.
+    messages = getattr(catalogue, "_catalog", {})
+    return {_fill(DEFAULT, key, {}): key for key in messages
             if isinstance(key, str) and ("{/" in key or "{:" in key)}
 
 
