@@ -41,7 +41,6 @@ from render.common import (
 )
 from render.layout import BIG, BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, message_parts, name_label, panel
 from render.strips import Strip, stack
-from render.words import count
 
 SUIT_COLOURS: dict[str, Color] = {"S": (25, 25, 30), "H": (200, 30, 40), "D": (30, 90, 200), "C": (15, 105, 45)}
 SUIT_NAMES = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
@@ -158,23 +157,6 @@ def _suit(lang: str, suit: str) -> str:
     return SUIT_NAMES[suit] if lang == DEFAULT else i18n.t(lang, SUIT_WORDS[suit])
 
 
-def _cards(lang: str, n: int) -> str:
-    # English through the words helper (as the pictures always said it); other languages with their plurals
-    return count(n, "card") if lang == DEFAULT else i18n.tn(lang, "{n} card", "{n} cards", n)
-
-
-def _tricks(lang: str, n: int) -> str:
-    return count(n, "trick") if lang == DEFAULT else i18n.tn(lang, "{n} trick", "{n} tricks", n)
-
-
-def _points_said(lang: str, n: int) -> str:
-    return count(n, "point") if lang == DEFAULT else i18n.tn(lang, "{n} point", "{n} points", n)
-
-
-def _calls(lang: str, n: int) -> str:
-    return count(n, "call") if lang == DEFAULT else i18n.tn(lang, "{n} call", "{n} calls", n)
-
-
 def _fitted(lang: str, msgid: str, names: dict[str, str], size: int, room: int, bold: bool = False,
             **params: object) -> str:
     """``msgid`` in ``lang`` in at most ``room`` pixels, only its names shortened."""
@@ -256,10 +238,12 @@ def table_image(view: dict[str, Any], names: list[str], placings: Sequence[int] 
         pts = view.get("round_points", [0, 0])[team]
         tricks = view.get("tricks_won", [0, 0])[team]
         if view.get("phase") == "playing" and bid and bidder is not None and bidder % 2 == team:
-            line = i18n.t(lang, "{points} of {bid} bid · {tricks}", points=pts, bid=bid, tricks=_tricks(lang, tricks))
+            line = i18n.t(lang, "{points} of {bid} bid · {tricks}", points=pts, bid=bid,
+                          tricks=i18n.tn(lang, "{n} trick", "{n} tricks", tricks))
         elif view.get("phase") == "playing":
             line = i18n.t(lang, "{points} · {tricks} this round",
-                          points=_points_said(lang, pts), tricks=_tricks(lang, tricks))
+                          points=i18n.tn(lang, "{n} point", "{n} points", pts),
+                          tricks=i18n.tn(lang, "{n} trick", "{n} tricks", tricks))
         else:
             line = ""
         first, second = _name(names, team, lang), _name(names, team + 2, lang)
@@ -401,7 +385,7 @@ def _middle(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], name
         title = i18n.t(lang, "Passing trumps") if phase == "passing" else i18n.t(lang, "Reducing hands to 6")
     else:
         calls = view.get("auction", [])
-        title = (i18n.t(lang, "Auction ({calls})", calls=_calls(lang, len(calls)))
+        title = (i18n.t(lang, "Auction ({calls})", calls=i18n.tn(lang, "{n} call", "{n} calls", len(calls)))
                  if calls else i18n.t(lang, "Auction: no calls yet"))
         last = view.get("last_round")
         if last and not calls:
@@ -473,7 +457,8 @@ def _seat_row(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, name: str, ac
         back = card_back(34, 48)
         for i in range(min(n, 3)):
             img.paste(back, (right[0] + 6 + i * 12, y + 22))
-    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), _cards(lang, n), SMALL, WHITE, right, "rm")
+    cards = i18n.tn(lang, "{n} card", "{n} cards", n)
+    label(img, (box[2] - 2 * PAD, y + SEAT_H // 2), cards, SMALL, WHITE, right, "rm")
 
 
 # ---------------------------------------------------------------- hand

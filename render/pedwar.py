@@ -42,7 +42,6 @@ from render.common import (
 )
 from render.layout import BODY, PAD, SMALL, TITLE, WIDTH, fit_names, label, message_parts, panel
 from render.strips import Strip, stack
-from render.words import count
 
 CW, CH = 100, 140
 HEAD_H = 100
@@ -73,24 +72,6 @@ def _phase(lang: str, phase: str) -> str:
 def _name(names: list[str], seat: int, lang: str = DEFAULT) -> str:
     return (names[seat] if 0 <= seat < len(names) and names[seat]
             else i18n.t(lang, "Seat {number}", number=seat + 1))
-
-
-# Counts: English through the words helper, as the pictures always said them; other languages with their plurals.
-def _bids(lang: str, n: int) -> str:
-    return count(n, "bid") if lang == DEFAULT else i18n.tn(lang, "{n} bid", "{n} bids", n)
-
-
-def _pips(lang: str, n: int) -> str:
-    return count(n, "pip") if lang == DEFAULT else i18n.tn(lang, "{n} pip", "{n} pips", n)
-
-
-def _pts(lang: str, n: int) -> str:
-    return count(n, "pt") if lang == DEFAULT else i18n.tn(lang, "{n} pt", "{n} pts", n)
-
-
-def _maneuvers(lang: str, n: int) -> str:
-    return count(n, "Maneuver card") if lang == DEFAULT else i18n.tn(lang, "{n} Maneuver card",
-                                                                      "{n} Maneuver cards", n)
 
 
 @lru_cache(maxsize=16)
@@ -224,7 +205,7 @@ def _bids_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
         top = bids[-1]
         card = slot["card"] or slot["ref"] or "?"
         label(img, (cell[0], ly), card, SMALL, WHITE, cell, bold=True)
-        more = " · " + _bids(lang, len(bids)) if len(bids) > 1 else ""
+        more = " · " + i18n.tn(lang, "{n} bid", "{n} bids", len(bids)) if len(bids) > 1 else ""
         right = label(img, (cell[2], ly), _bid_text(top) + more, SMALL, HIGHLIGHT, cell, "ra", bold=True)
         label(img, (cell[0] + 70, ly), _name(names, top["seat"], lang), SMALL, _seat_colour(top["seat"]),
               (cell[0] + 70, ly, right[0] - PAD, ly + 34))
@@ -237,7 +218,7 @@ def _info_block(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any], 
                    objects=view["object_deck"], maneuvers=view["maneuver_deck"], discards=view["maneuver_discard"])]
     if view["discarded"]:
         info.append(i18n.t(lang, "Discarded this turn: {cards} ({pips})", cards=" ".join(view["discarded"]),
-                           pips=_pips(lang, view["pips"])))
+                           pips=i18n.tn(lang, "{n} pip", "{n} pips", view["pips"])))
     if view["phase"] in ("action", "trump") and view["actions"]:
         info.append(i18n.t(lang, "Actions used: {used} of {actions}", used=view["actions_used"],
                            actions=view["actions"]))
@@ -282,7 +263,7 @@ def _player_row(img: Image.Image, d: ImageDraw.ImageDraw, p: dict[str, Any], nam
     # Two different marks in two different forms: a yellow frame and the words "to act" for
     # whoever must act now; an "active" chip for the player whose turn it is.
     box = panel(d, (PAD, y, WIDTH - PAD, y + h), FELT_DARK, HIGHLIGHT if acting else None, 4)
-    score = _pts(lang, p["score"] if not over else p["final_score"])
+    score = i18n.tn(lang, "{n} pt", "{n} pts", p["score"] if not over else p["final_score"])
     right = (box[2] - 220, box[1], box[2], box[1] + 52)
     sbox = label(img, (box[2] - 2 * PAD, y + 4), score, BODY, GOLD, right, "ra", bold=True)
     tags = []
@@ -416,7 +397,8 @@ def hand_image(view: dict[str, Any], seat: int, names: list[str], lang: str = DE
     pips = sum(PIPS[k] for k in hand)
     head = (0, 0, WIDTH, 146)
     title = i18n.t(lang, "Your hand: {cards}, {pips}",
-                   cards=_maneuvers(lang, len(hand)), pips=_pips(lang, pips))
+                   cards=i18n.tn(lang, "{n} Maneuver card", "{n} Maneuver cards", len(hand)),
+                   pips=i18n.tn(lang, "{n} pip", "{n} pips", pips))
     label(img, (2 * PAD, PAD), title, TITLE, GOLD, head, bold=True, inset=2 * PAD)
     mine = seat in view.get("to_act", [])
     label(img, (2 * PAD, 54), i18n.t(lang, "Your turn") if mine else i18n.t(lang, "Not your turn"), BODY,
