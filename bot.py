@@ -65,6 +65,13 @@ from web.logs import setup_logging as setup_log_format
 log = logging.getLogger("deckhand")
 
 
+#: The gateway events Deckhand reads: its servers, their channels, threads and roles (``guilds``), and nothing
+#: else. It answers interactions, which reach a bot whatever its intents, and never reads a message: with
+#: ``Intents.default()`` Discord sent it every message posted in every channel of every server (and each
+#: reaction and typing notice), all parsed and cached for nothing, its own table posts included.
+INTENTS = discord.Intents(guilds=True)
+
+
 @dataclass(frozen=True)
 class Settings:
     # The token and the database URL's password never appear in a repr (a logged or printed Settings).
@@ -319,7 +326,7 @@ class DeckhandBot(commands.Bot):
         self.recorder = recorder
         # Slash commands and components only: no message-content intent (nor any privileged one), and no
         # prefix commands or help command, so a plain mention of the bot gets no answer.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS,
                          # Nobody is pinged unless a message names them (the members to act, reminded or
                          # paired): never @everyone, @here, a role, or a user whose id a name contains.
                          allowed_mentions=discord.AllowedMentions.none(),
