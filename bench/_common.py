@@ -69,9 +69,29 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
 
+#: The reference workload of :func:`core_speed`: this many additions in a plain Python loop.
+REFERENCE_ADDS = 1_000_000
+
+
+def core_speed() -> float:
+    """Milliseconds one core of this machine takes for ``REFERENCE_ADDS`` additions in a Python loop (best of
+    three). Printed with every benchmark's figures: machines of one kind differ (the same burst of moves cost
+    9.7 ms of CPU a move on the ninth session's 2-core machine and 16-18 ms on the tenth's), and a figure in
+    milliseconds read on a slower core is not comparable without it."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        total = 0
+        for i in range(REFERENCE_ADDS):
+            total += i
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
 def header(title: str) -> None:
     print(f"== {title} ==")
-    print(f"   python {platform.python_version()} on {platform.machine()} ({sys.platform}); wall-clock times")
+    print(f"   python {platform.python_version()} on {platform.machine()} ({sys.platform}); wall-clock times; "
+          f"one core adds {REFERENCE_ADDS:,} numbers in a Python loop in {core_speed():.0f} ms (the machine's speed)")
 
 
 def finish(failures: list[str]) -> int:

@@ -339,6 +339,7 @@ class GameCog(commands.Cog):
                           table: str | None = None) -> None:
         async def work() -> None:
             found = await self._history_table(interaction, table)
+            self.long_games.check_replay(found, move)  # a lobby or a move past the last: refused before any defer
             await defer(interaction, ephemeral=True)  # the replay and its picture take a moment
             frame = await self.long_games.replay_of(found, move)
             await reply(interaction, await replay_message(frame, member_language(interaction)), ephemeral=True)

@@ -405,7 +405,7 @@ class TournamentFlow:
                 if record.status == "cancelled":
                     await event.cancel()
                     return
-                await event.start()
+                event = await event.start()  # the event as it now is: the object at hand is not updated
             if event.status is discord.EventStatus.active:
                 await event.end()
         except (discord.HTTPException, ValueError):

@@ -222,12 +222,20 @@ class LongGameService:
                      sight: Sight | None = None) -> ReplayFrame:
         return await self.replay_of(await self.history_table(guild_id, channel_id, table, sight), move)
 
-    async def replay_of(self, record: TableRecord, move: int) -> ReplayFrame:
-        """The table found by :meth:`history_table` as it stood after ``move``."""
+    @staticmethod
+    def check_replay(record: TableRecord, move: int) -> None:
+        """Refuse a replay of ``record`` that cannot be drawn (a lobby, a move past its last), from the record
+        alone: the command answers this before it says "thinking…" (no REST call, nothing read)."""
         if record.status == LOBBY:
             raise Refusal(N_("That table has not started yet."))
+        if not 0 <= move <= record.version:
+            raise Refusal(N_("Table #{table} has moves 0 to {last}."), table=record.id, last=record.version)
+
+    async def replay_of(self, record: TableRecord, move: int) -> ReplayFrame:
+        """The table found by :meth:`history_table` as it stood after ``move``."""
+        self.check_replay(record, move)
         actions = await self.store.tables.actions(record.id)
-        if not 0 <= move <= len(actions):
+        if not 0 <= move <= len(actions):  # the record was read before a move: the log has the last word
             raise Refusal(N_("Table #{table} has moves 0 to {last}."), table=record.id, last=len(actions))
         engine = get_engine(record.game)
         state = rebuild(engine, record, actions[:move])

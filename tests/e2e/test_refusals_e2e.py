@@ -113,3 +113,30 @@ async def test_a_refusal_that_needs_no_rest_call_comes_before_any_defer(world: A
             result = await world.members["alice"].slash(world.channel, command, **asked)
             assert result.ephemeral and said in answer_text(result), answer_text(result)
             assert len(latency.calls) - mark == 1, (command, table, [(c.method, c.path) for c in latency.calls[mark:]])
+
+
+async def test_a_replay_of_a_lobby_or_past_the_last_move_is_refused_before_any_defer(world: Any, db_path: str,
+                                                                                    latency: Latency) -> None:
+    """Issue 24: /game replay of a table that has not started, or of a move after its last, is refused from the
+    table's record as the first answer: one REST call, no "thinking…" before it, nothing changed."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    await alice.slash(world.channel, "game new", game="pedwar")
+    await bob.slash(world.channel, "game join")
+    latency.default = 1.0
+    for move, said in ((0, "That table has not started yet."),):
+        mark = len(latency.calls)
+        result = await alice.slash(world.channel, "game replay", move=move)
+        assert private(result) and said in answer_text(result), answer_text(result)
+        assert len(latency.calls) - mark == 1, [(c.method, c.path) for c in latency.calls[mark:]]
+    latency.default = 0.0
+    await alice.slash(world.channel, "game start")
+    latency.default = 1.0
+    before = whole_database(db_path)
+    mark = len(latency.calls)
+    result = await alice.slash(world.channel, "game replay", move=5000)
+    assert private(result) and "Table #1 has moves 0 to 0." in answer_text(result), answer_text(result)
+    assert len(latency.calls) - mark == 1, [(c.method, c.path) for c in latency.calls[mark:]]
+    assert whole_database(db_path) == before
+    # The last move itself is still drawn, after its "thinking…".
+    shown = await alice.slash(world.channel, "game replay", move=0)
+    assert private(shown) and "Table #1 has moves" not in answer_text(shown), answer_text(shown)
