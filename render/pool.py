@@ -41,6 +41,12 @@ T = TypeVar("T")
 
 #: Seconds a picture may take before its lane's worker is killed and replaced and the picture drawn again.
 PICTURE_LIMIT = 10.0
+#: How much lower than the bot's the render workers' priority is. On a machine with as many busy processes as
+#: cores (two lanes and the bot on two cores, in a burst of moves), the kernel shared the cores out evenly and
+#: took the event loop off its core for a worker's time slice: a 1 ms timer fired 12-14 ms late at p99
+#: (bench.burst). At 10 the loop runs whenever it has work (p99 6.7-7.5 ms) and the pictures take every cycle
+#: it leaves; the bots' searches and the pairings stay lower still (``host.thinking``, ``host.pairing``).
+RENDER_NICENESS = 10
 
 
 class DrawingTimings(Protocol):
@@ -143,7 +149,7 @@ class RenderPool:
             executor = self._executors[lane]
             if executor is None:
                 executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=worker_start)
+                                               initializer=worker_start, initargs=(RENDER_NICENESS,))
                 self._executors[lane] = executor
             return executor
 
