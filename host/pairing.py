@@ -25,7 +25,7 @@ from host.workers import WorkerProcesses
 #: Fields up to this size are paired on the caller's thread (a few ms at most).
 INLINE_UP_TO = 64
 #: The worker's priority below the bot's, as for the bots' searches: a round can wait a moment.
-PAIRING_NICENESS = 15
+PAIRING_NICENESS = 10
 
 
 class PairingPool:

@@ -25,9 +25,8 @@ from engines.bots import BOT_LEVELS, bot_action
 from host.metrics import Recorder
 from host.workers import WorkerProcesses
 
-#: How much lower than the bot's the thinking workers' priority is (see ``host.workers``): below the render
-#: workers' too (``render.pool.RENDER_NICENESS``).
-THINKING_NICENESS = 15
+#: How much lower than the bot's the thinking workers' priority is (see ``host.workers``).
+THINKING_NICENESS = 10
 
 #: Levels cheap enough to compute on the caller's thread.
 INLINE_LEVELS = frozenset({"random", "easy"})

@@ -1,4 +1,4 @@
-"""Table and hand images are drawn in worker processes, one lane per core, a table always in the same lane.
+"""Table and hand images are drawn in worker processes, a lane for each core but one, a table always in the same lane.
 
 An image costs a few milliseconds of CPU, most of it Python drawing code that holds the GIL. Drawn in
 threads of the bot's own process, the images of a burst of moves at many tables queue behind each other
@@ -12,6 +12,13 @@ compressed bands of the table's previous picture, see ``render.png``) then hold 
 last time. When its lane has two images more in hand than another lane, the image goes to the least
 busy lane instead: tables differ in cost (a five-player Pentawar table draws twice what a Do Over! one
 does), and in a burst one lane would otherwise still be drawing long after the other went idle.
+
+One core is left to the event loop. With as many lanes as cores, a burst of moves on two cores kept three
+processes busy, and the kernel, sharing the cores out evenly, took the loop off its core for a worker's time
+slice: a 1 ms timer fired 12-18 ms late at p99 (``bench.burst``, a dozen runs on both backends). With one lane the
+loop has its core: 5.4-9.3 ms in four runs, for the same moves a second. Lowering the workers' priority instead
+(niceness 10) did as much for the loop, but any other busy process on the machine then starved the pictures:
+beside two CPU-bound jobs a table picture waited more than 5 s. On one core the one lane shares it.
 
 The pool is shared by every bot of the process and started once: worker processes take about half a
 second to start (spawned, never forked from a process that runs an event loop and threads), which a
@@ -41,12 +48,6 @@ T = TypeVar("T")
 
 #: Seconds a picture may take before its lane's worker is killed and replaced and the picture drawn again.
 PICTURE_LIMIT = 10.0
-#: How much lower than the bot's the render workers' priority is. On a machine with as many busy processes as
-#: cores (two lanes and the bot on two cores, in a burst of moves), the kernel shared the cores out evenly and
-#: took the event loop off its core for a worker's time slice: a 1 ms timer fired 12-14 ms late at p99
-#: (bench.burst). At 10 the loop runs whenever it has work (p99 6.7-7.5 ms) and the pictures take every cycle
-#: it leaves; the bots' searches and the pairings stay lower still (``host.thinking``, ``host.pairing``).
-RENDER_NICENESS = 10
 
 
 class DrawingTimings(Protocol):
@@ -56,8 +57,8 @@ class DrawingTimings(Protocol):
 
 
 def lane_count() -> int:
-    """One lane per core, at least one."""
-    return max(1, os.cpu_count() or 1)
+    """A lane for each core but the event loop's, at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def worker_start(niceness: int = 0) -> None:
@@ -149,7 +150,7 @@ class RenderPool:
             executor = self._executors[lane]
             if executor is None:
                 executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=worker_start, initargs=(RENDER_NICENESS,))
+                                               initializer=worker_start)
                 self._executors[lane] = executor
             return executor
 

@@ -13,6 +13,8 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import render
 from engines import get_engine
 from render.pool import RenderPool
@@ -166,3 +168,13 @@ def test_the_watch_over_pictures_in_hand_does_not_keep_a_closed_loop_alive() -> 
         assert len(pool._watches) == 1
     finally:
         pool.close()
+
+
+@pytest.mark.parametrize(("cores", "lanes"), [(None, 1), (1, 1), (2, 1), (4, 3), (8, 7)])
+def test_a_core_is_left_to_the_event_loop(monkeypatch: pytest.MonkeyPatch, cores: int | None, lanes: int) -> None:
+    """As many lanes as cores kept the loop off its core for the workers' time slices in a burst of moves."""
+    import render.pool
+
+    monkeypatch.setattr(render.pool.os, "cpu_count", lambda: cores)
+    assert render.pool.lane_count() == lanes
+    assert render.pool.RenderPool().lanes == lanes
