@@ -223,20 +223,20 @@ class LongGameService:
         return await self.replay_of(await self.history_table(guild_id, channel_id, table, sight), move)
 
     @staticmethod
-    def check_replay(record: TableRecord, move: int) -> None:
-        """Refuse a replay of ``record`` that cannot be drawn (a lobby, a move past its last), from the record
-        alone: the command answers this before it says "thinking…" (no REST call, nothing read)."""
+    def check_replay(record: TableRecord, move: int, last: int | None = None) -> None:
+        """Refuse a replay of ``record`` that cannot be drawn (a lobby, a move past ``last``, by default the
+        record's version): from the record alone, the command answers this before it says "thinking…"."""
         if record.status == LOBBY:
             raise Refusal(N_("That table has not started yet."))
-        if not 0 <= move <= record.version:
-            raise Refusal(N_("Table #{table} has moves 0 to {last}."), table=record.id, last=record.version)
+        last = record.version if last is None else last
+        if not 0 <= move <= last:
+            raise Refusal(N_("Table #{table} has moves 0 to {last}."), table=record.id, last=last)
 
     async def replay_of(self, record: TableRecord, move: int) -> ReplayFrame:
         """The table found by :meth:`history_table` as it stood after ``move``."""
         self.check_replay(record, move)
         actions = await self.store.tables.actions(record.id)
-        if not 0 <= move <= len(actions):  # the record was read before a move: the log has the last word
-            raise Refusal(N_("Table #{table} has moves 0 to {last}."), table=record.id, last=len(actions))
+        self.check_replay(record, move, len(actions))  # the record was read before a move: the log has the last word
         engine = get_engine(record.game)
         state = rebuild(engine, record, actions[:move])
         # Each line said again from its stored message, so the replay reads in its reader's language.
