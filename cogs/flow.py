@@ -309,6 +309,10 @@ class TableFlow:
         note = f"✅ {unbold(said(lang, outcome.line))}"
         answered = True
         try:
+            await self.poster.begin_step(outcome)
+        except Exception:
+            log.exception("table %s's picture could not be begun early (its message draws it)", outcome.table.id)
+        try:
             info = await self.tables.hand(outcome.table.id, interaction.user.id, lang)
             out = (await hand_message(info, note=note, lang=lang) if info.choices
                    else move_done_message(info, note, lang))

@@ -23,7 +23,8 @@ from discord.ext import commands
 from cogs.access import PROBE_EVERY, Delivery, LostChannels, channel_of
 from cogs.locales import Speakers
 from cogs.notices import Notices
-from cogs.presenter import table_message
+from cogs.pictures import EarlyPictures
+from cogs.presenter import begin_table_picture, table_message
 from host import ActOutcome, SeatNotice, TableService
 from host.clock import lost_access
 from host.metrics import Recorder
@@ -120,6 +121,8 @@ class TablePoster:
         #: The next message each table needs, and the tables with a post in flight.
         self._wanted: dict[int, _Want] = {}
         self._posting: set[int] = set()
+        #: Pictures begun when a move was committed, for the table message that will show it.
+        self.early = EarlyPictures(tasks.spawn)
 
     # -------------------------------------------------------------- the queue
 
@@ -257,7 +260,7 @@ class TablePoster:
         base = self._message_base.get(table.id, table.posted_version)
         lines = await self.feed.lines_since(table.id, base)
         lang = await self.speakers.channel(table.guild_id)
-        out = await table_message(await self.tables.table_view(table, lines), lang)
+        out = await table_message(await self.tables.table_view(table, lines), lang, self.early)
         try:
             await with_retries(lambda: channel.get_partial_message(message_id).edit(**out.edit_kwargs()))
         except discord.HTTPException as exc:
@@ -285,7 +288,7 @@ class TablePoster:
         lines = [*lines, *notes]
         channel = await self._channel_for(table, channel)
         lang = await self.speakers.channel(table.guild_id)
-        out = await table_message(await self.tables.table_view(table, lines), lang)
+        out = await table_message(await self.tables.table_view(table, lines), lang, self.early)
         message = await with_retries(lambda: channel.send(**out.send_kwargs()))
         self._showed(table)
         self._message_base[table.id] = since
@@ -313,6 +316,25 @@ class TablePoster:
         if delivery in (None, Delivery.REFUSED):
             log.warning("could not post table %s's result in its parent channel", table.id)
 
+    def _new_message_lines(self, outcome: ActOutcome) -> list[str] | None:
+        """The lines of the new table message ``outcome`` calls for, when they are in hand: the turn moved on and
+        the last message showed the move before this one. None when they are read back from the log."""
+        table = outcome.table
+        if outcome.turn_changed and table.posted_version == table.version - 1:
+            return [outcome.line, *outcome.events]
+        return None
+
+    async def begin_step(self, outcome: ActOutcome) -> None:
+        """Begin drawing the picture of the table message that ``show_step(outcome)`` will post, so that it is
+        drawn while the member who moved is answered. Only for a new message whose lines are in hand (most
+        moves); the others draw theirs when they are built."""
+        lines = self._new_message_lines(outcome)
+        if lines is None or (not outcome.over and no_player_left(outcome.table)):
+            return
+        table = outcome.table
+        lang = await self.speakers.channel(table.guild_id)
+        begin_table_picture(await self.tables.table_view(table, lines), self.early, lang)
+
     async def show_step(self, outcome: ActOutcome, channel: Any = None) -> None:
         """After a move: a new table message when the turn moved on, else the current one brought up to date.
 
@@ -324,11 +346,9 @@ class TablePoster:
         if not outcome.over and no_player_left(outcome.table):
             return
         if outcome.turn_changed:
-            table = outcome.table
             # When the last table message showed the move before this one, the log since then is this move
             # alone, and it is in hand: no need to read it back (one round trip a move on PostgreSQL).
-            lines = [outcome.line, *outcome.events] if table.posted_version == table.version - 1 else None
-            await self.post_table(table, lines, channel, outcome.entered)
+            await self.post_table(outcome.table, self._new_message_lines(outcome), channel, outcome.entered)
         else:
             await self.refresh_table(outcome.table, channel)
 

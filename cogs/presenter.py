@@ -15,7 +15,7 @@ import i18n
 import render
 from cogs.controls import ActButton, ActSelect, stateless_view, with_link
 from cogs.menu import NAV, Menu, build_menu
-from cogs.pictures import drawn
+from cogs.pictures import EarlyPictures, drawn
 from host.read_models import (
     ABANDONED,
     FINISHED,
@@ -151,21 +151,38 @@ def deadline_note(due: float | None) -> str:
     return f" ⏰ <t:{int(due)}:R>" if due is not None else ""
 
 
-async def picture_file(picture: Picture, last: str | None, name: str = "table.png", lang: str = EN) -> discord.File:
-    """The public picture of a table, drawn off the event loop, with its alt text."""
-    image = await drawn(picture.table_id, render.table_png, picture.game, picture.view, list(picture.names), last,
-                        picture.placings, lang)
+def _table_png_args(picture: Picture, last: str | None, lang: str) -> tuple[Any, ...]:
+    return picture.game, picture.view, list(picture.names), last, picture.placings, lang
+
+
+async def picture_file(picture: Picture, last: str | None, name: str = "table.png", lang: str = EN,
+                       early: EarlyPictures | None = None) -> discord.File:
+    """The public picture of a table, drawn off the event loop (or begun already, in ``early``), with its alt
+    text."""
+    args = _table_png_args(picture, last, lang)
+    begun = early.take(picture.table_id, render.table_png, *args) if early is not None else None
+    image = await begun if begun is not None else await drawn(picture.table_id, render.table_png, *args)
     return _png(image, name, render.alt_text(picture.game, picture.view, list(picture.names), last,
                                              picture.placings, lang))
+
+
+def _last_line(recent: list[str]) -> str | None:
+    return plain_text(recent[-1]) if recent else None  # the picture shows names as written
+
+
+def begin_table_picture(table: TableMessage, early: EarlyPictures, lang: str = EN) -> None:
+    """Start drawing the picture ``table_message(table, lang, early)`` will show, without waiting for it."""
+    last = _last_line(collapse(list(table.lines), lang))
+    early.begin(table.table_id, render.table_png, *_table_png_args(table.picture, last, lang))
 
 
 def table_head(title: str, table_id: int, version: int, lang: str = EN) -> str:
     return t(lang, "**{title}** · table #{table} · move {move}", title=title, table=table_id, move=version)
 
 
-async def table_message(table: TableMessage, lang: str = EN) -> Outgoing:
+async def table_message(table: TableMessage, lang: str = EN, early: EarlyPictures | None = None) -> Outgoing:
     """The public table message in the server's language ``lang``: image, what just happened, whose turn (and
-    until when), and Hand / act."""
+    until when), and Hand / act. Its picture is the one begun in ``early`` when there is one."""
     head = table_head(table.title, table.table_id, table.version, lang)
     recent = collapse(list(table.lines), lang)
     body = [head, *recent[-5:]]  # a phone shows about 8 lines: the rest is in the picture and /game log
@@ -194,8 +211,8 @@ async def table_message(table: TableMessage, lang: str = EN) -> Outgoing:
         controls = stateless_view()
         controls.add_item(ActButton(f"dh:h:{table.table_id}:{table.version}", t(lang, "Hand / act"),
                                     discord.ButtonStyle.primary))
-    last = plain_text(recent[-1]) if recent else None  # the picture shows names as written
-    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, last, lang=lang)],
+    return Outgoing(_clip("\n".join(body)), [await picture_file(table.picture, _last_line(recent), lang=lang,
+                                                               early=early)],
                     with_link(controls, table.web_url, t(lang, "Web page")), embed,
                     pinged([a.seat.user_id for a in table.to_act]))
 
