@@ -29,6 +29,7 @@ from PIL import Image
 
 from engines import GAME_IDS
 from i18n import DEFAULT, t
+from render import strips
 from render.alt import alt_text
 from render.common import FELT_DARK, GOLD, to_png
 from render.layout import PAD, SMALL, label
@@ -57,7 +58,7 @@ def table_png(game_id: str, view: dict[str, Any], names: list[str], last_action:
     filled in), a one-line strip above it says what just happened. With ``placings`` (each seat's place,
     1 = first) the table is over, however it ended: the final picture, nobody to act, the placings drawn.
     Its words speak ``lang``, the server's language."""
-    with _DRAWING:
+    with _DRAWING, strips.rows_only():
         draw = _module(game_id).table_image
         img = draw(view, names, placings, **_in(lang, draw))
         if last_action:
@@ -82,18 +83,20 @@ def with_last_action(img: Image.Image, last_action: str, lang: str = DEFAULT) ->
         strip = strip.quantize(palette=palette, dither=Image.Dither.NONE)
     else:
         strip = strip.convert(img.mode)
-    out.paste(strip, (0, 0))
-    out.paste(img, (0, strip_h))
     below = img.info.get(ROWS_INFO)
     if below is not None and strip.mode == "P":
         # The table's rows are compressed already (render.strips): compress only the strip's.
         out.info[ROWS_INFO] = [compress_rows(strip), *below]
+        if not strips.painting():
+            return out  # its PNG is joined from the rows alone (strips.rows_only): no pixel is read
+    out.paste(strip, (0, 0))
+    out.paste(img, (0, strip_h))
     return out
 
 
 def hand_png(game_id: str, view: dict[str, Any], seat: int, names: list[str], lang: str = DEFAULT) -> bytes:
     """A seat's hand image as PNG, its words in ``lang`` (the member's language: a hand is private)."""
-    with _DRAWING:
+    with _DRAWING, strips.rows_only():
         draw = _module(game_id).hand_image
         return to_png(draw(view, seat, names, **_in(lang, draw)))
 

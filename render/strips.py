@@ -21,7 +21,8 @@ its texts are recorded at their place in the whole picture.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -35,6 +36,27 @@ CACHE_BYTES = 48 * 1024 * 1024
 
 _strips: OrderedDict[Hashable, tuple[Image.Image, Rows]] = OrderedDict()
 _cached_bytes = 0
+#: Whether ``stack`` fills in its picture's pixels (see ``rows_only``).
+_painting = True
+
+
+@contextmanager
+def rows_only() -> Iterator[None]:
+    """Inside this block ``stack`` returns a picture of the right size and palette whose pixels are left blank:
+    only its compressed rows (``render.png.ROWS_INFO``) are joined into the PNG, and pasting every strip into
+    the picture was a tenth of a table picture's cost for pixels nobody read. ``render.table_png`` and
+    ``hand_png`` draw in it; whoever reads the pixels (the layout and legibility tests) draws outside it."""
+    global _painting
+    before, _painting = _painting, False
+    try:
+        yield
+    finally:
+        _painting = before
+
+
+def painting() -> bool:
+    """False inside ``rows_only``: pictures are made for their compressed rows alone."""
+    return _painting
 
 
 @dataclass(frozen=True)
@@ -92,7 +114,8 @@ def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background:
             else:
                 part = found
                 _strips.move_to_end(key)
-        out.paste(part[0], (0, y))
+        if _painting or recording:
+            out.paste(part[0], (0, y))
         blocks.append(part[1])
         y += strip.height
     out.info[ROWS_INFO] = blocks  # the PNG is joined from these (render.png.from_rows)
