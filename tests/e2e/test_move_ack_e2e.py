@@ -5,7 +5,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tests.e2e.driver import choices_in, latest_table_message, seats_to_act, take_turn
+from tests.e2e.driver import (
+    choices_in,
+    choose,
+    latest_table_message,
+    open_hand,
+    seats_to_act,
+    table_messages,
+    take_turn,
+)
 from tests.e2e.test_games_e2e import seat
 
 
@@ -33,3 +41,49 @@ async def test_a_move_that_ends_your_part_is_answered_in_words_and_a_step_with_y
             if "Waiting for" in ack.content:
                 assert "**Hand / act**" in ack.content
     assert min(seen.values()) >= 2, f"both kinds of move were made: {seen}"
+
+
+async def test_a_moves_table_picture_is_drawn_while_its_answer_is_on_its_way_and_drawn_once(
+        world: Any, latency: Any, monkeypatch: Any) -> None:
+    """The table picture of a move that calls for a new table message is begun as soon as the move is
+    committed, so that it is drawn while the member is answered (on Discord a round trip of 100-300 ms, here
+    250 ms through the latency harness), and the message then shows that picture: one picture a move, asked
+    for before the answer is through (it was asked for only after)."""
+    from simcord.http.client import FakeWebhookAdapter
+
+    from cogs.pictures import RENDER_POOL
+
+    events: list[str] = []
+    draw = RENDER_POOL.draw
+    request = FakeWebhookAdapter.request
+
+    async def drawing(key: int, fn: Any, /, *args: Any) -> Any:
+        events.append(fn.__name__)
+        return await draw(key, fn, *args)
+
+    async def answering(adapter: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await request(adapter, route, *args, **kwargs)
+        finally:
+            if route.url.endswith("/callback"):
+                events.append("answered")
+
+    latency.default = 0.25
+    monkeypatch.setattr(RENDER_POOL, "draw", drawing)
+    monkeypatch.setattr(FakeWebhookAdapter, "request", answering)
+    await seat(world, "king_pedro", ["alice", "bob", "carol", "dave"], bots=0)
+    by_id = {m.id: m for m in world.members.values()}
+    rnd = random.Random(5)
+    checked = 0
+    for _ in range(12):
+        message = latest_table_message(world.channel)
+        member = by_id[seats_to_act(message)[0]]
+        panel = await open_hand(member, message)
+        posted = len(table_messages(world.channel))
+        events.clear()
+        await choose(member, panel, rnd.choice)
+        if len(table_messages(world.channel)) == posted + 1:  # the turn moved on: a new table message
+            checked += 1
+            assert events.count("table_png") == 1, events
+            assert events.index("table_png") < events.index("answered"), events
+    assert checked >= 6, "most moves pass the turn"

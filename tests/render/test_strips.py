@@ -118,3 +118,35 @@ def test_a_table_drawn_from_a_warm_cache_is_the_table_drawn_from_nothing(game: s
                 break
             seat = rnd.choice(eng.to_act(state))
             state = eng.apply(state, seat, bot.choose(eng, state, seat))
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_png_joined_from_rows_alone_shows_the_painted_picture(game: str) -> None:
+    """``render.table_png`` and ``hand_png`` stack their strips without pasting pixels (``strips.rows_only``):
+    the PNG is joined from the strips' compressed rows. Decoded, it is the picture painted in full."""
+    import io
+
+    import render
+    from render import with_last_action
+
+    eng = get_engine(game)
+    mod = importlib.import_module(f"render.{game}")
+    players = {"pentawar": 5, "ogre_cheerleaders": 3}.get(game, 4)
+    names = NAMES[:players]
+    state = eng.new_game(players, 3)
+    bot = RandomBot(3)
+    for _ in range(12):
+        if eng.is_over(state):
+            break
+        seat = eng.to_act(state)[0]
+        state = eng.apply(state, seat, bot.choose(eng, state, seat))
+    view = json.loads(json.dumps(eng.view(state, None)))
+    painted = with_last_action(mod.table_image(view, names), "Ada plays 7")
+    joined = Image.open(io.BytesIO(render.table_png(game, view, names, "Ada plays 7")))
+    assert joined.size == painted.size and joined.tobytes() == painted.tobytes()
+    hand_view = json.loads(json.dumps(eng.view(state, 0)))
+    joined_hand = Image.open(io.BytesIO(render.hand_png(game, hand_view, 0, names)))
+    assert joined_hand.tobytes() == mod.hand_image(hand_view, 0, names).tobytes()
+    with strips.rows_only():
+        blank = mod.table_image(view, names)
+    assert blank.getextrema() == (0, 0), "every table is stacked from strips: no pixel is painted in rows_only"
