@@ -10,7 +10,7 @@ fi
 # a package is missing from the venv.
 stamp=.venv/.installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] \
-    || ! .venv/bin/python -c "import discord, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, jinja2, prometheus_client, babel, simcord, pytest, pytest_asyncio, xdist, hypothesis, ruff" 2>/dev/null; then
+    || ! .venv/bin/python -c "import discord, asyncpg, PIL, dotenv, regex, fontTools, networkx, openskill, jinja2, prometheus_client, babel, zlib_ng, simcord, pytest, pytest_asyncio, xdist, hypothesis, ruff" 2>/dev/null; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -e ".[dev]"
   touch "$stamp"

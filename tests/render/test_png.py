@@ -121,3 +121,20 @@ def test_a_table_png_is_joined_from_its_strips_and_decodes_to_its_picture() -> N
     data = table_png("pedwar", view, names, "Ada plays the 5")
     back = decoded(data)
     assert back.height > picture.height and back.tobytes()[-len(picture.tobytes()):] == picture.tobytes()
+
+
+@pytest.mark.parametrize("deflate", ["zlib_ng", "zlib"])
+def test_either_deflate_makes_a_standard_png_of_the_same_pixels(deflate: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """zlib-ng where its wheel is installed, the standard library's zlib where not: the same pixels either way,
+    banded or joined from rows, and zlib-ng is the one in use when it is installed."""
+    import zlib_ng.zlib_ng
+
+    assert png.zlib is zlib_ng.zlib_ng
+    monkeypatch.setattr(png, "zlib", zlib_ng.zlib_ng if deflate == "zlib_ng" else zlib)
+    png.clear_cache()
+    img = palette_image(300, 70, seed=11)
+    assert decoded(png.encode(img)).tobytes() == img.tobytes()
+    top, bottom = img.crop((0, 0, 300, 30)), img.crop((0, 30, 300, 70))
+    joined = png.from_rows(img, [png.compress_rows(top), png.compress_rows(bottom)])
+    assert decoded(joined).tobytes() == img.tobytes()
+    png.clear_cache()
