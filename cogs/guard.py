@@ -21,7 +21,6 @@ from cogs.presenter import Outgoing
 from host import Refusal, StaleClick, permissions
 from host.errors import Figure, GameTitle, Several
 from host.metrics import Recorder
-from host.tasks import begin_work
 from i18n import N_, Said, number, say_text, t, title
 
 log = logging.getLogger(__name__)
@@ -123,7 +122,6 @@ class Guard:
         task = asyncio.current_task()
         if task is not None:
             self._inflight.add(task)
-        begin_work()  # the store serves older interactions' calls first
         outcome = "ok"
         try:
             await work()

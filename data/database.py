@@ -12,12 +12,10 @@ half-done transaction; on SQLite that side runs in a thread of its own, off the 
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
 from typing import Any, Protocol
 
 from data.backends.base import Backend, Row, Tx
@@ -27,14 +25,6 @@ from data.backends.base import Backend, Row, Tx
 PAGE = 250
 #: Seconds of work one turn of the event loop runs between store calls before the next caller waits a turn.
 TURN = 0.002
-#: When the work of the current task began (``begin_work``: an interaction's arrival), for ``Turns``.
-WORK_BEGAN: ContextVar[float | None] = ContextVar("deckhand_work_began", default=None)
-
-
-def begin_work() -> None:
-    """The current task's work (an interaction) begins now: its store calls wait their turns behind older work's
-    and ahead of newer work's (``Turns``). Tasks it starts inherit its place."""
-    WORK_BEGAN.set(time.perf_counter())
 
 
 class Turns:
@@ -49,15 +39,10 @@ class Turns:
     turn is over (on PostgreSQL many answers arrive in one turn). The work is the same, only spread over
     more turns.
 
-    Callers that wait are let go one a turn, the oldest work first: the caller whose work began earliest
-    (``begin_work``, an interaction's arrival; a caller that began none ranks by the time it asks), and while
-    any wait, a newcomer waits too. In the order they came instead, every move of a burst waited at each of
-    its store calls for every other move's call of the same step, so the moves advanced in lockstep: no
-    table's picture was asked for until all 56 moves had committed, and the render worker sat idle the while
-    (some 40 ms a burst). Oldest first, the first moves reach their pictures while the later ones wait.
-    They used to ``sleep(0)`` and look again, every waiter at every turn: with 56 moves in a burst that was
-    some 120 wake-ups a move, each a callback the loop schedules and runs (and SimCord tracks), which cost
-    more CPU than the moves' own work.
+    Callers that wait are let go one a turn, in the order they came (and while any wait, a newcomer waits
+    behind them). They used to ``sleep(0)`` and look again, every waiter at every turn: with 56 moves in a
+    burst that was some 120 wake-ups a move, each a callback the loop schedules and runs (and SimCord
+    tracks), which cost more CPU than the moves' own work.
     """
 
     def __init__(self, turn: float = TURN) -> None:
@@ -66,9 +51,8 @@ class Turns:
         #: The loop whose turn ``_since`` belongs to: one Turns may outlive a loop (the process's render pool
         #: shares the bot's, and tests run each in a loop of its own), whose turn then never ends.
         self._loop: asyncio.AbstractEventLoop | None = None
-        #: Callers waiting for a turn: (when their work began, arrival number, their future), oldest work first.
-        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
-        self._arrivals = itertools.count()
+        #: Callers waiting for a turn, first come first served.
+        self._waiting: deque[asyncio.Future[None]] = deque()
         #: ``_next_turn`` is scheduled (it runs at the start of the loop's next turn).
         self._due = False
 
@@ -82,7 +66,7 @@ class Turns:
         self._due = False
         self._since = None
         while self._waiting:
-            _, _, waiter = heapq.heappop(self._waiting)
+            waiter = self._waiting.popleft()
             if not waiter.done():  # a waiter cancelled meanwhile is skipped
                 waiter.set_result(None)
                 break
@@ -92,7 +76,7 @@ class Turns:
     async def take(self) -> None:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._since, self._waiting, self._due = loop, None, [], False
+            self._loop, self._since, self._waiting, self._due = loop, None, deque(), False
         if not self._waiting:
             if self._since is None:
                 # The first caller of this turn: the turn's clock starts now and stops at the next turn.
@@ -102,8 +86,7 @@ class Turns:
             if time.perf_counter() - self._since < self.turn:
                 return
         waiter = loop.create_future()
-        began = WORK_BEGAN.get()
-        heapq.heappush(self._waiting, (time.perf_counter() if began is None else began, next(self._arrivals), waiter))
+        self._waiting.append(waiter)
         self._schedule(loop)
         await waiter
 

@@ -11,10 +11,6 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from data.database import begin_work
-
-__all__ = ["Tasks", "begin_work"]  # begin_work: an interaction's work begins (the store's turns go oldest first)
-
 log = logging.getLogger(__name__)
 
 

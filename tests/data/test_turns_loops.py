@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from data.database import WORK_BEGAN, Turns, begin_work
+from data.database import Turns
 
 
 def test_a_turn_left_open_by_a_closed_loop_does_not_hold_the_next_loop() -> None:
@@ -61,45 +61,3 @@ def test_callers_waiting_for_a_turn_go_in_the_order_they_came_without_looking_ag
     # caller, not one per caller per turn (40 callers looking again at each of 40 turns: over 800).
     assert scheduled < 6 * 40, scheduled
 
-
-def test_waiting_callers_go_oldest_work_first_so_the_first_move_is_done_before_the_later_ones_begin() -> None:
-    """Each caller makes three store calls. In the order they came, every caller's second call waited for
-    every other caller's first: the moves of a burst advanced in lockstep and no table's picture was asked
-    for until all of them had committed. Oldest work first, the first move makes all its calls, then the
-    next: the same turns, in an order that finishes work instead of starting it."""
-    turns = Turns(turn=0.0)  # every turn is spent at once: each caller after a turn's first waits
-    done: list[tuple[int, int]] = []
-
-    async def caller(i: int) -> None:
-        begin_work()
-        for step in (1, 2, 3):
-            await turns.take()
-            done.append((i, step))
-
-    async def main() -> None:
-        await asyncio.gather(*(caller(i) for i in range(10)))
-
-    asyncio.run(main())
-    assert done == [(i, step) for i in range(10) for step in (1, 2, 3)], done[:12]
-
-
-def test_a_caller_that_began_no_work_ranks_by_when_it_asks() -> None:
-    """Work that began earlier goes first, even when its caller asks later; a caller with no begun work
-    (a timer, a script) ranks by the time it asks, behind the work begun before it."""
-    turns = Turns(turn=0.0)
-    order: list[str] = []
-    began = time.perf_counter()
-
-    async def caller(name: str, work_began: float | None) -> None:
-        if work_began is not None:
-            WORK_BEGAN.set(work_began)
-        await turns.take()
-        order.append(name)
-
-    async def main() -> None:
-        # The turn's first caller goes on at once; everyone after it waits.
-        await asyncio.gather(caller("first", None), caller("newer", began + 10.0), caller("timer", None),
-                             caller("older", began - 1.0))
-
-    asyncio.run(main())
-    assert order == ["first", "older", "timer", "newer"]
