@@ -40,7 +40,10 @@ class EarlyPictures:
         self._begun: dict[int, tuple[tuple[Any, ...], asyncio.Task[bytes]]] = {}
 
     def begin(self, table_id: int, fn: Callable[..., bytes], /, *args: Any) -> None:
-        task = self._spawn(drawn(table_id, fn, *args), f"deckhand-picture-{table_id}")
+        # Handed to its worker here and now: a task would only start once every other move of a burst had
+        # taken its current step (render.pool.RenderPool.submit).
+        drawing = RENDER_POOL.submit(table_id, fn, *args)
+        task = self._spawn(RENDER_POOL.finish(drawing), f"deckhand-picture-{table_id}")
         older = self._begun.pop(table_id, None)
         if older is not None:
             older[1].cancel()

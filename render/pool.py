@@ -40,7 +40,8 @@ import weakref
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from data.database import Turns
 
@@ -122,6 +123,18 @@ class _Watch:
         self.arm()  # at the next picture's limit, if any is left in hand
 
 
+@dataclass
+class Drawing(Generic[T]):
+    """A picture handed to a lane (``RenderPool.submit``): what it draws, since when, and its result to come."""
+
+    lane: int
+    fn: Callable[..., T]
+    args: tuple[Any, ...]
+    start: float
+    executor: ProcessPoolExecutor
+    future: asyncio.Future[T]
+
+
 class RenderPool:
     def __init__(self, lanes: int | None = None, *, time_limit: float = PICTURE_LIMIT,
                  recorder: DrawingTimings | None = None) -> None:
@@ -160,38 +173,62 @@ class RenderPool:
 
     async def draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
         """``fn(*args)`` in the lane of ``key`` (a table id): ``fn`` and its arguments must pickle."""
+        return await self.finish(self.submit(key, fn, *args))
+
+    def submit(self, key: int, fn: Callable[..., T], /, *args: Any) -> Drawing[T]:
+        """Hand ``fn(*args)`` to the lane of ``key`` now, before the caller next waits; ``finish`` waits for it.
+
+        A coroutine or a task only starts at a later turn of the event loop, and in a burst of moves that turn
+        comes after every other move's current step: a picture begun in a task reached its worker some 30 ms
+        after the move was committed (``cogs.pictures.EarlyPictures`` submits here instead). A drawing nobody
+        finishes is drawn all the same and its result dropped."""
+        lane = self.lane_for(key)
         start = time.perf_counter()
+        executor = self._lane(lane)
         try:
-            return await self._draw(key, fn, *args)
+            future = self._run(lane, executor, fn, args)
+        except BrokenProcessPool:
+            # Its worker died since the last picture (killed, out of memory): a fresh one draws this one.
+            self._discard(lane, executor)
+            executor = self._lane(lane)
+            future = self._run(lane, executor, fn, args)
+        return Drawing(lane, fn, args, start, executor, future)
+
+    def _run(self, lane: int, executor: ProcessPoolExecutor, fn: Callable[..., T],
+             args: tuple[Any, ...]) -> asyncio.Future[T]:
+        future = asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+        self.in_hand[lane] += 1
+        future.add_done_callback(lambda _: self._returned(lane))
+        return future
+
+    def _returned(self, lane: int) -> None:
+        self.in_hand[lane] -= 1
+
+    async def finish(self, drawing: Drawing[T]) -> T:
+        """The picture ``submit`` handed over: within the time limit, drawn again once if its worker hung or died."""
+        try:
+            picture = await self._in_lane(drawing)
         finally:
             if self.recorder is not None:
-                kind = getattr(fn, "__name__", "picture").removesuffix("_png")
-                self.recorder.picture_drawn(kind, time.perf_counter() - start)
-
-    async def _draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
-        lane = self.lane_for(key)
-        loop = asyncio.get_running_loop()
-        self.in_hand[lane] += 1
-        try:
-            picture = await self._draw_in_lane(lane, loop, fn, *args)
-        finally:
-            self.in_hand[lane] -= 1
+                kind = getattr(drawing.fn, "__name__", "picture").removesuffix("_png")
+                self.recorder.picture_drawn(kind, time.perf_counter() - drawing.start)
         await self.turns.take()
         return picture
 
-    async def _draw_in_lane(self, lane: int, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], /, *args: Any) -> T:
-        executor = self._lane(lane)
+    async def _in_lane(self, drawing: Drawing[T]) -> T:
+        loop = asyncio.get_running_loop()
+        lane = drawing.lane
         try:
-            return await self._within_limit(loop, loop.run_in_executor(executor, fn, *args))
+            return await self._within_limit(loop, drawing.future)
         except TimeoutError:
             # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
             # lock is not held while a picture is drawn, so only this message waits.
             self.cut += 1
-            self._kill(lane, executor)
+            self._kill(lane, drawing.executor)
         except BrokenProcessPool:
             # The worker died (killed, out of memory): a fresh one draws it once more.
-            self._discard(lane, executor)
-        return await self._within_limit(loop, loop.run_in_executor(self._lane(lane), fn, *args))
+            self._discard(lane, drawing.executor)
+        return await self._within_limit(loop, self._run(lane, self._lane(lane), drawing.fn, drawing.args))
 
     async def _within_limit(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[T]) -> T:
         """``await future``, or TimeoutError once it has taken ``time_limit`` seconds (of the loop's clock).

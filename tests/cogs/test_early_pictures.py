@@ -17,22 +17,26 @@ def table_png(*args: Any) -> bytes:
 
 
 class Drawer:
-    """Stands in for the render pool: records each picture asked for, and answers when let go."""
+    """Stands in for the render pool: records each picture handed to it, and gives it back when let go."""
 
     def __init__(self) -> None:
         self.asked: list[tuple[int, tuple[Any, ...]]] = []
         self.go = asyncio.Event()
 
-    async def __call__(self, table_id: int, fn: Any, /, *args: Any) -> bytes:
+    def submit(self, table_id: int, fn: Any, /, *args: Any) -> tuple[Any, tuple[Any, ...]]:
         self.asked.append((table_id, args))
+        return fn, args
+
+    async def finish(self, drawing: tuple[Any, tuple[Any, ...]]) -> bytes:
         await self.go.wait()
+        fn, args = drawing
         return bytes(fn(*args))
 
 
 @pytest.fixture
 def drawer(monkeypatch: pytest.MonkeyPatch) -> Drawer:
     drawer = Drawer()
-    monkeypatch.setattr(pictures, "drawn", drawer)
+    monkeypatch.setattr(pictures, "RENDER_POOL", drawer)
     return drawer
 
 
@@ -48,8 +52,7 @@ async def test_the_begun_picture_is_drawn_at_once_and_taken_for_the_same_argumen
     tasks: list[asyncio.Task[Any]] = []
     early = EarlyPictures(spawner(tasks))
     early.begin(7, table_png, "pedwar", {"trick": [1]}, "move 3")
-    await asyncio.sleep(0)
-    assert drawer.asked == [(7, ("pedwar", {"trick": [1]}, "move 3"))], "asked for before anyone waits for it"
+    assert drawer.asked == [(7, ("pedwar", {"trick": [1]}, "move 3"))], "handed over at once, before any wait"
     begun = early.take(7, table_png, "pedwar", {"trick": [1]}, "move 3")
     assert begun is tasks[0] and len(early) == 0
     drawer.go.set()

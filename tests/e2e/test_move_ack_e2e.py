@@ -54,12 +54,12 @@ async def test_a_moves_table_picture_is_drawn_while_its_answer_is_on_its_way_and
     from cogs.pictures import RENDER_POOL
 
     events: list[str] = []
-    draw = RENDER_POOL.draw
+    submit = RENDER_POOL.submit  # every picture is handed to a worker here (RenderPool.draw too)
     request = FakeWebhookAdapter.request
 
-    async def drawing(key: int, fn: Any, /, *args: Any) -> Any:
+    def drawing(key: int, fn: Any, /, *args: Any) -> Any:
         events.append(fn.__name__)
-        return await draw(key, fn, *args)
+        return submit(key, fn, *args)
 
     async def answering(adapter: Any, route: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -69,7 +69,7 @@ async def test_a_moves_table_picture_is_drawn_while_its_answer_is_on_its_way_and
                 events.append("answered")
 
     latency.default = 0.25
-    monkeypatch.setattr(RENDER_POOL, "draw", drawing)
+    monkeypatch.setattr(RENDER_POOL, "submit", drawing)
     monkeypatch.setattr(FakeWebhookAdapter, "request", answering)
     await seat(world, "king_pedro", ["alice", "bob", "carol", "dave"], bots=0)
     by_id = {m.id: m for m in world.members.values()}

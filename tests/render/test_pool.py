@@ -178,3 +178,27 @@ def test_a_core_is_left_to_the_event_loop(monkeypatch: pytest.MonkeyPatch, cores
     monkeypatch.setattr(render.pool.os, "cpu_count", lambda: cores)
     assert render.pool.lane_count() == lanes
     assert render.pool.RenderPool().lanes == lanes
+
+
+def leave_marker(marker: str) -> int:
+    Path(marker).write_text("drawn")
+    return os.getpid()
+
+
+async def test_a_submitted_picture_reaches_its_worker_before_the_loop_turns_again(tmp_path: Path) -> None:
+    """``submit`` hands the picture over at once: the worker draws it while the caller goes on with its
+    step, without the event loop turning (a task would start only at the loop's next turn, in a burst after
+    every other move's step). ``finish`` then gives the result, and the lane's count goes back down."""
+    pool = RenderPool(1)
+    marker = tmp_path / "marker"
+    try:
+        await pool.draw(1, lane_pid)  # the worker started and warm
+        drawing = pool.submit(1, leave_marker, str(marker))
+        assert pool.in_hand == [1]
+        deadline = time.monotonic() + 30
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)  # the event loop is held here on purpose: no turn of it runs meanwhile
+        assert marker.exists(), "drawn with the event loop held"
+        assert await pool.finish(drawing) > 0 and pool.in_hand == [0]
+    finally:
+        pool.close()
