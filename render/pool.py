@@ -6,7 +6,8 @@ and behind the event loop for that one lock, and the machine's second core sits 
 processes they draw truly in parallel, and the event loop only pickles a plain view (a few kilobytes)
 and receives the PNG.
 
-Each lane is a pool of one worker process, and a table's images go to its own lane (``key % lanes``)
+Each lane is one worker process (``render.worker``: fed and read by the event loop's own thread, with no
+helper thread waiting for the GIL), and a table's images go to its own lane (``key % lanes``)
 while that lane is not busier than another: the worker's caches (card faces, laid-out text, the
 compressed bands of the table's previous picture, see ``render.png``) then hold what that table drew
 last time. When its lane has two images more in hand than another lane, the image goes to the least
@@ -29,8 +30,8 @@ test suite building hundreds of bots could not pay each time. ``close()`` stops 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import ctypes
-import multiprocessing
 import os
 import signal
 import sys
@@ -38,12 +39,12 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from data.database import Turns
+from render.worker import Worker
 
 T = TypeVar("T")
 
@@ -131,7 +132,7 @@ class Drawing(Generic[T]):
     fn: Callable[..., T]
     args: tuple[Any, ...]
     start: float
-    executor: ProcessPoolExecutor
+    worker: Worker
     future: asyncio.Future[T]
 
 
@@ -146,7 +147,7 @@ class RenderPool:
         self.cut = 0
         if self.lanes < 1:
             raise ValueError("a render pool needs at least one lane")
-        self._executors: list[ProcessPoolExecutor | None] = [None] * self.lanes
+        self._workers: list[Worker | None] = [None] * self.lanes
         #: Images asked of each lane and not yet returned (only touched on the event loop's thread).
         self.in_hand = [0] * self.lanes
         self._lock = threading.Lock()
@@ -158,18 +159,28 @@ class RenderPool:
         #: a loop of its own).
         self._watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watch] = weakref.WeakKeyDictionary()
 
-    def _lane(self, lane: int) -> ProcessPoolExecutor:
+    def _lane(self, lane: int) -> Worker:
         with self._lock:
-            executor = self._executors[lane]
-            if executor is None:
-                executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                               initializer=worker_start)
-                self._executors[lane] = executor
-            return executor
+            worker = self._workers[lane]
+            if worker is None or worker.dead:
+                worker = self._workers[lane] = Worker(worker_start)
+            return worker
 
-    def start(self) -> list[Any]:
-        """Start every lane's worker and warm it (fonts loaded); returns the futures, already running."""
-        return [self._lane(lane).submit(_warm) for lane in range(self.lanes)]
+    def start(self) -> list[concurrent.futures.Future[int]]:
+        """Start every lane's worker and warm it (fonts loaded): each future gets its worker's pid. In an event
+        loop they come back while it runs; without one, this waits for them (at most a minute)."""
+        warmed: list[concurrent.futures.Future[int]] = []
+        for lane in range(self.lanes):
+            worker = self._lane(lane)
+            future: concurrent.futures.Future[int] = concurrent.futures.Future()
+            worker.ask(_warm, (), future)
+            warmed.append(future)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            for lane in range(self.lanes):
+                self._lane(lane).wait(60.0)
+        return warmed
 
     async def draw(self, key: int, fn: Callable[..., T], /, *args: Any) -> T:
         """``fn(*args)`` in the lane of ``key`` (a table id): ``fn`` and its arguments must pickle."""
@@ -184,19 +195,12 @@ class RenderPool:
         finishes is drawn all the same and its result dropped."""
         lane = self.lane_for(key)
         start = time.perf_counter()
-        executor = self._lane(lane)
-        try:
-            future = self._run(lane, executor, fn, args)
-        except BrokenProcessPool:
-            # Its worker died since the last picture (killed, out of memory): a fresh one draws this one.
-            self._discard(lane, executor)
-            executor = self._lane(lane)
-            future = self._run(lane, executor, fn, args)
-        return Drawing(lane, fn, args, start, executor, future)
+        worker = self._lane(lane)
+        return Drawing(lane, fn, args, start, worker, self._run(lane, worker, fn, args))
 
-    def _run(self, lane: int, executor: ProcessPoolExecutor, fn: Callable[..., T],
-             args: tuple[Any, ...]) -> asyncio.Future[T]:
-        future = asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+    def _run(self, lane: int, worker: Worker, fn: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        worker.ask(fn, args, future)
         self.in_hand[lane] += 1
         future.add_done_callback(lambda _: self._returned(lane))
         return future
@@ -224,10 +228,9 @@ class RenderPool:
             # A hung worker holds the lane: kill it; a fresh one draws the picture again. The table's
             # lock is not held while a picture is drawn, so only this message waits.
             self.cut += 1
-            self._kill(lane, drawing.executor)
+            drawing.worker.kill()  # the pictures it held fail with it, each drawn again by the fresh one
         except BrokenProcessPool:
-            # The worker died (killed, out of memory): a fresh one draws it once more.
-            self._discard(lane, drawing.executor)
+            pass  # the worker died (killed, out of memory): a fresh one draws it once more
         return await self._within_limit(loop, self._run(lane, self._lane(lane), drawing.fn, drawing.args))
 
     async def _within_limit(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future[T]) -> T:
@@ -260,26 +263,14 @@ class RenderPool:
         idle = min(range(self.lanes), key=self.in_hand.__getitem__)
         return idle if self.in_hand[own] >= self.in_hand[idle] + 2 else own
 
-    def _discard(self, lane: int, broken: ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._executors[lane] is not broken:
-                return  # already replaced (another picture of the lane saw it break first)
-            self._executors[lane] = None
-        broken.shutdown(wait=False, cancel_futures=True)
-
-    def _kill(self, lane: int, hung: ProcessPoolExecutor) -> None:
-        for process in list(getattr(hung, "_processes", {}).values()):
-            process.kill()
-        self._discard(lane, hung)
-
     @property
     def started(self) -> bool:
-        return any(e is not None for e in self._executors)
+        return any(w is not None and not w.dead for w in self._workers)
 
     def close(self) -> None:
-        """Stop every worker, waiting for the images in hand; safe to call twice."""
+        """Stop every worker (each ends after the picture in hand; what else was asked fails); safe twice."""
         with self._lock:
-            executors, self._executors = self._executors, [None] * self.lanes
-        for executor in executors:
-            if executor is not None:
-                executor.shutdown(wait=True, cancel_futures=True)
+            workers, self._workers = self._workers, [None] * self.lanes
+        for worker in workers:
+            if worker is not None:
+                worker.close()

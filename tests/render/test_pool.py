@@ -64,7 +64,8 @@ async def test_a_lane_whose_worker_died_draws_on_a_fresh_one() -> None:
 
 async def test_a_closed_pool_stops_its_workers_and_starts_again_when_asked() -> None:
     pool = RenderPool(2)
-    warmed = [f.result(timeout=60) for f in pool.start()]
+    # In an event loop the warm-up's answers are read by the loop: awaited, not waited for.
+    warmed = await asyncio.gather(*(asyncio.wrap_future(f) for f in pool.start()))
     assert len(set(warmed)) == 2 and pool.started
     pool.close()
     assert not pool.started
