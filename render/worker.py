@@ -220,8 +220,17 @@ class Worker:
 def _settle(future: Waiting, result: Any = None, error: BaseException | None = None) -> None:
     if future.done():
         return  # cancelled meanwhile: the picture is not wanted any more
-    if isinstance(future, asyncio.Future) and future.get_loop().is_closed():
-        return  # asked in a loop that has ended (a test's): nobody can read it there
+    if isinstance(future, asyncio.Future):
+        loop = future.get_loop()
+        if loop.is_closed():
+            return  # asked in a loop that has ended (a test's): nobody can read it there
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is not loop:  # asked in a loop of another thread: settled in that loop's own thread
+            loop.call_soon_threadsafe(_settle, future, result, error)
+            return
     if error is not None:
         future.set_exception(error)
     else:
