@@ -34,7 +34,8 @@ from render.png import ROWS_INFO, Rows, compress_rows
 #: Strips kept, by their size in the palette (a byte a pixel); each render worker has its own.
 CACHE_BYTES = 48 * 1024 * 1024
 
-_strips: OrderedDict[Hashable, tuple[Image.Image, Rows]] = OrderedDict()
+#: Each strip's pixels (None when drawn inside ``rows_only``: only its rows were wanted) and compressed rows.
+_strips: OrderedDict[Hashable, tuple[Image.Image | None, Rows]] = OrderedDict()
 _cached_bytes = 0
 #: Whether ``stack`` fills in its picture's pixels (see ``rows_only``).
 _painting = True
@@ -69,12 +70,16 @@ class Strip:
     key: Hashable | None = None
 
 
-def _size(part: tuple[Image.Image, Rows]) -> int:
-    return part[0].width * part[0].height + len(part[1].deflate)
+def _size(part: tuple[Image.Image | None, Rows]) -> int:
+    pixels = part[0].width * part[0].height if part[0] is not None else 0
+    return pixels + len(part[1].deflate)
 
 
-def _remember(key: Hashable, part: tuple[Image.Image, Rows]) -> None:
+def _remember(key: Hashable, part: tuple[Image.Image | None, Rows]) -> None:
     global _cached_bytes
+    earlier = _strips.pop(key, None)  # kept without its pixels, now drawn with them
+    if earlier is not None:
+        _cached_bytes -= _size(earlier)
     _strips[key] = part
     _cached_bytes += _size(part)
     while _cached_bytes > CACHE_BYTES and _strips:
@@ -108,14 +113,18 @@ def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background:
             # The palette and the size belong to the key: two renderers' strips never meet.
             key = (id(palette), width, strip.height, background, strip.key)
             found = _strips.get(key)
-            if found is None:
+            if found is None or (found[0] is None and _painting):
                 part = _drawn(width, strip, palette, background)
-                _remember(key, part)
+                # Drawn for its rows alone, a strip is kept without its pixels: a tenth of the size, so the cache
+                # holds every table of a busy evening (with the pixels, 56 tables' strips overflowed it and a
+                # sixth of the strips drawn in a burst were drawn again).
+                _remember(key, part if _painting else (None, part[1]))
             else:
                 part = found
                 _strips.move_to_end(key)
-        if _painting or recording:
-            out.paste(part[0], (0, y))
+        pixels = part[0]
+        if (_painting or recording) and pixels is not None:  # painting: never a strip kept without pixels
+            out.paste(pixels, (0, y))
         blocks.append(part[1])
         y += strip.height
     out.info[ROWS_INFO] = blocks  # the PNG is joined from these (render.png.from_rows)

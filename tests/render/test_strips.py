@@ -150,3 +150,28 @@ def test_a_png_joined_from_rows_alone_shows_the_painted_picture(game: str) -> No
     with strips.rows_only():
         blank = mod.table_image(view, names)
     assert blank.getextrema() == (0, 0), "every table is stacked from strips: no pixel is painted in rows_only"
+
+
+def test_a_strip_drawn_for_its_rows_alone_is_kept_small_and_drawn_again_when_its_pixels_are_wanted() -> None:
+    """Inside ``rows_only`` a strip is kept without its pixels (a tenth of the size: the cache then holds every
+    table of a busy evening); a picture painted later draws that strip again, with its pixels, and keeps those."""
+    calls: list[str] = []
+
+    def drawer(img: Image.Image, d: ImageDraw.ImageDraw) -> None:
+        calls.append("drawn")
+        row(img, d, 0, "Ada", 9)
+
+    parts = [Strip(50 + PAD, drawer, ("row", "Ada", 9))]
+    strips.clear_cache()
+    with strips.rows_only():
+        stack(400, parts, PALETTE)
+        stack(400, parts, PALETTE)
+    assert calls == ["drawn"], "kept for its rows"
+    kept = next(iter(strips._strips.values()))
+    assert kept[0] is None and strips._cached_bytes == len(kept[1].deflate)
+    painted = stack(400, parts, PALETTE)
+    assert calls == ["drawn", "drawn"] and painted.getextrema() != (0, 0)
+    assert len(strips._strips) == 1 and strips._cached_bytes == strips._size(next(iter(strips._strips.values())))
+    stack(400, parts, PALETTE)
+    assert calls == ["drawn", "drawn"], "now kept with its pixels"
+    strips.clear_cache()
