@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -37,8 +38,9 @@ CACHE_BYTES = 48 * 1024 * 1024
 #: Each strip's pixels (None when drawn inside ``rows_only``: only its rows were wanted) and compressed rows.
 _strips: OrderedDict[Hashable, tuple[Image.Image | None, Rows]] = OrderedDict()
 _cached_bytes = 0
-#: Whether ``stack`` fills in its picture's pixels (see ``rows_only``).
-_painting = True
+#: Whether ``stack`` fills in its picture's pixels (see ``rows_only``): a context variable, so that a thread
+#: drawing a PNG (the web server's, on its own) never blanks a picture another thread paints.
+_PAINTING: ContextVar[bool] = ContextVar("deckhand_painting", default=True)
 
 
 @contextmanager
@@ -47,17 +49,16 @@ def rows_only() -> Iterator[None]:
     only its compressed rows (``render.png.ROWS_INFO``) are joined into the PNG, and pasting every strip into
     the picture was a tenth of a table picture's cost for pixels nobody read. ``render.table_png`` and
     ``hand_png`` draw in it; whoever reads the pixels (the layout and legibility tests) draws outside it."""
-    global _painting
-    before, _painting = _painting, False
+    token = _PAINTING.set(False)
     try:
         yield
     finally:
-        _painting = before
+        _PAINTING.reset(token)
 
 
 def painting() -> bool:
     """False inside ``rows_only``: pictures are made for their compressed rows alone."""
-    return _painting
+    return _PAINTING.get()
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background:
     out = Image.new("P", (width, height))
     out.putpalette(palette.getpalette() or [])
     recording = bool(text._recorder)
+    painted = painting()
     blocks: list[Rows] = []
     y = 0
     for strip in strips:
@@ -113,17 +115,17 @@ def stack(width: int, strips: Sequence[Strip], palette: Image.Image, background:
             # The palette and the size belong to the key: two renderers' strips never meet.
             key = (id(palette), width, strip.height, background, strip.key)
             found = _strips.get(key)
-            if found is None or (found[0] is None and _painting):
+            if found is None or (found[0] is None and painted):
                 part = _drawn(width, strip, palette, background)
                 # Drawn for its rows alone, a strip is kept without its pixels: a tenth of the size, so the cache
                 # holds every table of a busy evening (with the pixels, 56 tables' strips overflowed it and a
                 # sixth of the strips drawn in a burst were drawn again).
-                _remember(key, part if _painting else (None, part[1]))
+                _remember(key, part if painted else (None, part[1]))
             else:
                 part = found
                 _strips.move_to_end(key)
         pixels = part[0]
-        if (_painting or recording) and pixels is not None:  # painting: never a strip kept without pixels
+        if (painted or recording) and pixels is not None:  # painting: never a strip kept without pixels
             out.paste(pixels, (0, y))
         blocks.append(part[1])
         y += strip.height

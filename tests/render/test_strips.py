@@ -175,3 +175,27 @@ def test_a_strip_drawn_for_its_rows_alone_is_kept_small_and_drawn_again_when_its
     stack(400, parts, PALETTE)
     assert calls == ["drawn", "drawn"], "now kept with its pixels"
     strips.clear_cache()
+
+
+def test_rows_only_in_one_thread_never_blanks_a_picture_painted_in_another() -> None:
+    """The web server on its own draws its PNGs in threads (``host.web.draw_in_thread``): a ``rows_only`` there
+    must not leave another thread's painted picture blank."""
+    import threading
+
+    parts = [Strip(50 + PAD, lambda img, d: row(img, d, 0, "Ada", 9), ("row", "Ada", 9))]
+    inside, done = threading.Event(), threading.Event()
+
+    def blank_rows() -> None:
+        with strips.rows_only():
+            inside.set()
+            done.wait(10)
+
+    other = threading.Thread(target=blank_rows)
+    other.start()
+    try:
+        assert inside.wait(10)
+        assert strips.painting()
+        assert stack(400, parts, PALETTE).getextrema() != (0, 0)
+    finally:
+        done.set()
+        other.join(10)
