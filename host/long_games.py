@@ -234,9 +234,8 @@ class LongGameService:
 
     async def replay_of(self, record: TableRecord, move: int) -> ReplayFrame:
         """The table found by :meth:`history_table` as it stood after ``move``."""
-        self.check_replay(record, move)
         actions = await self.store.tables.actions(record.id)
-        self.check_replay(record, move, len(actions))  # the record was read before a move: the log has the last word
+        self.check_replay(record, move, len(actions))  # the record may be older than the log: the log has the last word
         engine = get_engine(record.game)
         state = rebuild(engine, record, actions[:move])
         # Each line said again from its stored message, so the replay reads in its reader's language.
