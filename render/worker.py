@@ -96,10 +96,6 @@ class Worker:
         self._writing = False
         self.dead = False
 
-    @property
-    def pid(self) -> int | None:
-        return self.process.pid
-
     def ask(self, fn: Callable[..., Any], args: tuple[Any, ...], future: Waiting) -> None:
         """Send ``fn(*args)``; ``future`` gets its result (or exception). In an event loop, from its thread."""
         if self.dead:
@@ -164,21 +160,22 @@ class Worker:
                 self.stopped()
                 return
             self._in += chunk
-        self._settle()
+        self._answered()
 
-    def _settle(self) -> None:
+    def _answered(self) -> None:
+        """Settle the oldest waiting requests with the whole answers read so far."""
         while len(self._in) >= _LENGTH.size:
             size = _LENGTH.unpack_from(self._in)[0]
             end = _LENGTH.size + size
             if len(self._in) < end:
                 return
-            ok, value = pickle.loads(memoryview(self._in)[_LENGTH.size:end])
+            ok, value = pickle.loads(self._in[_LENGTH.size:end])  # a copy: the buffer is cut just below
             del self._in[:end]
             future = self.waiting.popleft()
             if ok:
-                _settle(future, result=value)
+                _resolve(future, result=value)
             else:
-                _settle(future, error=value)
+                _resolve(future, error=value)
 
     def wait(self, timeout: float) -> None:
         """Without an event loop: read answers until every request sent is answered, or ``timeout`` passes."""
@@ -202,7 +199,7 @@ class Worker:
         self._detach()
         self._conn.close()
         while self.waiting:
-            _settle(self.waiting.popleft(), error=BrokenProcessPool("the render worker stopped"))
+            _resolve(self.waiting.popleft(), error=BrokenProcessPool("the render worker stopped"))
 
     def kill(self) -> None:
         self.process.kill()
@@ -217,7 +214,7 @@ class Worker:
             self.process.join(timeout)
 
 
-def _settle(future: Waiting, result: Any = None, error: BaseException | None = None) -> None:
+def _resolve(future: Waiting, result: Any = None, error: BaseException | None = None) -> None:
     if future.done():
         return  # cancelled meanwhile: the picture is not wanted any more
     if isinstance(future, asyncio.Future):
@@ -229,7 +226,7 @@ def _settle(future: Waiting, result: Any = None, error: BaseException | None = N
         except RuntimeError:
             here = None
         if here is not loop:  # asked in a loop of another thread: settled in that loop's own thread
-            loop.call_soon_threadsafe(_settle, future, result, error)
+            loop.call_soon_threadsafe(_resolve, future, result, error)
             return
     if error is not None:
         future.set_exception(error)
