@@ -15,10 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.answers import defer, reply
+from cogs.controls import take_turn
 from cogs.flow import BOT_SAT, JOINED, LEFT, TableFlow
 from cogs.guard import Guard, bot_permissions, is_manager, tell
 from cogs.locales import member_language, rules_file
-from cogs.long_games import log_message, mine_text, replay_message, tables_text
+from cogs.long_games import log_message_in_turns, mine_text, replay_message, tables_text
 from cogs.presenter import Outgoing, clock_line, lobby_message, said, table_message
 from cogs.rules_embed import rules_embed
 from cogs.sight import sight_of
@@ -328,7 +329,7 @@ class GameCog(commands.Cog):
             found = await self._history_table(interaction, table)
             await defer(interaction, ephemeral=True)  # a long game's log is thousands of lines to read and upload
             moves = await self.long_games.log_of(found)
-            text, file = log_message(moves, member_language(interaction))
+            text, file = await log_message_in_turns(moves, lambda: take_turn(interaction), member_language(interaction))
             await reply(interaction, Outgoing(text, [file]), ephemeral=True)
 
         await self.guard.run(interaction, work)

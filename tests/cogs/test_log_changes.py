@@ -3,7 +3,9 @@ the reader's language."""
 
 from __future__ import annotations
 
-from cogs.long_games import log_message
+import asyncio
+
+from cogs.long_games import LINES_PER_LOOK, log_message, log_message_in_turns
 from host import read_models as rm
 from i18n import said
 
@@ -32,3 +34,25 @@ def test_seat_changes_read_in_the_readers_language() -> None:
     changes = (rm.LoggedChange(3, 1e9, (said(RESIGNS, player="bob"),)),)
     lines = file_lines(rm.MoveLog(1, "Pentawar", rm.PLAYING, SEATS, (), None, changes), "fr")
     assert lines == ["      2001-09-09 01:46:40 UTC  🏳️ bob abandonne."]
+
+
+def test_a_long_log_is_built_across_the_loops_turns_into_the_same_file() -> None:
+    """A 20,000-move log built in one go held the event loop for 100 ms (bench.loop_lag): it looks at the
+    loop's turn every LINES_PER_LOOK lines, and the file is the one ``log_message`` makes."""
+    moves = tuple(rm.LoggedMove(v, 1e9 + v, said("**{player}** passes", player=SEATS[v % 2].name),
+                                (said("**{player}** is out", player="bob"),) if v % 7 == 0 else ())
+                  for v in range(1, 1001))
+    changes = (rm.LoggedChange(500, 1e9 + 500, (said(RESIGNS, player="bob"),)),)
+    log = rm.MoveLog(3, "Pentawar", rm.PLAYING, SEATS, moves, None, changes)
+    looks = 0
+
+    async def take_turn() -> None:
+        nonlocal looks
+        looks += 1
+        await asyncio.sleep(0)
+
+    text, file = asyncio.run(log_message_in_turns(log, take_turn, "fr"))
+    expected_text, expected = log_message(log, "fr")
+    lines = file.fp.read().decode()
+    assert (text, lines) == (expected_text, expected.fp.read().decode())
+    assert looks == -(-len(lines.splitlines()) // LINES_PER_LOOK) > 20
