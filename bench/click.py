@@ -243,7 +243,7 @@ async def clicks_while_bots_think(db_path: str, thinkers: int, clicks: int) -> t
             t = time.perf_counter()
             await tables.act(table.id, user, engine.legal_actions(state, seat)[0], table.version)
             info = await tables.hand(table.id, user)
-            render.hand_png(table.game, info.view, info.seat, [s.name for s in table.seats])
+            render.hand_png(table.game, dict(info.picture.view), info.seat, list(info.picture.names))
             times.append((time.perf_counter() - t) * 1000)
             await asyncio.sleep(0.1)
     finally:

@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bench._common import finish, header, median, percentile, verdict
+from cogs.standings_pages import standings_pages
 from data.ratings import RatingPlan
 from data.store import SeatRecord, Store
 from host.pairing import PairingPool
@@ -48,7 +49,6 @@ from host.tournaments import (
     pair_swiss,
     rate_table,
     standings,
-    standings_pages,
 )
 from host.tournaments.progress import StageRound, next_step
 from render.bracket import MatchView, bracket_png
