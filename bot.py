@@ -39,6 +39,7 @@ from cogs.ratings import RatingsCog
 from cogs.tournament import TournamentCog
 from cogs.tournament_flow import TournamentFlow
 from cogs.translator import CatalogueTranslator
+from cogs.web_links import cached_visibility
 from data.database import Turns
 from data.store import COMMAND_TIMEOUT, Store
 from engines.bots import BOT_LEVELS
@@ -234,10 +235,20 @@ class WebServing:
             await self.server.stop()
 
     def gateway_problem(self) -> str | None:
+        """What keeps the gateway from serving, or None. discord.py stays "ready" while it reconnects after a
+        dropped connection, so each connection is looked at too: a closed one is not serving."""
         if self.bot.is_closed():
             return "the bot is closed"
         if not self.bot.is_ready():
             return "the gateway is not ready"
+        if isinstance(self.bot, commands.AutoShardedBot):
+            down = sorted(shard_id for shard_id, shard in self.bot.shards.items() if shard.is_closed())
+            if down:
+                return "the gateway connection of shard " + ", ".join(map(str, down)) + " is closed"
+            return None
+        ws = self.bot.ws
+        if ws is None or not ws.open:
+            return "the gateway connection is closed (reconnecting)"
         return None
 
 
@@ -262,7 +273,7 @@ async def compose(bot: commands.Bot, settings: Settings, guard: Guard, recorder:
     timers_changed: Signal[float | None] = Signal()
     table_finished: AsyncSignal[TableRecord] = AsyncSignal()
     server_settings = ServerSettings(store, settings.bot_delay, settings.bot_level)
-    links = WebLinks(store, server_settings, settings.web.public_url)
+    links = WebLinks(store, server_settings, settings.web.public_url, sees=cached_visibility(bot))
     site = PublicSite(store, draw=drawn, locale_of=lambda guild_id: guild_locale(bot, guild_id))
     bot_pool = BotPool(time_limit=settings.bot_time_limit, recorder=recorder)
     tables = TableService(store, bot_delay=settings.bot_delay, delay_for=server_settings.cached_delay,

@@ -14,7 +14,7 @@ from discord.ext import commands
 import i18n
 from cogs.guard import Guard, is_manager, role_ids, tell
 from cogs.locales import member_language
-from cogs.web_links import with_link
+from cogs.web_links import everyone_sees, with_link
 from host import Refusal
 from host.settings import ServerSettings
 from host.tournaments.service import TournamentService
@@ -30,17 +30,6 @@ log = logging.getLogger(__name__)
 
 #: The commands after which the channel's visibility is recorded: where tables and tournaments are made.
 RECORDED_AFTER = {"game new", "tournament new", "game join", "game status", "tournament join"}
-
-
-def everyone_sees(channel: object) -> bool:
-    """Whether @everyone can view ``channel`` (for a thread: its parent, and the thread is not private)."""
-    if isinstance(channel, discord.Thread):
-        if channel.type == discord.ChannelType.private_thread or channel.parent is None:
-            return False
-        channel = channel.parent
-    if not isinstance(channel, discord.abc.GuildChannel):
-        return False
-    return bool(channel.permissions_for(channel.guild.default_role).view_channel)
 
 
 class WebPages(Protocol):
@@ -164,6 +153,10 @@ class ProfileCog(commands.Cog):
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
         if after.id in self.links.channels:
             await self.links.record(after.guild.id, after.id, everyone_sees(after))
+        # A table opened inside an existing thread is recorded under the thread, whose visibility is its parent's.
+        for thread in after.guild.threads:
+            if thread.parent_id == after.id and thread.id in self.links.channels:
+                await self.links.record(after.guild.id, thread.id, everyone_sees(thread))
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

@@ -148,6 +148,18 @@ class WebStore:
             f" WHERE t.guild_id = ? AND s.user_id IN ({marks}) ORDER BY s.table_id", (guild_id, *ids))
         return {int(r[0]): str(r[1]) for r in rows}  # the newest table's name wins
 
+    async def entrant_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """Each member's name at their newest tournament entry in this server (one who entered a tournament
+        here but never sat at a table has a player page too: the tournament page links every entrant)."""
+        ids = sorted({int(u) for u in user_ids})
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._db.all(
+            "SELECT e.user_id, e.name FROM entrants e JOIN tournaments t ON t.id = e.tournament_id"
+            f" WHERE t.guild_id = ? AND e.user_id IN ({marks}) ORDER BY e.id", (guild_id, *ids))
+        return {int(r[0]): str(r[1]) for r in rows}  # the newest entry's name wins
+
     async def open_counts(self) -> tuple[int, int]:
         """Tables in a lobby or playing, and tournaments registering or playing, over every server."""
         tables = await self._db.one("SELECT COUNT(*) FROM game_tables WHERE status IN ('lobby', 'playing')")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from data.store import Store
 from engines import GAME_TITLES
+from host.known_members import known_names
 from host.read_models import Leaderboard, LeaderRow, MemberRatings, RatingRow
 
 #: Players need this many rated games to appear on a leaderboard, which shows this many.
@@ -30,6 +31,8 @@ class RatingService:
 
     async def leaderboard(self, guild_id: int | None, game: str) -> Leaderboard:
         rows = await self.store.ratings.leaderboard(guild_id or 0, game, MIN_GAMES, TOP)
+        # Names for the CSV: the bot keeps no member list (the guilds intent alone), so the names members sat under.
+        names = await known_names(self.store, guild_id or 0, [r.user_id for r in rows])
         return Leaderboard(GAME_TITLES[game], MIN_GAMES,
-                           tuple(LeaderRow(r.user_id, r.ordinal, r.mu, r.sigma, r.games, shown_rating(r.mu, r.sigma))
-                                 for r in rows))
+                           tuple(LeaderRow(r.user_id, r.ordinal, r.mu, r.sigma, r.games, shown_rating(r.mu, r.sigma),
+                                           names.get(r.user_id)) for r in rows))

@@ -277,6 +277,8 @@ class LeaderRow:
     sigma: float
     games: int
     rating: int
+    #: The name the member last sat (or entered a tournament) under in the server; None if unknown.
+    name: str | None = None
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from data.store import ACTIVE, Store, TableRecord
 from data.timers import DEADLINE
 from data.tournaments import TournamentRecord
 from engines import GAME_TITLES, get_engine
+from host.known_members import known_names
 from host.move_lines import line_of
 from host.names import fill_names
 from host.read_models import Percent, Points
@@ -532,13 +533,14 @@ class PublicSite:
         names = await self._names(guild_id, [r.user_id for r in rows])
         lang = await self.language(guild_id)  # a member who never sat here (an imported rating) gets a placeholder
         return LeaderboardPage(guild_id, game, GAME_TITLES[game], [
-            LeaderLine(i, names.get(r.user_id, i18n.t(lang, "Player {id}", id=i)),
+            LeaderLine(i, names.get(r.user_id, i18n.t(lang, "Player {id}", id=r.user_id)),
                        r.user_id if r.user_id in linkable else None, r.ordinal, r.mu, r.sigma, r.games)
             for i, r in enumerate(rows, start=1)])
 
     async def _names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
-        """The name each member last sat under at a table in this server."""
-        return await self.store.web.seat_names(guild_id, user_ids)
+        """The name each member last sat under at a table in this server, or else entered a tournament under:
+        the members who have a player page here."""
+        return await known_names(self.store, guild_id, user_ids)
 
     async def player(self, guild_id: int, user_id: int) -> PlayerPage | None:
         if not 0 < user_id < 2**63 or not await self.pages_on(guild_id):
@@ -547,7 +549,7 @@ class PublicSite:
             return None
         name = (await self._names(guild_id, [user_id])).get(user_id)
         if name is None:
-            return None  # never sat at a table here: no page
+            return None  # never sat at a table nor entered a tournament here: no page
         public = await self.store.web.public_channels(guild_id)
         ratings = [(GAME_TITLES.get(r.game, r.game), r.ordinal, r.mu, r.sigma, r.games)
                    for r in await self.store.ratings.ratings_of(guild_id, user_id)]

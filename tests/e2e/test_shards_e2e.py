@@ -166,3 +166,16 @@ async def test_a_replacement_with_the_same_shard_takes_over_after_an_abrupt_deat
     assert on_turn in (mover, other)
     assert await env.bot.tables.verify_replay(table.id)
     assert_within_limits(env)
+
+
+@pytest.mark.simcord(shard_count=SHARDS)
+async def test_healthz_names_the_shard_whose_connection_is_down(simcord_env: Any, db_path: str) -> None:
+    from bot import WebServing
+
+    bot = simcord_env.bot
+    serving = WebServing(bot, None, None, None)  # type: ignore[arg-type]  # only its gateway check
+    assert serving.gateway_problem() is None
+    await bot.shards[1].disconnect()
+    assert serving.gateway_problem() == "the gateway connection of shard 1 is closed"
+    await bot.shards[1].reconnect()
+    assert serving.gateway_problem() is None

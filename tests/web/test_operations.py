@@ -196,3 +196,20 @@ async def test_log_format_json_writes_one_object_a_line() -> None:
     entry = json.loads(line)
     assert entry["level"] == "WARNING" and entry["logger"] == "deckhand"
     assert entry["message"] == 'table 7 is "late"\nreally'
+
+
+async def test_healthz_turns_503_while_the_gateway_connection_is_down(world: Any) -> None:
+    """discord.py stays "ready" while it reconnects after a dropped connection: /healthz looks at the
+    connection itself, so a probe sees the drop, and the recovery."""
+    from bot import WebServing
+
+    bot = world.env.bot
+    serving = WebServing(bot, None, None, None)  # type: ignore[arg-type]  # only its gateway check
+    async with client(bot.store, gateway=serving.gateway_problem) as c:
+        assert (await health(c))[0] == 200
+        await bot.ws.close()  # the connection drops; discord.py would reconnect
+        assert bot.is_ready()
+        status, body = await health(c)
+        assert status == 503 and "closed" in body["checks"]["gateway"]
+        bot.ws.open = True  # reconnected (SimCord's shard reconnect does the same)
+        assert (await health(c))[0] == 200

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from data.store import Store
+from host.tournaments.service import TournamentService
 from tests.web.helpers import GUILD, OTHER_GUILD, PRIVATE, PUBLIC, bot_event, client, new_table, pages_on, play, service
 
 pytestmark = pytest.mark.asyncio
@@ -124,3 +126,26 @@ async def test_an_abandoned_tables_page_says_why_it_ended(store: Store) -> None:
     async with client(store) as c:
         page = await (await c.get(f"/s/{GUILD}/tables/{ids['table']}")).text()
     assert "This table was abandoned: channel deleted." in page
+
+
+async def test_every_player_a_tournament_page_links_has_a_page(store: Store) -> None:
+    """An entrant who registered but never sat at a table is linked from the tournament page: their player page
+    is served (it 404'd: a player page was only for members who had sat at a table)."""
+    tables = service(store)
+    await store.web.set_channel_public(GUILD, PUBLIC, True)
+    await pages_on(store)
+    svc = TournamentService(tables)
+    state = await svc.create(guild_id=GUILD, channel_id=PUBLIC, organiser_id=101, game="do_over", fmt="swiss",
+                             rounds=None, table_size=None, top_cut=None, turn_time=86400, round_time=None,
+                             options=None, name="Spring Cup")
+    await svc.join(state.record.id, 101, "ann")
+    await svc.join(state.record.id, 107, "gus")
+    async with client(store) as c:
+        page = await (await c.get(f"/s/{GUILD}/tournaments/{state.record.id}")).text()
+        linked = set(re.findall(rf"/s/{GUILD}/players/(\d+)", page))
+        assert linked == {"101", "107"}
+        for user in linked:
+            response = await c.get(f"/s/{GUILD}/players/{user}")
+            assert response.status == 200, user
+            assert "Spring Cup" in await response.text()
+        assert (await c.get(f"/s/{GUILD}/players/108")).status == 404  # never entered nor sat here
