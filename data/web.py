@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import stat
 from collections.abc import Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -227,6 +228,10 @@ class WebStore:
 def _probe_file(path: str) -> None:
     if not os.path.isfile(path) or not os.access(path, os.R_OK):
         raise FileNotFoundError(f"{path} is missing or unreadable")
+    # A process running as root reads any file, so os.access says yes to a file whose mode lets nobody read it
+    # (chmod 000): that is still a database its owner made unreadable, which a probe should report.
+    if not os.stat(path).st_mode & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH):
+        raise PermissionError(f"{path} is readable by nobody (mode {stat.filemode(os.stat(path).st_mode)})")
     conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=PROBE_TIMEOUT)
     with closing(conn):
         conn.execute("SELECT COUNT(*) FROM schema_version").fetchall()

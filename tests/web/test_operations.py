@@ -62,6 +62,15 @@ async def test_healthz_on_sqlite_turns_503_when_the_file_is_unreadable_and_back(
             for a, b in moved.items():
                 os.rename(b, a)
             await until(c, 200)
+            # Made unreadable in place (chmod 000): a 503 even for a process running as root, which could read it.
+            mode = os.stat(path).st_mode
+            os.chmod(path, 0)
+            try:
+                body = await until(c, 503)
+                assert "readable" in body["checks"]["database"]
+            finally:
+                os.chmod(path, mode)
+            await until(c, 200)
     finally:
         await store.close()
         await writer.close()
