@@ -315,6 +315,10 @@ class TournamentStore:
         async with self._db.transaction() as tx:
             await self._bump_tournament(tx, tournament_id, revision, (REGISTRATION,), ", updated_at = ?",
                                         (self._db.now(),))
+            # A member who leaves during registration takes that entry's notes and penalties with them: they
+            # name the entry, and rejoining makes a new one.
+            await tx.execute("DELETE FROM tournament_penalties WHERE entrant_id = ? AND tournament_id = ?",
+                             (entrant_id, tournament_id))
             await tx.execute("DELETE FROM entrants WHERE id = ? AND tournament_id = ?", (entrant_id, tournament_id))
 
     async def open_checkin(self, tournament_id: int, revision: int) -> None:

@@ -127,6 +127,21 @@ async def test_the_organiser_role_and_managers_run_organiser_commands_and_advanc
 
 # ------------------------------------------------------------- penalties
 
+async def test_a_member_warned_during_registration_can_leave_and_join_again(store: Store) -> None:
+    """Leaving deleted the entry while a penalty still named it: the foreign key refused, and the member got the
+    apology. The entry's notes and penalties go with it; rejoining makes a clean entry."""
+    svc = service(store)
+    tid = await humans_event(svc, 3, rounds=1)
+    await svc.penalty(tid, 1, False, 51, "warning", "rude in chat")
+    await svc.note(tid, 1, False, 51, "asked to calm down")
+    await svc.note(tid, 1, False, 52, "arrived late")
+    state = await svc.leave(tid, 51)
+    assert 51 not in {e.user_id for e in state.entrants if e.active}
+    assert [(p.kind, p.text) for p in state.penalties] == [("note", "arrived late")]
+    state = await svc.join(tid, 51, "p51")
+    assert 51 in {e.user_id for e in state.entrants if e.active}
+
+
 async def test_penalties_each_kind_and_the_record(store: Store) -> None:
     svc = service(store)
     tid = await humans_event(svc, 4, rounds=3)
