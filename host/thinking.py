@@ -12,8 +12,10 @@ well under a few milliseconds and are computed inline, with no pickling or proce
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -36,6 +38,17 @@ FALLBACK_LEVEL = "easy"
 TIME_LIMIT = 30.0
 
 log = logging.getLogger(__name__)
+
+
+def _expire(loop: asyncio.AbstractEventLoop, expired: asyncio.Future[None]) -> None:
+    """The time limit's thread: settle ``expired`` on its loop (unless the loop is gone)."""
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits any more
+        loop.call_soon_threadsafe(lambda: expired.done() or expired.set_result(None))
+
+
+def _quietly(future: asyncio.Future[str]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved, so asyncio does not log it as never retrieved
 
 
 def pool_size() -> int:
@@ -115,9 +128,29 @@ class BotPool:
 
     async def _search(self, executor: ProcessPoolExecutor, game_id: str, snapshot: dict[str, Any], seat: int,
                       salt: int, level: str) -> str:
+        """The worker's answer, or TimeoutError once ``time_limit`` seconds of real time have passed.
+
+        The limit is kept by a thread on the real clock, not by a timer of the event loop: a loop may run on a
+        simulated clock (SimCord's), which does not move while the loop waits for a worker process, so a loop
+        timer would never cut a search that never returns. On Discord both clocks are the same."""
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(executor, self.work, game_id, snapshot, seat, salt, level)
-        return await asyncio.wait_for(future, self.time_limit)
+        expired: asyncio.Future[None] = loop.create_future()
+        timer = threading.Timer(self.time_limit, _expire, (loop, expired))
+        timer.daemon = True
+        timer.start()
+        try:
+            await asyncio.wait((future, expired), return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        finally:
+            timer.cancel()
+        if future.done():
+            return future.result()
+        # Its worker is killed by the caller: the BrokenProcessPool that follows is expected, not an error.
+        future.add_done_callback(_quietly)
+        raise TimeoutError(f"the search ran past {self.time_limit:g} s")
 
     def close(self) -> None:
         """Stop the workers (waiting for them to exit) and refuse further work; safe to call twice."""
