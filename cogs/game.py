@@ -23,7 +23,7 @@ from cogs.long_games import log_message_in_turns, mine_text, replay_message, tab
 from cogs.presenter import Outgoing, clock_line, lobby_message, said, table_message
 from cogs.rules_embed import rules_embed
 from cogs.sight import sight_of
-from cogs.threads import open_table_thread, thread_name
+from cogs.threads import open_table_thread, require_thread_channel, thread_name
 from host import HandPanel, LobbyChange, Refusal, SeatNotice, TableService, permissions
 from host.catalog import GAMES, game_rules
 from host.long_games import LongGameService, NewTable, parse_table_number
@@ -105,6 +105,7 @@ class GameCog(commands.Cog):
         permissions.require(bot_permissions(interaction), permissions.OPEN_TABLE, thread=new.in_own_thread)
         target: Any = channel
         if new.in_own_thread:
+            require_thread_channel(channel)
             # Opening a thread, renaming it and posting the lobby are three REST calls (a 429 makes any of them
             # wait): answer "thinking" first. A refusal is still possible (no permission, the thread limit).
             await defer(interaction, ephemeral=True)

@@ -29,11 +29,17 @@ async def create_thread(channel: Any, name: str) -> Any:
                                        auto_archive_duration=ARCHIVE_MINUTES)
 
 
-async def open_table_thread(channel: Any, name: str) -> Any:
-    """A thread for a new table, or a Refusal saying why Discord would not open one."""
-    if not hasattr(channel, "create_thread"):  # e.g. a voice channel's text chat
+def require_thread_channel(channel: Any) -> None:
+    """A Refusal when threads can't be opened in ``channel`` at all (e.g. a voice channel's text chat): known
+    without asking Discord, so ``/game new thread:true`` says it before its "thinking…"."""
+    if not hasattr(channel, "create_thread"):
         raise Refusal(N_("Threads can't be opened in this kind of channel. No table was opened; try "
                          "`{:thread:false}`."))
+
+
+async def open_table_thread(channel: Any, name: str) -> Any:
+    """A thread for a new table, or a Refusal saying why Discord would not open one."""
+    require_thread_channel(channel)
     try:
         return await create_thread(channel, name)
     except discord.Forbidden:

@@ -139,16 +139,20 @@ class TournamentCog(commands.Cog):
             # The sign-up is the channel's: the server's language, whoever opened it.
             lang = await self._channel_language(interaction)
             note = t(lang, "{member} opened registration.", member=interaction.user.mention)
-            if state.record.starts_at is not None:
-                await self.flow.create_event(state.record)
             out = signup_message(linked_view(state, self.links), note, lang)
             try:
-                message = await reply(interaction, out, ephemeral=False, want_message=True)
-            except discord.HTTPException:
-                await self._post_signup_instead(interaction, state.record.id, state.record.name, out)
-                return
-            if message is not None:
-                await self.service.set_message(state.record.id, message.id)
+                try:
+                    message = await reply(interaction, out, ephemeral=False, want_message=True)
+                except discord.HTTPException:
+                    await self._post_signup_instead(interaction, state.record.id, state.record.name, out)
+                    return
+                if message is not None:
+                    await self.service.set_message(state.record.id, message.id)
+            finally:
+                # The scheduled event once the member is answered: made first, it was a second REST call (more
+                # after a 429) before the answer, which Discord wants within 3 s.
+                if state.record.starts_at is not None:
+                    await self.flow.create_event(state.record)
 
         await self.guard.run(interaction, work)
 
@@ -239,7 +243,10 @@ class TournamentCog(commands.Cog):
     async def tournament_start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
-            await defer(interaction, ephemeral=True)  # pairing up to 1,024 entrants; refusals still possible
+            # Refusals first, as a plain private answer; the thread limit, known once paired, may still refuse.
+            await self.service.check_start(tournament_id, interaction.user.id, is_manager(interaction),
+                                           role_ids(interaction))
+            await defer(interaction, ephemeral=True)  # pairing up to 1,024 entrants
             started = await self.service.start(tournament_id, interaction.user.id, is_manager(interaction),
                                                role_ids(interaction))
             await self.flow.announce_start(started, interaction)
@@ -307,6 +314,8 @@ class TournamentCog(commands.Cog):
     async def tournament_advance(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
+            await self.service.check_advance(tournament_id, interaction.user.id, is_manager(interaction),
+                                             role_ids(interaction))  # refusals before the defer
             await defer(interaction, ephemeral=True)
             notices = await self.service.advance(tournament_id, interaction.user.id, is_manager(interaction),
                                                  role_ids(interaction))
@@ -323,6 +332,8 @@ class TournamentCog(commands.Cog):
     async def tournament_cancel(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             tournament_id = await self._here(interaction)
+            await self.service.check_cancel(tournament_id, interaction.user.id, is_manager(interaction),
+                                            role_ids(interaction))  # refusals before the defer
             await defer(interaction, ephemeral=True)
             closed = await self.service.cancel(tournament_id, interaction.user.id, is_manager(interaction),
                                                role_ids(interaction))

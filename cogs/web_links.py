@@ -3,8 +3,8 @@
 Synchronous on purpose, so a message builder adds a link with one call: whether a server's pages are on comes
 from the settings cache (every guild's settings are read at start and re-read when they change), and which
 channels @everyone can view from the map the bot's one :class:`WebLinks` keeps (loaded at start by the /profile
-cog, updated as the bot records them), or for a channel not recorded yet from the bot's own cache (``cached_visibility``).
-bot.py builds that object and gives it to each cog that links.
+cog, updated as the bot records them), or for a channel not recorded yet from the bot's own cache
+(``cached_visibility``). bot.py builds that object and gives it to each cog that links.
 """
 
 from __future__ import annotations

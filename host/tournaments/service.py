@@ -26,6 +26,7 @@ from data.tournaments import (
     PenaltyRecord,
     PlaceRecord,
     RoundPlan,
+    RoundRecord,
     TournamentBusy,
     TournamentChanged,
     TournamentRecord,
@@ -405,28 +406,43 @@ class TournamentService:
 
     # ------------------------------------------------------------------ start
 
+    async def check_start(self, tournament_id: int, user_id: int, is_manager: bool,
+                          roles: Sequence[int] = ()) -> None:
+        """What ``start`` would refuse before it pairs (who may, registration open, enough entrants): the command
+        asks first, so that such a refusal is a plain private answer rather than one after a "thinking…"."""
+        async with self.lock(tournament_id):
+            await self._field_to_start(tournament_id, user_id, is_manager, roles)
+
+    async def _field_to_start(self, tournament_id: int, user_id: int, is_manager: bool, roles: Sequence[int]
+                              ) -> tuple[TournamentRecord, Settings, int, list[EntrantRecord],
+                                         list[EntrantRecord], list[EntrantRecord]]:
+        """(record, settings, planned rounds, players, waiting list, no-shows), or the refusal to start."""
+        record = await self.registering(tournament_id)
+        await self.require_organiser(record, user_id, is_manager, N_("start the tournament"), roles)
+        settings = self.settings_of(record)
+        entrants = [e for e in await self.store.tournaments.entrants(tournament_id) if e.active]
+        no_shows = [e for e in entrants if record.checkin and not e.checked_in]
+        ready = [e for e in entrants if e not in no_shows]
+        # Beyond max_entrants, the first in sign-up order play; the rest stay on the waiting list.
+        cap = record.max_entrants or len(ready)
+        players, waitlisted = ready[:cap], ready[cap:]
+        try:
+            planned = check_start(settings, len(players))
+        except TournamentRefusal as exc:
+            if not no_shows:
+                raise Refusal(exc.msgid, **exc.params) from None
+            reason = Phrase(exc.msgid, **exc.params)
+            if len(no_shows) == 1:
+                raise Refusal(N_("{reason} (1 entrant has not checked in.)"), reason=reason) from None
+            raise Refusal(N_("{reason} ({count} entrants have not checked in.)"), reason=reason,
+                          count=len(no_shows)) from None
+        return record, settings, planned, players, waitlisted, no_shows
+
     async def start(self, tournament_id: int, user_id: int, is_manager: bool,
                     roles: Sequence[int] = ()) -> StartOutcome:
         async with self.lock(tournament_id):
-            record = await self.registering(tournament_id)
-            await self.require_organiser(record, user_id, is_manager, N_("start the tournament"), roles)
-            settings = self.settings_of(record)
-            entrants = [e for e in await self.store.tournaments.entrants(tournament_id) if e.active]
-            no_shows = [e for e in entrants if record.checkin and not e.checked_in]
-            ready = [e for e in entrants if e not in no_shows]
-            # Beyond max_entrants, the first in sign-up order play; the rest stay on the waiting list.
-            cap = record.max_entrants or len(ready)
-            players, waitlisted = ready[:cap], ready[cap:]
-            try:
-                planned = check_start(settings, len(players))
-            except TournamentRefusal as exc:
-                if not no_shows:
-                    raise Refusal(exc.msgid, **exc.params) from None
-                reason = Phrase(exc.msgid, **exc.params)
-                if len(no_shows) == 1:
-                    raise Refusal(N_("{reason} (1 entrant has not checked in.)"), reason=reason) from None
-                raise Refusal(N_("{reason} ({count} entrants have not checked in.)"), reason=reason,
-                              count=len(no_shows)) from None
+            record, settings, planned, players, waitlisted, no_shows = await self._field_to_start(
+                tournament_id, user_id, is_manager, roles)
             rng = random.Random(secrets.randbits(62))
             lots = list(range(1, len(players) + 1))
             rng.shuffle(lots)
@@ -657,18 +673,7 @@ class TournamentService:
         """End a round whose time has passed: every table still playing ends as a draw, and a table not
         yet seated (its thread never opened) is drawn without play."""
         async with self.lock(tournament_id):
-            record = await self.get(tournament_id)
-            await self.require_organiser(record, user_id, is_manager, N_("end a round"), roles)
-            if record.status != "playing":
-                raise Refusal(N_("**{name}** is not being played ({status})."), name=escape_name(record.name),
-                              status=Phrase(record.status))
-            rounds = await self.store.tournaments.tournament_rounds(tournament_id)
-            current = rounds[-1]
-            if record.round_time is None or current.due is None:
-                raise Refusal(N_("This tournament has no `{:round_time}`, so a round ends when its last table does."))
-            if current.due > self.store.now():
-                raise Refusal(N_("Round {number} runs until <t:{when}:f> (<t:{when}:R>); `{/tournament advance}` can "
-                                 "end it after that."), number=current.number, when=int(current.due))
+            record, current = await self._round_to_end(tournament_id, user_id, is_manager, roles)
             await self._settle_pending(record)
             for place in await self.store.tournaments.round_places(tournament_id, current.number):
                 if place.status == "pending":
@@ -686,6 +691,34 @@ class TournamentService:
             if notice is not None:
                 notices.append(notice)
         return notices
+
+    async def check_advance(self, tournament_id: int, user_id: int, is_manager: bool,
+                            roles: Sequence[int] = ()) -> None:
+        """What ``advance`` would refuse (who may, a round that can end now), asked before the command defers."""
+        async with self.lock(tournament_id):
+            await self._round_to_end(tournament_id, user_id, is_manager, roles)
+
+    async def _round_to_end(self, tournament_id: int, user_id: int, is_manager: bool, roles: Sequence[int]
+                            ) -> tuple[TournamentRecord, RoundRecord]:
+        record = await self.get(tournament_id)
+        await self.require_organiser(record, user_id, is_manager, N_("end a round"), roles)
+        if record.status != "playing":
+            raise Refusal(N_("**{name}** is not being played ({status})."), name=escape_name(record.name),
+                          status=Phrase(record.status))
+        rounds = await self.store.tournaments.tournament_rounds(tournament_id)
+        current = rounds[-1]
+        if record.round_time is None or current.due is None:
+            raise Refusal(N_("This tournament has no `{:round_time}`, so a round ends when its last table does."))
+        if current.due > self.store.now():
+            raise Refusal(N_("Round {number} runs until <t:{when}:f> (<t:{when}:R>); `{/tournament advance}` can "
+                             "end it after that."), number=current.number, when=int(current.due))
+        return record, current
+
+    async def check_cancel(self, tournament_id: int, user_id: int, is_manager: bool,
+                           roles: Sequence[int] = ()) -> None:
+        """What ``cancel`` would refuse (who may), asked before the command defers."""
+        record = await self.get(tournament_id)
+        await self.require_organiser(record, user_id, is_manager, N_("cancel the tournament"), roles)
 
     async def cancel(self, tournament_id: int, user_id: int, is_manager: bool,
                      roles: Sequence[int] = ()) -> list[TableRecord]:

@@ -139,3 +139,41 @@ async def test_a_replay_of_a_lobby_or_past_the_last_move_is_refused_before_any_d
     # The last move itself is still drawn, after its "thinking…".
     shown = await alice.slash(world.channel, "game replay", move=0)
     assert private(shown) and "Table #1 has moves" not in answer_text(shown), answer_text(shown)
+
+
+async def test_tournament_start_advance_and_cancel_refuse_before_any_defer(world: Any, db_path: str,
+                                                                           latency: Latency) -> None:
+    """Issue 24: /tournament start, advance and cancel defer for their long work, but a refusal that needs no REST
+    call (not the organiser, too few entrants, no round to end) is their first answer: one REST call, private,
+    nothing changed."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    await configure(world, tournament_creators="everyone")
+    await alice.slash(world.channel, "tournament new", game="do_over", format="swiss", name="Small Cup")
+    await alice.slash(world.channel, "tournament join")
+    latency.default = 1.0
+    before = whole_database(db_path)
+    for member, command, said in ((bob, "tournament start", "Only the organiser"),
+                                  (bob, "tournament advance", "Only the organiser"),
+                                  (bob, "tournament cancel", "Only the organiser"),
+                                  (alice, "tournament start", "entrant"),
+                                  (alice, "tournament advance", "is not being played")):
+        mark = len(latency.calls)
+        result = await member.slash(world.channel, command)
+        assert private(result) and said in answer_text(result), (command, answer_text(result))
+        assert len(latency.calls) - mark == 1, (command, [(c.method, c.path) for c in latency.calls[mark:]])
+    assert whole_database(db_path) == before
+
+
+async def test_a_thread_table_in_a_channel_without_threads_is_refused_before_any_defer(world: Any, db_path: str,
+                                                                                       latency: Latency) -> None:
+    """A voice channel's text chat has no threads: known without asking Discord, so /game new thread:true says
+    so as its first answer, not after a "thinking…"."""
+    voice = world.guild.create_voice_channel("lounge")
+    latency.default = 1.0
+    before = whole_database(db_path)
+    mark = len(latency.calls)
+    result = await world.members["alice"].slash(voice, "game new", game="do_over", thread=True)
+    assert private(result) and "Threads can't be opened in this kind of channel" in answer_text(result), \
+        answer_text(result)
+    assert len(latency.calls) - mark == 1, [(c.method, c.path) for c in latency.calls[mark:]]
+    assert whole_database(db_path) == before
