@@ -207,6 +207,10 @@ class Services:
             await self.flow.on_control(interaction, control, values)
 
 
+#: /healthz's reason when shards' connections are down (for an operator's probe, in English).
+SHARD_DOWN = "the gateway connection of shard {shards} is closed"
+
+
 class WebServing:
     """The web pages' server (web/), started and stopped with the /profile cog when WEB_PORT is set."""
 
@@ -244,7 +248,7 @@ class WebServing:
         if isinstance(self.bot, commands.AutoShardedBot):
             down = sorted(shard_id for shard_id, shard in self.bot.shards.items() if shard.is_closed())
             if down:
-                return "the gateway connection of shard " + ", ".join(map(str, down)) + " is closed"
+                return SHARD_DOWN.format(shards=", ".join(map(str, down)))
             return None
         ws = self.bot.ws
         if ws is None or not ws.open:

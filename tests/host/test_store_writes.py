@@ -246,4 +246,5 @@ READS = {"get_table", "active_table", "all_tables", "actions", "results", "schem
          # The web pages' reads (data/web.py) and the database probe of /healthz.
          "known_channel", "channel_facts", "public_channels", "hidden_profiles", "recent_tables",
          "guild_tournaments", "played_by", "played_channels", "entered_by", "table_channels", "open_counts",
-         "table_versions", "live_table", "hidden_at_table", "tournament_stamp", "probe", "seat_names"}
+         "table_versions", "live_table", "hidden_at_table", "tournament_stamp", "probe", "seat_names",
+         "entrant_names"}

@@ -44,6 +44,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("bot.py", "game resume"): "a slash command's name, compared with the interaction's",
     ("bot.py", "the bot is closed"): "/healthz's reason, for an operator's probe",
     ("bot.py", "the gateway is not ready"): "/healthz's reason, for an operator's probe",
+    ("bot.py", "the gateway connection is closed (reconnecting)"): "/healthz's reason, for an operator's probe",
+    ("bot.py", "the gateway connection of shard {shards} is closed"): "/healthz's reason, for an operator's probe",
     ("web/__main__.py", "Deckhand web pages at http://:/ (database )"): "printed to the operator's console",
     ("host/web.py", "the database is at schema , this web needs : run the bot once to migrate"):
         "python -m web's refusal to start, printed to the operator's console",
