@@ -418,7 +418,7 @@ class TournamentFlow:
         users = [e.user_id for e in state.entrants if e.active and e.user_id is not None and not e.is_bot]
         when = int(state.record.starts_at or 0)
         head = t(await self.language(state.record),
-                 "✅ **Check-in is open for {name}**, which starts <t:{when}:R>. Press **Check in** on the sign-up "
+                 "✅ **Check-in is open for {name}** (start: <t:{when}:R>). Press **Check in** on the sign-up "
                  "message or use `{/tournament checkin}`; entrants who have not checked in at the start are dropped.",
                  name=escape_name(state.record.name), when=when)
         chunks = [users[i:i + PINGS_PER_MESSAGE] for i in range(0, len(users), PINGS_PER_MESSAGE)] or [[]]

@@ -225,7 +225,7 @@ def pairings_messages(state: TournamentView, rnd: RoundInfo, threads: Mapping[in
         lines.append(t(lang, "**Bye** (1 point each): {who}", who=who) if not bracket and rnd.stage != CUT
                      else t(lang, "**Bye**: {who}", who=who))
     if rnd.due:
-        lines.append(t(lang, "This round ends <t:{when}:R>; then the organiser can `{/tournament advance}`.",
+        lines.append(t(lang, "Round deadline: <t:{when}:R>; then the organiser can `{/tournament advance}`.",
                        when=int(rnd.due)))
     chunks: list[list[str]] = [[]]
     size = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -158,3 +159,20 @@ def test_a_tournaments_web_page_button_speaks_the_servers_language(lang: str) ->
     for out in (signup_message(view, lang=lang), status_message(view, {}, lang=lang)):
         labels = [item.label for item in out.view.children if getattr(item, "url", None)]
         assert labels == [t(lang, "Web page")] != ["Web page"]
+
+
+#: Answers read the moment they are sent, when their time is always still ahead: a future tense is right there.
+READ_AT_ONCE = {"The check-in has not opened yet. It opens <t:{when}:R>."}
+
+
+def test_no_catalogue_message_puts_a_relative_time_in_the_future_tense() -> None:
+    """A posted message stays and is read after its time too ("ends 2 hours ago"): every template in the catalogue,
+    not only those rendered above, says a relative time without a tense (the round's pairings and the check-in
+    ping did not)."""
+    from babel.messages.pofile import read_po
+
+    tense = re.compile(TENSE.pattern.replace(r"<t:\d+:R>", r"<t:\{\w+\}:R>"))
+    with open(Path(__file__).resolve().parents[2] / "i18n" / "locales" / "deckhand.pot", "rb") as pot:
+        ids = [i for m in read_po(pot) for i in (m.id if isinstance(m.id, tuple) else (m.id,)) if i]
+    assert len(ids) > 500
+    assert [i for i in ids if tense.search(i) and i not in READ_AT_ONCE] == []
