@@ -21,6 +21,7 @@ from data.tournaments import (
     DISQUALIFIED,
     NEVER_PLAYED,
     START_TIMER,
+    WAITLISTED,
     AlreadyEntered,
     EntrantRecord,
     PenaltyRecord,
@@ -289,7 +290,7 @@ class TournamentService:
             if mine and mine[0].left == DISQUALIFIED:
                 raise Refusal(N_("You were disqualified from **{name}**."), name=escape_name(record.name))
             if record.status == "playing" and record.late_join_rounds:
-                if mine:
+                if mine and mine[0].left != WAITLISTED:
                     raise Refusal(N_("You are already entered in **{name}**."), name=escape_name(record.name))
                 self._require_role(record, roles)
                 return await self._join_late(record, entrants, user_id, name)
@@ -311,6 +312,14 @@ class TournamentService:
 
     async def _join_late(self, record: TournamentRecord, entrants: list[EntrantRecord], user_id: int,
                          name: str) -> TournamentState:
+        """A late entry, within the field's limit (``max_entrants``, else the server's ``max_entrants_limit``):
+        every entrant who was in the field counts, dropped ones too. (An event with a waiting list started
+        full, so a member on it is told the event is full, not that they are entered.)"""
+        field = sum(1 for e in entrants if e.left not in NEVER_PLAYED)
+        limit = record.max_entrants or (await self.server_config(record.guild_id)).max_entrants_limit
+        if field >= limit:
+            raise Refusal(N_("**{name}** is full{limit}."), name=escape_name(record.name),
+                          limit=self._whose(record, limit))
         rounds = await self.store.tournaments.tournament_rounds(record.id)
         if len(rounds) >= record.late_join_rounds:
             raise Refusal(N_("**{name}** took late entrants until round {round} began; registration is closed."),

@@ -245,6 +245,35 @@ async def test_late_join_scores_each_missed_round_as_a_loss_with_no_opponent(sto
     assert any(late.id in p.seats for p in (await svc.state(tid)).round_places(2)), "paired from round 2"
 
 
+async def test_a_late_join_keeps_within_the_fields_limit_and_lets_the_waiting_list_in(store: Store) -> None:
+    """Late joins ignored max_entrants and the server's max_entrants_limit, and a member on the waiting list was
+    told "already entered": the field stays within its limit, dropped entrants counting, and the waiting member is
+    told the event is full."""
+    await store.settings.set_guild_setting(1, "max_entrants_limit", "4", 1)  # for the second event (below)
+    svc = service(store)
+    tid = await new_event(svc, game="pedwar", rounds=3, late_join_rounds=2, max_entrants=3)
+    for uid in (50, 51, 52):
+        await svc.join(tid, uid, f"p{uid}")
+    await svc.join(tid, 53, "waiting")  # the waiting list
+    await svc.start(tid, 1, False)
+    with pytest.raises(Refusal, match="is full"):
+        await svc.join(tid, 60, "late")
+    with pytest.raises(Refusal, match="is full"):
+        await svc.join(tid, 53, "waiting")
+    await svc.drop(tid, 52)
+    with pytest.raises(Refusal, match="is full"):  # a dropped entrant still took a place in the field
+        await svc.join(tid, 53, "waiting")
+    # The server's limit, without max_entrants.
+    other = await new_event(svc, game="do_over", rounds=3, late_join_rounds=2, channel_id=CHANNEL + 1, organiser_id=2)
+    for uid in (70, 71, 72):
+        await svc.join(other, uid, f"p{uid}")
+    await svc.start(other, 2, False)
+    await svc.join(other, 73, "late")
+    with pytest.raises(Refusal, match="max_entrants_limit"):
+        await svc.join(other, 74, "too many")
+    assert sum(e.active for e in (await svc.state(other)).entrants) == 4
+
+
 # -------------------------------------------------------------- calendar
 
 async def test_a_start_time_writes_the_check_in_and_start_timers_and_moving_moves_them(store: Store) -> None:
