@@ -120,14 +120,19 @@ class TableFlow:
             closed = await self.tables.close_deleted(table_id)
             if closed is None:
                 continue
-            log.info("table %s abandoned: channel deleted (%s)", table_id, channel_id)
+            drawn = closed.status == "finished"  # a tournament's table: a draw, and its round may be over
+            log.info("table %s %s: channel deleted (%s)", table_id, "drawn" if drawn else "abandoned", channel_id)
+            if drawn and self.poster.on_finished is not None:
+                self.poster.tasks.spawn(self.poster.on_finished(closed), name=f"deckhand-finished-{closed.id}")
             parent = closed.parent_id
             if parent is not None and parent != channel_id:
                 # A thread table's channel still exists: the people there learn why the table ended.
                 lang = await self.channel_lang(closed.guild_id)  # the channel reads it: the server's language
-                text = i18n.t(lang, "🗑️ Table #{table} ({game}) was closed as abandoned: channel deleted (its "
-                                    "thread is gone).", table=closed.id,
-                              game=i18n.title(lang, get_engine(closed.game).title))
+                game = i18n.title(lang, get_engine(closed.game).title)
+                text = (i18n.t(lang, "🗑️ Table #{table} ({game}) ended as a draw, every side sharing first place: its "
+                                     "thread was deleted.", table=closed.id, game=game) if drawn else
+                        i18n.t(lang, "🗑️ Table #{table} ({game}) was closed as abandoned: channel deleted (its "
+                                     "thread is gone).", table=closed.id, game=game))
                 try:
                     delivery = await self.access.send(self.bot, closed.guild_id, parent, text,
                                                       allowed_mentions=discord.AllowedMentions.none())

@@ -427,7 +427,12 @@ class TableService:
 
     async def close_deleted(self, table_id: int) -> TableRecord | None:
         """The table's channel or thread was deleted: it ends as abandoned ("channel deleted"), its timers
-        with it. None: it had already ended."""
+        with it; a tournament's table ends as a draw instead, every side sharing first place, as when its round's
+        time is up (abandoned, it left its round waiting for ever). None: it had already ended."""
+        if await self.store.tournaments.place_of_table(table_id) is not None:
+            notice = await self.end_as_draw(table_id, i18n.said(i18n.N_(
+                "🗑️ This table's thread was deleted: it ends as a **draw**, every side sharing first place.")))
+            return None if notice is None else notice.table
         async with self.lock(table_id):
             table = await self.reload(table_id)
             if not table.active:

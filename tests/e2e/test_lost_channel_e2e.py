@@ -15,7 +15,7 @@ from simcord.enums import OverwriteType
 
 from bot import create_bot
 from cogs.access import PROBE_EVERY
-from tests.e2e.driver import latest_table_message
+from tests.e2e.driver import configure, latest_table_message
 from tests.e2e.test_long_games_e2e import play_own_move, two_player
 from tests.e2e.test_reliability_e2e import answer_text
 from tests.latency import Latency
@@ -322,3 +322,29 @@ async def test_clicks_in_a_channel_that_still_refuses_the_bot_send_it_nothing(wo
     await other.slash(world.channel, "game status")
     assert rows(db_path, "SELECT paused FROM game_tables") == [(0,)]
     assert "can post here again" in latest_table_message(world.channel).content
+
+
+async def test_a_deleted_tournament_thread_ends_its_table_as_a_draw_and_the_round_goes_on(
+        world: Any, db_path: str) -> None:
+    """Abandoned, a tournament table whose thread was deleted left its round waiting for ever (and /tournament
+    advance drew nothing): it ends as a draw, as when the round's time is up, and the next round is seated."""
+    alice, bob, carol, dave = (world.members[n] for n in ("alice", "bob", "carol", "dave"))
+    await configure(world, tournament_creators="everyone")
+    await alice.slash(world.channel, "tournament new", game="pentawar", format="swiss", rounds=3, turn_time="10m")
+    for member in (alice, bob, carol, dave):
+        await member.slash(world.channel, "tournament join")
+    await alice.slash(world.channel, "tournament start")
+    first, second = (rows(db_path, "SELECT table_id FROM tournament_tables WHERE round = 1 ORDER BY position"))
+    threads = {t.id: t for t in world.channel.threads}
+    deleted = rows(db_path, "SELECT channel_id FROM game_tables WHERE id = ?", (first[0],))[0][0]
+    world.env.backend.delete_channel(deleted)
+    await world.env.advance_time(1)
+    assert rows(db_path, "SELECT status FROM game_tables WHERE id = ?", (first[0],)) == [("finished",)]
+    assert sorted(r[0] for r in rows(db_path, "SELECT place FROM results WHERE table_id = ?", (first[0],))) == [1, 1]
+    told = [m.content for m in world.channel.history() if "thread was deleted" in (m.content or "")]
+    assert len(told) == 1 and f"Table #{first[0]}" in told[0], told
+    other = threads[rows(db_path, "SELECT channel_id FROM game_tables WHERE id = ?", (second[0],))[0][0]]
+    resigner = rows(db_path, "SELECT user_id FROM seats WHERE table_id = ? ORDER BY position", (second[0],))[0][0]
+    await next(m for m in (alice, bob, carol, dave) if m.id == resigner).slash(other, "game resign")
+    await world.env.advance_time(1)
+    assert rows(db_path, "SELECT COUNT(*) FROM tournament_tables WHERE round = 2") == [(2,)], "round 2 was seated"
