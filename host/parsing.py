@@ -32,7 +32,8 @@ def whole_number(text: str, low: int, high: int) -> int | None:
 def parse_options(text: str | None) -> dict[str, Any]:
     """``"max_turns=300 allow_voluntary_take=false"`` → a dict; anything malformed raises Refusal.
 
-    Whether a key belongs to the game is checked later, against the engine's defaults.
+    Whether a key belongs to the game, and whether its value is one the option takes, is checked later, against
+    the game's options (``host.table_options``).
     """
     options: dict[str, Any] = {}
     for part in (text or "").replace(",", " ").split():
@@ -49,10 +50,9 @@ def parse_options(text: str | None) -> dict[str, Any]:
         elif low in ("false", "no", "off"):
             options[key] = False
         else:
+            # Neither a flag nor a whole number in range: kept as written, for the game's own check to refuse
+            # with what that option takes ("`max_turns` is a whole number from 1 to 5,000"), or as an option the
+            # game does not have; a range of our own here contradicted the game's.
             number = whole_number(raw, 1, MAX_OPTION)
-            if number is None:
-                # MAX_OPTION is written in the message itself, so each language writes the number its way.
-                raise Refusal(N_("Option `{key}` needs true/false or a whole number from 1 to 100,000; "
-                                 "`{value}` isn't one."), key=key, value=in_code(raw[:40]))
-            options[key] = number
+            options[key] = raw[:40] if number is None else number
     return options

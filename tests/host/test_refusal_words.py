@@ -11,10 +11,12 @@ import pytest
 
 from cogs.guard import refusal_text
 from cogs.threads import open_table_thread
+from engines import get_engine
 from host.durations import TURN_TIME_BOUNDS, parse_duration
 from host.errors import Refusal
 from host.parsing import MAX_OPTION, parse_options
 from host.settings import MAX_BOT_DELAY, NUMBER_BOUNDS, ServerSettings, Settings, normalise
+from host.table_options import check_table_options
 from tests.languages import english_left
 
 LANGS = ("fr", "uk")
@@ -45,9 +47,14 @@ CASES = [
      {"fr": "je n'ai pas pu lire `max_turns`", "uk": "не вдалося прочитати `max_turns`"}),
     (lambda: parse_options("Max=3"), "`Max` isn't an option name; see `/game rules` for the game's options.",
      {"fr": "`/partie règles`", "uk": "`/гра правила`"}),
-    (lambda: parse_options("max_turns=lots"), "Option `max_turns` needs true/false or a whole number from 1 to "
-                                              "100,000; `lots` isn't one.",
-     {"fr": "de 1 à 100 000", "uk": "від 1 до 100 000"}),
+    # A value no option takes is refused by the game's own check, with that option's range (a range of the
+    # parser's own, "1 to 100,000", contradicted the game's), and an option the game lacks as unknown.
+    (lambda: check_table_options(get_engine("pedwar"), parse_options("max_turns=lots")),
+     "`max_turns` is a whole number from 1 to 5,000. Pedwar options: `max_turns`: a whole number from 1 to 5,000 "
+     "(default 500).", {"fr": "`max_turns` accepte un nombre entier de 1 à 5\u202f000", "uk": "ціле число від 1 до 5"}),
+    (lambda: check_table_options(get_engine("pentawar"), parse_options("max_turns=abc")),
+     "`max_turns` is an unknown option for Pentawar. Pentawar tables have no options.",
+     {"fr": "n'est pas une option de Pentawar", "uk": "невідомий параметр для Pentawar"}),
     (lambda: normalise("colour", "red"), "There is no setting `colour`. The settings are: turn_time, on_timeout, "
                                          "thread, reminders, bot_delay, bot_level, lobby_timeout, game_channels, "
                                          "web_pages, timezone, max_entrants_limit, tournament_organiser_role, "
@@ -86,9 +93,16 @@ def test_a_typed_value_refusal_reads_in_each_language_and_english_is_unchanged(
         assert english_left([shown], lang) == []
 
 
-def test_the_largest_option_written_in_the_refusal_is_the_real_one() -> None:
-    # The refusal writes 100,000 in its text (each language its way), so it must stay MAX_OPTION.
-    assert MAX_OPTION == 100_000
+def test_every_value_a_game_option_takes_is_read_as_a_number() -> None:
+    # The parser reads whole numbers up to MAX_OPTION; past it a value is kept as text, for the game to refuse.
+    from engines import GAME_TITLES
+    from host.table_options import table_options
+
+    for game in GAME_TITLES:
+        for option in table_options(get_engine(game)):
+            if not option.is_flag and option.high is not None:
+                assert option.high <= MAX_OPTION, (game, option.name)
+                assert parse_options(f"{option.name}={option.high}") == {option.name: option.high}
 
 
 async def test_a_table_opened_outside_the_game_channels_is_refused_in_each_language() -> None:
