@@ -389,8 +389,14 @@ def _draw_wing_row(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any
         if cell:
             img.paste(_wing_card(cell["kind"], bool(cell.get("covered")), lang), (x, cy))
             if cell.get("covered"):
-                label(img, (x + WING_W // 2, cy + WING_H - 8), i18n.t(lang, "under {place}", place=covers[place]),
-                      SMALL, WHITE, spot, "md")
+                tag = i18n.t(lang, "under {place}", place=covers[place])
+                # On a plate of its own: the dimmed card's light colours behind white text fell to 2.8:1.
+                ascent, descent = text.line_metrics(SMALL)
+                half = min(text.text_width(tag, SMALL) // 2 + 6, (spot[2] - spot[0]) // 2)
+                bottom = cy + WING_H - 8
+                ImageDraw.Draw(img).rectangle((x + WING_W // 2 - half, bottom - ascent - descent - 4,
+                                               x + WING_W // 2 + half, bottom + 3), fill=FELT_DARK)
+                label(img, (x + WING_W // 2, bottom), tag, SMALL, WHITE, spot, "md")
         else:
             img.paste(_slot(WING_W, WING_H), (x, cy), _slot(WING_W, WING_H))
         label(img, (x + WING_W // 2, cy + WING_H + 4), place, SMALL, WHITE if cell else MUTED, spot, "ma", bold=True)
