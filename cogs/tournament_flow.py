@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 import render.bracket
+from cogs.access import Delivery
 from cogs.answers import announce
 from cogs.controls import BAD_CONTROL, Control
 from cogs.flow import TableFlow
@@ -145,13 +146,14 @@ class TournamentFlow:
         if state.record.status != "playing" or current is None or current.announced or any(p.status == "pending"
                                                        for p in state.round_places(current.number)):
             return
-        channel = await self.flow.channel_of(state.record.channel_id)
         threads = await self.threads_of(state)
         view = linked_view(state, self.links)
         assert view.current is not None
         for out in pairings_messages(view, view.current, threads, await self.language(state.record)):
-            await channel.send(**out.send_kwargs())
-        await self._post_bracket(channel, tournament_id)
+            await self._post(state.record, **out.send_kwargs())
+        await self._post_bracket(state.record)
+        # Marked even when the channel refused: each round is not to ask it again (its threads and
+        # /tournament status show the pairings).
         await self.service.mark_announced(tournament_id, current.number)
 
     async def bracket(self, tournament_id: int) -> discord.File | None:
@@ -169,10 +171,19 @@ class TournamentFlow:
         png = await drawn(tournament_id, render.bracket.bracket_png, views, title, lang)
         return bracket_file(png, render.bracket.alt_text(views, title, lang))
 
-    async def _post_bracket(self, channel: Any, tournament_id: int) -> None:
-        file = await self.bracket(tournament_id)
+    async def _post_bracket(self, record: TournamentRecord) -> None:
+        file = await self.bracket(record.id)
         if file is not None:
-            await channel.send(file=file, allowed_mentions=discord.AllowedMentions.none())
+            await self._post(record, file=file, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _post(self, record: TournamentRecord, *args: Any, **kwargs: Any) -> bool:
+        """Post in the tournament's channel through the lost-access gate (``cogs.access``): a channel that refused
+        the bot is asked at most once an hour, as a table's is, not at every round. False: not posted."""
+        delivery = await self.flow.access.send(self.bot, record.guild_id, record.channel_id, *args, **kwargs)
+        if delivery is not Delivery.SENT:
+            log.warning("tournament %s: a post in channel %s was %s", record.id, record.channel_id,
+                        "refused" if delivery is Delivery.REFUSED else "held back (the channel refused the bot)")
+        return delivery is Delivery.SENT
 
     async def after(self, tournament_id: int, advances: Sequence[Advance]) -> None:
         """Post what the tournament did: the next round seated, or the champion with the final standings."""
@@ -187,13 +198,12 @@ class TournamentFlow:
         current = state.current
         if current is None or current.announced >= 2:
             return
-        channel = await self.flow.channel_of(state.record.channel_id)
         view = linked_view(state, self.links)
         lang = await self.language(state.record)
         out = standings_message(view, standing_rows(rows), 1, title=N_("Final standings"), lang=lang)
         out.content = champion_line(view, lang)
-        await channel.send(**out.send_kwargs())
-        await self._post_bracket(channel, tournament_id)
+        await self._post(state.record, **out.send_kwargs())
+        await self._post_bracket(state.record)
         await self.service.mark_announced(tournament_id, current.number, 2)
         await self.event_over(state.record)
 
@@ -321,8 +331,7 @@ class TournamentFlow:
         if interaction is not None:
             await announce(interaction, text, mentions)
         else:
-            channel = await self.flow.channel_of(state.record.channel_id)
-            await channel.send(text[:2000], allowed_mentions=quiet)
+            await self._post(state.record, text[:2000], allowed_mentions=quiet)
         await self.refresh_signup(state)
         if state.record.event_id is not None:
             await self._edit_event(state.record, end_time=_at(await self.service.push_event_end(state.record)))

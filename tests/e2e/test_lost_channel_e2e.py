@@ -348,3 +348,23 @@ async def test_a_deleted_tournament_thread_ends_its_table_as_a_draw_and_the_roun
     await next(m for m in (alice, bob, carol, dave) if m.id == resigner).slash(other, "game resign")
     await world.env.advance_time(1)
     assert rows(db_path, "SELECT COUNT(*) FROM tournament_tables WHERE round = 2") == [(2,)], "round 2 was seated"
+
+
+async def test_a_tournament_channel_that_refuses_the_bot_is_asked_at_most_once_an_hour(world: Any,
+                                                                                     db_path: str) -> None:
+    """A running tournament's channel stops letting the bot post (its threads still do): each round's pairings,
+    bracket and final standings went to it anyway and were refused every time; they go through the same gate as
+    a table's posts, so after a refusal the channel is asked at most once an hour, and the rounds go on."""
+    await configure(world, tournament_creators="everyone", bot_delay=5)  # rounds over some minutes, not at once
+    alice = world.members["alice"]
+    await alice.slash(world.channel, "tournament new", game="do_over", format="swiss", rounds=3)
+    await alice.slash(world.channel, "tournament addbot", count=4, level="easy")
+    await alice.slash(world.channel, "tournament start")
+    deny_the_bot(world, world.channel.id, "send_messages")
+    mark = len(world.env.http_requests)
+    for _ in range(6):
+        await world.env.advance_time(HOUR // 2)
+    assert rows(db_path, "SELECT status FROM tournaments") == [("finished",)]
+    asked = [r for r in requests_to(world.env, world.channel.id, mark) if r.method == "POST" and
+             r.path.endswith("/messages")]
+    assert 1 <= len(asked) <= 2, [(r.method, r.path) for r in asked]  # every round's post, before: 6
