@@ -396,7 +396,15 @@ class TournamentFlow:
         calendar = self.service.calendar(record)
         if calendar is None:
             return
-        if record.event_id is None:
+        event = await self._scheduled_event(record)
+        if event is None or event.status is not discord.EventStatus.scheduled:
+            # Discord began the event at its time (though the tournament could not start then), or it is over:
+            # it is ended, and a new one is made at the new start.
+            if event is not None and event.status is discord.EventStatus.active:
+                try:
+                    await event.end()
+                except discord.HTTPException:
+                    log.warning("tournament %s: could not end its scheduled event", record.id, exc_info=True)
             await self.create_event(record)
             return
         await self._edit_event(record, start_time=_at(calendar.starts_at), end_time=_at(calendar.ends_at))

@@ -117,6 +117,25 @@ async def test_moving_and_cancelling_update_the_event_and_too_few_wait_for_the_o
     assert len(completed) == 1, "a cancelled event that had begun is completed"
 
 
+async def test_moving_a_start_discord_already_began_makes_a_new_scheduled_event(world: Any, db_path: str) -> None:
+    """Discord begins a scheduled event at its time even when the tournament could not start (too few players);
+    moved with /tournament schedule, the begun event is ended and a new one is scheduled at the new start (an
+    active event's times were edited and it stayed "live" while registration went on)."""
+    alice, bob = world.members["alice"], world.members["bob"]
+    ch = world.channel
+    await alice.slash(ch, "tournament new", game="pedwar", format="swiss", starts_at="in 1h", checkin_minutes=10)
+    await bob.slash(ch, "tournament join")
+    await world.env.advance_time(3601)
+    assert [e.status for e in events(world)] == [ACTIVE]
+    moved = await alice.slash(ch, "tournament schedule", starts_at="in 2h")
+    assert "now starts" in answer_text(moved)
+    scheduled = [e for e in events(world) if e.status == SCHEDULED]
+    assert len(scheduled) == 1 and instant(scheduled[0].scheduled_start_time) == pytest.approx(
+        now(world) + 2 * 3600, abs=2)
+    assert tournament(db_path)["event_id"] == scheduled[0].id
+    assert [e.status for e in events(world) if e.id != scheduled[0].id] == [COMPLETED]
+
+
 async def test_starts_at_needs_manage_events_and_a_readable_time(world: Any, db_path: str) -> None:
     alice = world.members["alice"]
     ch = world.channel
