@@ -197,6 +197,11 @@ async def table_message(table: TableMessage, lang: str = EN, early: EarlyPicture
         controls = None
     elif table.status == ABANDONED:
         body.append(t(lang, "This table was abandoned."))
+        # Finished-looking too: the result, which is none, heads the embed; the seats and the last story follow.
+        seats = "\n".join(f"{i}. {escape_name(name)}" for i, name in enumerate(table.picture.names, start=1))
+        embed = discord.Embed(title=t(lang, "No result"), description=_clip("\n\n".join(
+            part for part in (t(lang, "Abandoned: nobody places, and no rating changes."), seats, "\n".join(recent))
+            if part), 4000), colour=discord.Colour.dark_grey())
         controls = None
     else:
         if table.status_line:

@@ -57,3 +57,7 @@ async def test_an_abandoned_game_shows_no_one_to_act(world: Any, game: str) -> N
     alice, *_ = await seated(world, game, names)
     await alice.slash(world.channel, "game abandon")
     assert_over(world, None)
+    # Its result, none, in the embed as a finished game's standings are, with the seats.
+    [embed] = latest_table_message(world.channel).embeds
+    assert embed.title == "No result" and "nobody places" in (embed.description or "")
+    assert all(f". {name}\n" in (embed.description or "") + "\n" for name in names), embed.description
