@@ -9,7 +9,7 @@ none until it invites the bot back.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -23,6 +23,16 @@ PROBE_EVERY = 3600.0
 async def channel_of(bot: discord.Client, channel_id: int) -> Any:
     """A channel from the cache, else from Discord (which may refuse: 403, 404)."""
     return bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+
+
+#: Discord's code for a channel that does not exist (any more).
+UNKNOWN_CHANNEL = 10003
+
+
+def gone(bot: discord.Client, channel_id: int, exc: BaseException) -> bool:
+    """Whether ``exc`` says the channel no longer exists: Unknown Channel, and the bot's cache lacks it too (an
+    Unknown Channel for a channel the bot still sees is taken as any refusal: the table waits, paused)."""
+    return getattr(exc, "code", None) == UNKNOWN_CHANNEL and bot.get_channel(channel_id) is None
 
 
 class Delivery(enum.Enum):
@@ -50,6 +60,9 @@ class LostChannels:
         self._refused_at: dict[int, float] = {}
         #: Servers that removed the bot (``on_guild_remove``), until it is invited back.
         self.gone_guilds: set[int] = set()
+        #: Told of a channel Discord no longer knows (10003) and the bot's cache lacks: deleted while the bot
+        #: was away, when no delete event could reach it (the table flow's ``channel_deleted``).
+        self.on_gone: Callable[[int], Awaitable[None]] | None = None
 
     def claim(self, guild_id: int | None, channel_id: int) -> bool:
         """Whether a request to ``channel_id`` may go now. The first request an hour after a refusal is the
@@ -92,6 +105,8 @@ class LostChannels:
             if not lost_access(exc):
                 raise
             self.refused(channel_id)
+            if gone(bot, channel_id, exc) and self.on_gone is not None:
+                await self.on_gone(channel_id)
             return Delivery.REFUSED
         self.succeeded(channel_id)
         return Delivery.SENT

@@ -72,6 +72,7 @@ class TableFlow:
         #: over); ``recorder`` how long each table post took.
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
                                   on_finished=on_finished, recorder=recorder, speakers=self.speakers)
+        self.poster.on_channel_gone = self.access.on_gone = self.channel_deleted
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards

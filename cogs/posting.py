@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord.ext import commands
 
-from cogs.access import PROBE_EVERY, Delivery, LostChannels, channel_of
+from cogs.access import PROBE_EVERY, Delivery, LostChannels, channel_of, gone
 from cogs.locales import Speakers
 from cogs.notices import Notices
 from cogs.pictures import EarlyPictures
@@ -108,6 +108,9 @@ class TablePoster:
         self.tasks = tasks
         #: The tables' lobby messages, edited when a table's game ends.
         self.lobbies = lobbies
+        #: Told of a table's channel that Discord no longer knows (10003) and the bot's cache lacks: it was
+        #: deleted while the bot was away (the table flow's ``channel_deleted``).
+        self.on_channel_gone: Callable[[int], Awaitable[None]] | None = None
         #: Told when a table's final message went out (a tournament table's round may be over); it runs
         #: in a task of its own, so seating the next round never holds this table's post.
         self.on_finished = on_finished
@@ -184,6 +187,8 @@ class TablePoster:
         except Exception as exc:
             if not lost_access(exc):
                 raise
+            if await self.channel_gone(table, exc):
+                return
             log.warning("Discord refused table %s's message in channel %s (%s): its clocks are paused until a "
                         "post there succeeds", table.id, table.channel_id, exc)
             self.access.refused(table.channel_id)
@@ -193,6 +198,16 @@ class TablePoster:
             await self.regain(table.id)
 
     # ------------------------------------------------------ a lost channel
+
+    async def channel_gone(self, table: TableRecord, exc: BaseException) -> bool:
+        """Whether ``exc`` says the table's channel no longer exists: Discord's Unknown Channel (10003), and the
+        bot's cache lacks it too (it was deleted while the bot was away: no delete event came). Then the table
+        ends as a deleted channel's tables do, rather than being paused and asked once an hour for ever."""
+        if not gone(self.bot, table.channel_id, exc) or self.on_channel_gone is None:
+            return False
+        log.warning("table %s's channel %s is unknown to Discord: closed as deleted", table.id, table.channel_id)
+        await self.on_channel_gone(table.channel_id)
+        return True
 
     async def lose(self, table: TableRecord) -> None:
         """The table's channel refused the bot: pause its clocks (no-op when paused already) and probe the

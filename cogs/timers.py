@@ -39,6 +39,8 @@ class TimerRunner:
                 await self._fire_one(timer, reminders)
             except Exception as exc:
                 if lost_access(exc):
+                    if await self.poster.channel_gone(await self.tables.reload(timer.table_id), exc):
+                        continue
                     log.warning("timer %s of table %s dropped: no access to its channel (%s)", timer.kind,
                                 timer.table_id, exc)
                     await self.feed.give_up(timer)

@@ -368,3 +368,22 @@ async def test_a_tournament_channel_that_refuses_the_bot_is_asked_at_most_once_a
     asked = [r for r in requests_to(world.env, world.channel.id, mark) if r.method == "POST" and
              r.path.endswith("/messages")]
     assert 1 <= len(asked) <= 2, [(r.method, r.path) for r in asked]  # every round's post, before: 6
+
+
+async def test_a_channel_deleted_while_the_bot_was_away_closes_its_table_at_the_next_post(world: Any,
+                                                                                        db_path: str) -> None:
+    """No delete event reaches a bot that is down: at its next post Discord answers 404 Unknown Channel (10003),
+    and the channel is not in the bot's cache either. The table ends as a deleted channel's do, instead of being
+    paused and asked once an hour for ever. (An Unknown Channel while the channel is still known stays a pause:
+    test_game_resume_from_a_manager_resumes_a_table_the_bot_paused.)"""
+    await two_player(world, turn_time="10m")
+    backend, channel_id = world.env.backend, world.channel.id
+    backend.channels.pop(channel_id)
+    backend.messages.pop(channel_id, None)
+    backend.get_guild(world.guild.id).channel_ids.remove(channel_id)
+    await world.env.restart_bot(create_bot())
+    await world.env.advance_time(11 * 60)  # the turn's deadline: a bot plays it, and its post meets the 404
+    assert rows(db_path, "SELECT status, end_reason FROM game_tables") == [("abandoned", "channel deleted")]
+    mark = len(world.env.http_requests)
+    await world.env.advance_time(3 * HOUR)
+    assert not requests_to(world.env, channel_id, mark)
