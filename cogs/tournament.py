@@ -244,6 +244,8 @@ class TournamentCog(commands.Cog):
         async def work() -> None:
             tournament_id = await self._here(interaction)
             # Refusals first, as a plain private answer; the thread limit, known once paired, may still refuse.
+            # Its tables play in threads: a permission lost since /tournament new is named before anything starts.
+            permissions.require(bot_permissions(interaction), N_("start the tournament"), thread=True)
             await self.service.check_start(tournament_id, interaction.user.id, is_manager(interaction),
                                            role_ids(interaction))
             await defer(interaction, ephemeral=True)  # pairing up to 1,024 entrants

@@ -177,3 +177,20 @@ async def test_a_thread_table_in_a_channel_without_threads_is_refused_before_any
         answer_text(result)
     assert len(latency.calls) - mark == 1, [(c.method, c.path) for c in latency.calls[mark:]]
     assert whole_database(db_path) == before
+
+
+async def test_tournament_start_names_a_thread_permission_lost_since_it_opened(world: Any, db_path: str) -> None:
+    """The bot lost Create Public Threads between /tournament new and /tournament start: the start is refused,
+    naming it, and nothing starts (it used to start and then fail to open every table's thread)."""
+    from tests.e2e.test_lost_channel_e2e import deny_the_bot
+
+    alice, bob = world.members["alice"], world.members["bob"]
+    await configure(world, tournament_creators="everyone")
+    await alice.slash(world.channel, "tournament new", game="do_over", format="swiss", name="Thread Cup")
+    await alice.slash(world.channel, "tournament join")
+    await bob.slash(world.channel, "tournament join")
+    deny_the_bot(world, world.channel.id, "create_public_threads")
+    before = whole_database(db_path)
+    result = await alice.slash(world.channel, "tournament start")
+    assert private(result) and "Create Public Threads" in answer_text(result), answer_text(result)
+    assert whole_database(db_path) == before
