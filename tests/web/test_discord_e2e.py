@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from tests.e2e.driver import components, latest_table_message
+from tests.e2e.test_misc_languages_e2e import rated_games
 from tests.e2e.test_tournament_e2e import rows
 from tests.web.conftest import PUBLIC_URL
 
@@ -104,16 +105,6 @@ async def test_tournament_export_attaches_standings_and_every_round(world: Any, 
     standings = await alice.slash(world.channel, "tournament standings")
     assert f"{PUBLIC_URL}/s/{world.guild.id}/tournaments/1" in "".join(
         response_links(standings) + [u for f in standings.followups for u in links(f)])
-
-
-async def rated_games(world: Any, count: int = 5) -> None:
-    alice, bob = world.members["alice"], world.members["bob"]
-    for _ in range(count):
-        await world.env.advance_time(3)  # alice's new_cooldown between two /game new
-        await alice.slash(world.channel, "game new", game="do_over")
-        await bob.slash(world.channel, "game join")
-        await alice.slash(world.channel, "game start")
-        await bob.slash(world.channel, "game resign")  # a finished table with two humans: rated
 
 
 async def test_the_leaderboards_csv_names_each_player_and_every_answer_links_its_page(world: Any) -> None:
