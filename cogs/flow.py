@@ -72,7 +72,7 @@ class TableFlow:
         #: over); ``recorder`` how long each table post took.
         self.poster = TablePoster(bot, tables, self.feed, self.notices, self.tasks, lobbies=self.lobbies,
                                   on_finished=on_finished, recorder=recorder, speakers=self.speakers)
-        self.poster.on_channel_gone = self.access.on_gone = self.channel_deleted
+        self.access.on_gone = self.channel_deleted  # also for the poster's own fetches and posts
         self.timers = TimerRunner(tables, self.feed, self.poster, self.notices)
         #: The shards this process holds (None: all): start-up catches up only their guilds' tables.
         self.shards = shards
@@ -123,8 +123,8 @@ class TableFlow:
                 continue
             drawn = closed.status == "finished"  # a tournament's table: a draw, and its round may be over
             log.info("table %s %s: channel deleted (%s)", table_id, "drawn" if drawn else "abandoned", channel_id)
-            if drawn and self.poster.on_finished is not None:
-                self.poster.tasks.spawn(self.poster.on_finished(closed), name=f"deckhand-finished-{closed.id}")
+            if drawn:
+                self.poster.tell_finished(closed)
             parent = closed.parent_id
             if parent is not None and parent != channel_id:
                 # A thread table's channel still exists: the people there learn why the table ended.

@@ -108,9 +108,6 @@ class TablePoster:
         self.tasks = tasks
         #: The tables' lobby messages, edited when a table's game ends.
         self.lobbies = lobbies
-        #: Told of a table's channel that Discord no longer knows (10003) and the bot's cache lacks: it was
-        #: deleted while the bot was away (the table flow's ``channel_deleted``).
-        self.on_channel_gone: Callable[[int], Awaitable[None]] | None = None
         #: Told when a table's final message went out (a tournament table's round may be over); it runs
         #: in a task of its own, so seating the next round never holds this table's post.
         self.on_finished = on_finished
@@ -199,14 +196,19 @@ class TablePoster:
 
     # ------------------------------------------------------ a lost channel
 
+    def tell_finished(self, table: TableRecord) -> None:
+        """``on_finished``, in a task of its own (a tournament's next round is seated without holding this post)."""
+        if self.on_finished is not None:
+            self.tasks.spawn(self.on_finished(table), name=f"deckhand-finished-{table.id}")
+
     async def channel_gone(self, table: TableRecord, exc: BaseException) -> bool:
         """Whether ``exc`` says the table's channel no longer exists: Discord's Unknown Channel (10003), and the
         bot's cache lacks it too (it was deleted while the bot was away: no delete event came). Then the table
         ends as a deleted channel's tables do, rather than being paused and asked once an hour for ever."""
-        if not gone(self.bot, table.channel_id, exc) or self.on_channel_gone is None:
+        if not gone(self.bot, table.channel_id, exc) or self.access.on_gone is None:
             return False
         log.warning("table %s's channel %s is unknown to Discord: closed as deleted", table.id, table.channel_id)
-        await self.on_channel_gone(table.channel_id)
+        await self.access.on_gone(table.channel_id)
         return True
 
     async def lose(self, table: TableRecord) -> None:
@@ -313,8 +315,8 @@ class TablePoster:
             await self._tell_parent(table, out.content, lang)
         if table.status != "playing" and self.lobbies is not None:
             await self.lobbies.settle(table)  # its lobby no longer says the game goes on
-        if table.status == "finished" and self.on_finished is not None:
-            self.tasks.spawn(self.on_finished(table), name=f"deckhand-finished-{table.id}")
+        if table.status == "finished":
+            self.tell_finished(table)
         if entered and table.status == "playing":
             await self.notices.notify_turn(replace(table, message_id=message.id), entered)
 

@@ -140,26 +140,24 @@ class WebStore:
 
     async def seat_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """Each member's name at their newest table in this server (the web process knows no members)."""
-        ids = sorted({int(u) for u in user_ids})
-        if not ids:
-            return {}
-        marks = ", ".join("?" for _ in ids)
-        rows = await self._db.all(
-            "SELECT s.user_id, s.name FROM seats s JOIN game_tables t ON t.id = s.table_id"
-            f" WHERE t.guild_id = ? AND s.user_id IN ({marks}) ORDER BY s.table_id", (guild_id, *ids))
-        return {int(r[0]): str(r[1]) for r in rows}  # the newest table's name wins
+        return await self._newest_names(
+            "SELECT s.user_id, s.name FROM seats s JOIN game_tables t ON t.id = s.table_id WHERE t.guild_id = ?"
+            " AND s.user_id IN ({marks}) ORDER BY s.table_id", guild_id, user_ids)
 
     async def entrant_names(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """Each member's name at their newest tournament entry in this server (one who entered a tournament
         here but never sat at a table has a player page too: the tournament page links every entrant)."""
+        return await self._newest_names(
+            "SELECT e.user_id, e.name FROM entrants e JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE t.guild_id = ? AND e.user_id IN ({marks}) ORDER BY e.id", guild_id, user_ids)
+
+    async def _newest_names(self, sql: str, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
+        """user id → name from ``sql``'s (user id, name) rows, oldest first: the newest one wins."""
         ids = sorted({int(u) for u in user_ids})
         if not ids:
             return {}
-        marks = ", ".join("?" for _ in ids)
-        rows = await self._db.all(
-            "SELECT e.user_id, e.name FROM entrants e JOIN tournaments t ON t.id = e.tournament_id"
-            f" WHERE t.guild_id = ? AND e.user_id IN ({marks}) ORDER BY e.id", (guild_id, *ids))
-        return {int(r[0]): str(r[1]) for r in rows}  # the newest entry's name wins
+        rows = await self._db.all(sql.format(marks=", ".join("?" for _ in ids)), (guild_id, *ids))
+        return {int(r[0]): str(r[1]) for r in rows}
 
     async def open_counts(self) -> tuple[int, int]:
         """Tables in a lobby or playing, and tournaments registering or playing, over every server."""
